@@ -1,0 +1,130 @@
+"""Shared, lazily computed views of one case (sentences, tokens, n-grams) that detectors reuse.
+
+Detectors never tokenise the same text twice: each asks the CaseAnalysis, which computes a view
+on first use and keeps it. Source-side views are also cached across cases keyed by the source
+text, because a RAG log repeats the same retrieved passages for many answers.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from functools import cached_property
+from threading import Lock
+from typing import Any
+
+from hallucheck.text import Segment, Token, detect_language, split_sentences, tokenize
+from hallucheck.text.language import normalize_language
+from hallucheck.types import Case
+
+__all__ = ["CaseAnalysis", "SourceAnalysis", "source_analysis"]
+
+
+class SourceAnalysis:
+    """Views of one source text: sentences and tokens with offsets into that text."""
+
+    def __init__(self, text: str, language: str) -> None:
+        self.text = text
+        self.language = language
+
+    @cached_property
+    def sentences(self) -> list[Segment]:
+        return split_sentences(self.text, self.language)
+
+    @cached_property
+    def tokens(self) -> list[Token]:
+        return tokenize(self.text, self.language)
+
+    @cached_property
+    def norms(self) -> frozenset[str]:
+        """Lemmas of all non-punctuation tokens."""
+        return frozenset(t.norm for t in self.tokens if not t.is_punct)
+
+    @cached_property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    def content_ngrams(self, n: int) -> frozenset[str]:
+        """Lemma n-grams over content tokens (stop words and punctuation removed), as seed 004 builds them."""
+        key = f"_ngrams_{n}"
+        cached = self.__dict__.get(key)
+        if cached is None:
+            norms = [t.norm for t in self.tokens if not t.is_punct and not t.is_stop]
+            cached = frozenset(" ".join(norms[i : i + n]) for i in range(len(norms) - n + 1))
+            self.__dict__[key] = cached
+        return cached
+
+
+_CACHE: OrderedDict[tuple[str, str], SourceAnalysis] = OrderedDict()
+_CACHE_LOCK = Lock()
+_CACHE_SIZE = 256
+
+
+def source_analysis(text: str, language: str) -> SourceAnalysis:
+    """A SourceAnalysis for ``text``, shared with earlier cases that had the same source (LRU)."""
+    key = (language, text)
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+            return hit
+    sa = SourceAnalysis(text, language)
+    with _CACHE_LOCK:
+        _CACHE[key] = sa
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return sa
+
+
+class CaseAnalysis:
+    """One case plus everything detectors compute from it and may share.
+
+    ``shared`` is a scratch dictionary for cross-detector results (the semantic layer puts its
+    sentence alignment there so the model and LLM layers can reuse it as evidence).
+    """
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.shared: dict[str, Any] = {}
+
+    @cached_property
+    def language(self) -> str:
+        if self.case.language:
+            return normalize_language(self.case.language)
+        return detect_language(self.case.answer or self.case.source_text)
+
+    @cached_property
+    def sentences(self) -> list[Segment]:
+        """Answer sentences with offsets into ``case.answer``."""
+        return split_sentences(self.case.answer, self.language)
+
+    @cached_property
+    def tokens(self) -> list[Token]:
+        """Answer tokens with offsets into ``case.answer``."""
+        return tokenize(self.case.answer, self.language)
+
+    @cached_property
+    def sources(self) -> list[SourceAnalysis]:
+        return [source_analysis(s.text, self.language) for s in self.case.contexts]
+
+    @cached_property
+    def source(self) -> SourceAnalysis:
+        """All sources as one text (what lexical checks compare against)."""
+        return source_analysis(self.case.source_text, self.language)
+
+    def sentence_tokens(self, sentence: Segment) -> list[Token]:
+        """Answer tokens that fall inside ``sentence``."""
+        return [t for t in self.tokens if t.start >= sentence.start and t.end <= sentence.end]
+
+    @cached_property
+    def tokens_by_sentence(self) -> list[list[Token]]:
+        out: list[list[Token]] = [[] for _ in self.sentences]
+        if not self.sentences:
+            return out
+        i = 0
+        bounds = self.sentences
+        for t in self.tokens:
+            while i < len(bounds) - 1 and t.start >= bounds[i].end:
+                i += 1
+            if bounds[i].start <= t.start and t.end <= bounds[i].end:
+                out[i].append(t)
+        return out

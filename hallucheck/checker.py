@@ -1,0 +1,259 @@
+"""The Checker: runs detectors layer by layer (cheap first) and lets a policy decide.
+
+Configure it once and reuse it: detectors are built once and keep their loaded models. With
+``cascade=True`` a layer runs only when the policy says the layers before it did not settle the
+case, within a budget of wall time and LLM calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors import Detector, get_detector
+from hallucheck.errors import InputError
+from hallucheck.policies import Policy, get_policy
+from hallucheck.policies.default import default_detectors
+from hallucheck.spans import merge_spans
+from hallucheck.types import CitationSummary, Case, Cost, Coverage, Finding, Report
+
+__all__ = ["Budget", "Checker", "check", "make_case", "MAX_ANSWER_CHARS", "MAX_SOURCE_CHARS"]
+
+MAX_ANSWER_CHARS = 200_000
+MAX_SOURCE_CHARS = 5_000_000
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits for one check: wall time for escalation and LLM calls (None = unlimited)."""
+
+    max_seconds: float | None = None
+    max_llm_calls: int | None = None
+
+
+def make_case(case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Case:
+    """A validated Case from a Case, a mapping, or keyword fields; InputError on bad input."""
+    if isinstance(case, Case):
+        return case
+    data: dict[str, Any] = dict(case or {})
+    data.update({k: v for k, v in fields.items() if v is not None})
+    if "contexts" not in data and "context" in data:
+        data["contexts"] = data.pop("context")
+    try:
+        built = Case.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err.get("loc", ())) or "case"
+        raise InputError(f"invalid case: {where}: {err.get('msg', 'invalid value')}") from None
+    if not built.contexts:
+        raise InputError("invalid case: contexts: at least one source is needed to check an answer against")
+    if len(built.answer) > MAX_ANSWER_CHARS:
+        raise InputError(f"answer is {len(built.answer)} characters; the limit is {MAX_ANSWER_CHARS}")
+    total = sum(len(s.text) for s in built.contexts)
+    if total > MAX_SOURCE_CHARS:
+        raise InputError(f"sources are {total} characters; the limit is {MAX_SOURCE_CHARS}")
+    return built
+
+
+class Checker:
+    """Runs a set of detectors and a policy over cases.
+
+    ``detectors`` are names (see ``available_detectors()``) or Detector objects; options for
+    named detectors go in ``detector_options``. ``llm`` is handed to detectors that need one;
+    without it, LLM detectors are skipped with a note and no call is ever made.
+    """
+
+    def __init__(
+        self,
+        detectors: Sequence[str | Detector] | None = None,
+        policy: str | Policy = "default",
+        *,
+        llm: Any = None,
+        cascade: bool = False,
+        budget: Budget | None = None,
+        detector_options: Mapping[str, Mapping[str, Any]] | None = None,
+        citations_expected: bool | None = None,
+    ) -> None:
+        self.policy: Policy = get_policy(policy) if isinstance(policy, str) else policy
+        self.llm = llm
+        self.cascade = cascade
+        self.budget = budget or Budget()
+        self.citations_expected = citations_expected
+        opts = {k: dict(v) for k, v in (detector_options or {}).items()}
+        names = detectors if detectors is not None else default_detectors()
+        self.detectors: list[Detector] = []
+        self.skipped: list[str] = []
+        for d in names:
+            if isinstance(d, str):
+                o = opts.get(d, {})
+                det = get_detector(d, **o) if not _needs_llm(d) else self._llm_detector(d, o)
+                if det is None:
+                    continue
+                self.detectors.append(det)
+            else:
+                self.detectors.append(d)
+        self.detectors.sort(key=lambda d: d.layer)
+
+    def _llm_detector(self, name: str, options: dict[str, Any]) -> Detector | None:
+        if self.llm is None and "llm" not in options:
+            self.skipped.append(name)
+            return None
+        options.setdefault("llm", self.llm)
+        return get_detector(name, **options)
+
+    @property
+    def detector_names(self) -> list[str]:
+        return [d.name for d in self.detectors]
+
+    def check(self, case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Report:
+        """Check one case (a Case, a dict, or keyword fields question=, contexts=, answer=)."""
+        built = make_case(case, **fields)
+        if built.citations_expected is None and self.citations_expected is not None:
+            built = built.model_copy(update={"citations_expected": self.citations_expected})
+        return self._run(CaseAnalysis(built))
+
+    async def acheck(self, case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Report:
+        """The same as ``check``, off the event loop (detectors are CPU-bound or do their own I/O)."""
+        return await asyncio.to_thread(self.check, case, **fields)
+
+    def check_many(self, cases: Iterable[Case | Mapping[str, Any]]) -> Iterator[Report]:
+        for c in cases:
+            yield self.check(c)
+
+    def _run(self, analysis: CaseAnalysis) -> Report:
+        case = analysis.case
+        t0 = time.perf_counter()
+        notes: list[str] = [f"detector {n} skipped: no LLM backend configured" for n in self.skipped]
+        if not case.answer.strip():
+            return Report(
+                hallucinated=False,
+                risk_score=0.0,
+                risk_level="low",
+                decision="accept",
+                notes=["Answer is empty, cannot detect hallucinations", *notes],
+                policy=self.policy.name,
+                language=analysis.language if case.answer else (case.language or ""),
+                task=case.task,
+                timings_ms={"total": (time.perf_counter() - t0) * 1000.0},
+            )
+        analysis.shared["llm_calls_left"] = self.budget.max_llm_calls
+        findings: list[Finding] = []
+        timings: dict[str, float] = {}
+        current_layer = None
+        for det in self.detectors:
+            if det.layer != current_layer:
+                current_layer = det.layer
+                if self.cascade and findings and not self.policy.escalate(analysis, findings, det.layer):
+                    notes.append(f"cascade stopped before layer {det.layer}: earlier layers were conclusive")
+                    break
+                if self.budget.max_seconds is not None and findings:
+                    if time.perf_counter() - t0 > self.budget.max_seconds:
+                        notes.append(f"time budget spent before layer {det.layer}")
+                        break
+            finding = _safe_detect(det, analysis)
+            findings.append(finding)
+            timings[det.name] = finding.latency_ms
+        verdict = self.policy.decide(analysis, findings)
+        notes.extend(verdict.notes)
+        for f in findings:
+            notes.extend(f"{f.detector}: {n}" for n in f.notes)
+        spans = merge_spans([s for f in findings for s in f.spans], case.answer)
+        cost = Cost()
+        for f in findings:
+            cost = cost.add(f.cost)
+        timings["total"] = (time.perf_counter() - t0) * 1000.0
+        return Report(
+            hallucinated=verdict.hallucinated,
+            risk_score=round(min(max(verdict.risk_score, 0.0), 1.0), 6),
+            risk_level=verdict.risk_level,
+            decision=verdict.decision,
+            spans=spans,
+            findings=findings,
+            citations=_citations(findings),
+            timings_ms=timings,
+            notes=list(dict.fromkeys(notes)),
+            cost=cost,
+            coverage=_coverage(findings, len(case.answer)),
+            policy=self.policy.name,
+            language=analysis.language,
+            task=case.task,
+        )
+
+
+def _needs_llm(name: str) -> bool:
+    from hallucheck.detectors import detector_layer
+
+    return detector_layer(name) == 5 and name != "claims"
+
+
+def _safe_detect(det: Detector, analysis: CaseAnalysis) -> Finding:
+    t0 = time.perf_counter()
+    try:
+        return det.detect(analysis)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - one failing detector must not sink the check
+        return Finding(
+            detector=det.name,
+            risk=0.0,
+            error=f"{type(exc).__name__}: {exc}",
+            notes=[f"detector failed: {type(exc).__name__}: {exc}"],
+            latency_ms=(time.perf_counter() - t0) * 1000.0,
+        )
+
+
+def _citations(findings: list[Finding]) -> CitationSummary | None:
+    for f in findings:
+        summary = f.details.get("citations")
+        if isinstance(summary, CitationSummary):
+            return summary
+        if isinstance(summary, dict):
+            return CitationSummary.model_validate(summary)
+    return None
+
+
+def _coverage(findings: list[Finding], answer_chars: int) -> Coverage | None:
+    partial = [f.coverage for f in findings if f.coverage is not None and f.coverage.unchecked]
+    if not partial:
+        return None
+    unchecked = sorted({tuple(r) for c in partial for r in c.unchecked})  # type: ignore[misc]
+    return Coverage(
+        answer_chars=answer_chars,
+        checked_chars=min(c.checked_chars for c in partial),
+        unchecked=[(a, b) for a, b in unchecked],
+        note="; ".join(c.note for c in partial if c.note),
+    )
+
+
+def check(
+    case: Case | Mapping[str, Any] | None = None,
+    *,
+    question: str | None = None,
+    contexts: Sequence[Any] | None = None,
+    answer: str | None = None,
+    **options: Any,
+) -> Report:
+    """Check one answer with the default detectors and policy.
+
+    >>> report = check(question="When was it founded?", contexts=["Founded in 2010 in Paris."],
+    ...                answer="It was founded in 2010 in Paris by Jean Dupont.")
+    """
+    fields = {"question": question, "contexts": list(contexts) if contexts is not None else None, "answer": answer}
+    case_fields = {k: options.pop(k) for k in ("task", "language", "citations_expected", "metadata") if k in options}
+    return _default_checker(**options).check(case, **fields, **case_fields)
+
+
+_DEFAULT: dict[tuple[Any, ...], Checker] = {}
+
+
+def _default_checker(**options: Any) -> Checker:
+    key = tuple(sorted((k, repr(v)) for k, v in options.items()))
+    if key not in _DEFAULT:
+        _DEFAULT[key] = Checker(**options)
+    return _DEFAULT[key]

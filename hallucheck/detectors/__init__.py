@@ -1,0 +1,44 @@
+"""Detectors, one per module, registered by name and imported only when used."""
+
+from hallucheck.detectors.base import (
+    LAYERS,
+    BaseDetector,
+    Detector,
+    UnknownDetectorError,
+    available_detectors,
+    detector_layer,
+    get_detector,
+    register,
+    register_lazy,
+)
+
+__all__ = [
+    "LAYERS",
+    "BaseDetector",
+    "Detector",
+    "UnknownDetectorError",
+    "available_detectors",
+    "detector_layer",
+    "get_detector",
+    "register",
+    "register_lazy",
+]
+
+# Built-in detectors: name -> implementation, imported on first use.
+for _name, _path, _layer in (
+    ("citations", "hallucheck.detectors.citations:CitationDetector", 1),
+    ("lexicon", "hallucheck.detectors.lexicon:LexiconDetector", 1),
+    ("numbers", "hallucheck.detectors.numbers:NumbersDetector", 1),
+    ("ngram", "hallucheck.detectors.ngram:NgramDetector", 2),
+    ("overlap", "hallucheck.detectors.overlap:OverlapDetector", 2),
+    ("semantic", "hallucheck.detectors.semantic:SemanticDetector", 3),
+    ("model", "hallucheck.detectors.model:ModelDetector", 4),
+    ("nli", "hallucheck.detectors.nli:NLIDetector", 4),
+    ("consistency", "hallucheck.detectors.consistency:ConsistencyDetector", 4),
+    ("llm_judge", "hallucheck.detectors.llm_judge:LLMJudgeDetector", 5),
+    ("two_step", "hallucheck.detectors.two_step:TwoStepDetector", 5),
+    ("claims", "hallucheck.detectors.claims:ClaimsDetector", 5),
+    ("self_consistency", "hallucheck.detectors.self_consistency:SelfConsistencyDetector", 5),
+    ("knowledge", "hallucheck.detectors.knowledge:KnowledgeDetector", 5),
+):
+    register_lazy(_name, _path, _layer)

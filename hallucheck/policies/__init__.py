@@ -1,0 +1,23 @@
+"""Policies turn detector findings into a verdict (tiered, vote, weighted, learned)."""
+
+from hallucheck.policies.base import (
+    Policy,
+    UnknownPolicyError,
+    Verdict,
+    available_policies,
+    decision_for,
+    get_policy,
+    level_for,
+    register_policy,
+)
+
+__all__ = [
+    "Policy",
+    "UnknownPolicyError",
+    "Verdict",
+    "available_policies",
+    "decision_for",
+    "get_policy",
+    "level_for",
+    "register_policy",
+]

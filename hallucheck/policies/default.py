@@ -1,0 +1,31 @@
+"""Which policy ``"default"`` means: the learned, calibrated policy once its weights ship."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+__all__ = ["default_policy_name", "DEFAULT_DETECTORS", "default_detectors"]
+
+# The cheap, always-available stack (rules + lexical).
+DEFAULT_DETECTORS: tuple[str, ...] = ("citations", "lexicon", "numbers", "ngram", "overlap")
+
+
+def _learned_available() -> bool:
+    try:
+        return resources.files("hallucheck.policies").joinpath("learned.json").is_file()
+    except (ModuleNotFoundError, FileNotFoundError):
+        return False
+
+
+def default_policy_name() -> str:
+    return "learned" if _learned_available() else "weighted"
+
+
+def default_detectors() -> tuple[str, ...]:
+    """The detectors the default policy was trained on (or the cheap stack without it)."""
+    if _learned_available():
+        import json
+
+        spec = json.loads(resources.files("hallucheck.policies").joinpath("learned.json").read_text("utf-8"))
+        return tuple(spec["detectors"])
+    return DEFAULT_DETECTORS

@@ -1,0 +1,96 @@
+"""Word tokens with offsets, lower-cased forms, lemmas and stop-word flags.
+
+Chinese goes through jieba (loaded on first use, about a second); other languages use one
+Unicode-aware regular expression. Lemmas come from simplemma and are cached, because the same
+words recur across answers and sources.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import regex
+
+from hallucheck.text.language import base_language
+from hallucheck.text.stopwords import stopwords
+
+__all__ = ["Token", "tokenize", "lemma", "content_tokens"]
+
+_WORD = regex.compile(
+    r"\p{N}+(?:[.,:/]\p{N}+)*(?:%|\p{L}{0,3})"  # numbers, 3.5, 1,200, 12:30, 5km, 20%
+    r"|[\p{L}\p{M}][\p{L}\p{M}\p{N}]*(?:['’\-][\p{L}\p{M}\p{N}]+)*"  # words, don't, state-of-the-art
+    r"|[^\s\p{L}\p{N}]",  # any other single non-space character (punctuation, symbols)
+)
+_CJK_RUN = regex.compile(r"[\p{Han}]")
+_LEMMA_LANGS = {"en", "de", "fr", "es", "it", "nl", "pt"}
+
+
+class Token(NamedTuple):
+    start: int
+    end: int
+    text: str
+    norm: str  # lemma, lower-cased
+    is_stop: bool
+    is_punct: bool
+    is_number: bool
+
+
+@lru_cache(maxsize=200_000)
+def lemma(word: str, language: str) -> str:
+    """Lower-cased lemma of ``word`` (the word itself, lower-cased, where no lemmatiser applies)."""
+    low = word.lower()
+    lang = base_language(language)
+    if lang not in _LEMMA_LANGS or not low.isalpha():
+        return low
+    import simplemma
+
+    try:
+        return str(simplemma.lemmatize(low, lang)).lower()
+    except ValueError:
+        return low
+
+
+def _jieba_spans(text: str) -> list[tuple[int, int]]:
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    return [(s, e) for _, s, e in jieba.tokenize(text)]
+
+
+def tokenize(text: str, language: str = "en") -> list[Token]:
+    """All tokens of ``text`` (punctuation included, flagged), each with exact offsets."""
+    lang = base_language(language)
+    stops = stopwords(lang)
+    out: list[Token] = []
+    if lang == "zh" or _CJK_RUN.search(text):
+        spans = _jieba_spans(text) if lang == "zh" or _CJK_RUN.search(text) else []
+        for s, e in spans:
+            w = text[s:e]
+            if w.isspace():
+                continue
+            # jieba keeps Latin runs with spaces apart; re-split them with the word pattern.
+            if not _CJK_RUN.search(w) and len(w) > 1:
+                for m in _WORD.finditer(w):
+                    out.append(_make(m.group(), s + m.start(), s + m.end(), lang, stops))
+            else:
+                out.append(_make(w, s, e, lang, stops))
+        return out
+    for m in _WORD.finditer(text):
+        out.append(_make(m.group(), m.start(), m.end(), lang, stops))
+    return out
+
+
+def _make(w: str, s: int, e: int, lang: str, stops: frozenset[str]) -> Token:
+    first = w[0]
+    is_number = first.isdigit()
+    is_punct = not is_number and not first.isalpha() and not ("\u4e00" <= first <= "\u9fff")
+    norm = w if is_punct else lemma(w, lang)
+    return Token(s, e, w, norm, w.lower() in stops or norm in stops, is_punct, is_number)
+
+
+def content_tokens(tokens: list[Token]) -> list[Token]:
+    """Tokens that carry content: no punctuation, no stop words."""
+    return [t for t in tokens if not t.is_punct and not t.is_stop]
