@@ -1,0 +1,1 @@
+"""Evaluation: data sets, the project's data split, metrics, runner and reports."""
