@@ -1,0 +1,249 @@
+"""The citation rules of the detection guideline (seed 000), exactly, plus where they apply.
+
+What it checks: every citation marker in the answer names a source the case really has (an
+invalid citation is always a high-risk sign); how many claims (sentences longer than 20
+characters) are covered by valid citations; which long sentences (over 50 characters) cite
+nothing. The guideline's risk is ``1 - min(valid citations / max(claims, 1), 1)`` and its tiers
+are carried in ``details["level"]`` for the tiered policy.
+
+Why "where they apply": most RAG answers in the wild cite nothing because nobody asked them to.
+Counting missing citations there would call every such answer hallucinated, so the ratio and
+uncited rules run only when the case says citations were expected, or (when the case does not
+say) when the answer itself uses citation markers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors.base import BaseDetector
+from hallucheck.text.citations import CitationMarker, find_citations, strip_citations
+from hallucheck.types import CitationSummary, Finding, RiskLevel, Source, Span
+
+__all__ = ["CitationDetector", "CitationCount", "EMPTY_NOTE", "NO_CLAIMS_NOTE", "resolve_citation"]
+
+CitationCount = Literal["distinct", "markers", "sentences"]
+
+EMPTY_NOTE = "Answer is empty, cannot detect hallucinations"
+NO_CLAIMS_NOTE = "No valid claims found, cannot detect hallucinations"
+_END_PUNCT = ".!?。！？…;；:： \t"
+_RISK_FLOOR: dict[str, float] = {"high": 0.7, "moderate": 0.45, "low": 0.0}
+
+
+def resolve_citation(cid: str, contexts: list[Source], known: dict[str, str]) -> str | None:
+    """The id of the source that citation ``cid`` names, or None when no source has it.
+
+    ``known`` maps every source id and parent id (and their lower-cased forms) to a source id.
+    A number that is not itself an id names the n-th context (1-based), which is how ``[1]``
+    works when contexts carry their own ids.
+    """
+    hit = known.get(cid) or known.get(cid.lower())
+    if hit is not None:
+        return hit
+    if cid.isdigit():
+        n = int(cid)
+        if 1 <= n <= len(contexts):
+            return contexts[n - 1].id
+    return None
+
+
+def _known_ids(contexts: list[Source]) -> dict[str, str]:
+    known: dict[str, str] = {}
+    for src in contexts:
+        for key in (src.id, src.parent_id):
+            if key:
+                known.setdefault(key, src.id)
+                known.setdefault(key.lower(), src.id)
+    return known
+
+
+def _claim_length(text: str, start: int, markers: list[CitationMarker]) -> int:
+    """Characters of a sentence without its citation markers and final punctuation (CJK count one)."""
+    return len(strip_citations(text, markers, start).strip().rstrip(_END_PUNCT).strip())
+
+
+class CitationDetector(BaseDetector):
+    """Seed 000's rule-based citation check.
+
+    Options:
+      claim_chars: a sentence longer than this is a claim (20).
+      uncited_chars: a claim longer than this must cite something (50).
+      at_risk: the guideline's "at risk" cut on its risk score (0.3).
+      high: the guideline's high tier cut (0.6).
+      count: what "valid citations" counts in the ratio: ``"distinct"`` source ids (the
+        guideline, default), valid ``"markers"``, or cited claim ``"sentences"``.
+      uncited_score: the score of an uncited-sentence span (0.5).
+    """
+
+    name = "citations"
+    layer = 1
+
+    def __init__(
+        self,
+        claim_chars: int = 20,
+        uncited_chars: int = 50,
+        at_risk: float = 0.3,
+        high: float = 0.6,
+        count: CitationCount = "distinct",
+        uncited_score: float = 0.5,
+    ) -> None:
+        if count not in ("distinct", "markers", "sentences"):
+            raise ValueError(f"count must be 'distinct', 'markers' or 'sentences', not {count!r}")
+        self.claim_chars = claim_chars
+        self.uncited_chars = uncited_chars
+        self.at_risk = at_risk
+        self.high = high
+        self.count = count
+        self.uncited_score = uncited_score
+
+    def __repr__(self) -> str:
+        return f"CitationDetector(count={self.count!r})"
+
+    def level(self, risk: float, invalid: int, uncited: int, ratio: float, claims: int) -> RiskLevel:
+        """The guideline's tier from its rule-based signals (seed 000, "綜合判定準則")."""
+        if risk > self.high or invalid > 0 or uncited >= 3 or (ratio < self.at_risk and claims >= 3):
+            return "high"
+        if risk > self.at_risk or uncited >= 1:
+            return "moderate"
+        return "low"
+
+    def _detect(self, analysis: CaseAnalysis) -> Finding:
+        case = analysis.case
+        answer = case.answer
+        expected = case.citations_expected is True
+        known = _known_ids(case.contexts)
+        markers = find_citations(answer, known) if answer.strip() else []
+        applied = case.citations_expected is True or (case.citations_expected is None and bool(markers))
+
+        # Validity of every id, as written, and which source each valid one names.
+        found: list[str] = []
+        valid: list[str] = []
+        invalid: list[str] = []
+        resolved: set[str] = set()
+        valid_markers = 0
+        spans: list[Span] = []
+        known_list = ", ".join(s.id for s in case.contexts) or "none"
+        for mk in markers:
+            bad = []
+            for cid in mk.ids:
+                target = resolve_citation(cid, case.contexts, known)
+                if cid not in found:
+                    found.append(cid)
+                if target is None:
+                    bad.append(cid)
+                    if cid not in invalid:
+                        invalid.append(cid)
+                else:
+                    resolved.add(target)
+                    valid_markers += 1
+                    if cid not in valid:
+                        valid.append(cid)
+            if bad:
+                spans.append(
+                    Span(
+                        start=mk.start,
+                        end=mk.end,
+                        text=mk.text,
+                        label="invalid_citation",
+                        score=1.0,
+                        detector=self.name,
+                        reason=f"cites {', '.join(repr(b) for b in bad)}, which is not among the sources "
+                        f"(known ids: {known_list})",
+                    )
+                )
+
+        notes: list[str] = []
+        claims = 0
+        cited_claims = 0
+        uncited: list[tuple[int, int, str]] = []
+        if not answer.strip():
+            notes.append(EMPTY_NOTE)
+        else:
+            for sent in analysis.sentences:
+                inside = [mk for mk in markers if sent.start <= mk.start < sent.end]
+                length = _claim_length(sent.text, sent.start, inside)
+                if length > self.claim_chars:
+                    claims += 1
+                    cited_claims += bool(inside)
+                if length > self.uncited_chars and not inside:
+                    uncited.append((sent.start, sent.end, sent.text))
+            if claims == 0:
+                notes.append(NO_CLAIMS_NOTE)
+
+        numerator = {"distinct": len(resolved), "markers": valid_markers, "sentences": cited_claims}[self.count]
+        ratio = numerator / max(claims, 1)
+        formula_risk = 1.0 - min(ratio, 1.0)
+        if not answer.strip() or claims == 0:
+            formula_risk = 0.0
+        if not applied:
+            formula_risk = 0.0
+            if answer.strip():
+                why = (
+                    "the case says citations were not expected"
+                    if case.citations_expected is False
+                    else "the answer uses no citation markers and the case does not say citations were expected"
+                )
+                notes.append(f"Citation coverage rules not applied: {why}.")
+        uncited_count = len(uncited) if applied else 0
+        if applied and claims > 0:
+            level = self.level(formula_risk, len(invalid), uncited_count, ratio, claims)
+        else:
+            level = "high" if invalid else "low"
+        if applied and claims > 0:
+            for a, b, text in uncited:
+                spans.append(
+                    Span(
+                        start=a,
+                        end=b,
+                        text=text,
+                        label="uncited",
+                        score=self.uncited_score,
+                        detector=self.name,
+                        reason=f"a claim of more than {self.uncited_chars} characters with no citation",
+                    )
+                )
+        spans.sort(key=lambda s: (s.start, s.end))
+        if invalid:
+            notes.append(f"Invalid citations: {', '.join(invalid)} (known ids: {known_list}).")
+
+        summary = CitationSummary(
+            expected=expected,
+            applied=applied,
+            found=found,
+            valid=valid,
+            invalid=invalid,
+            claims=claims,
+            ratio=round(ratio, 6),
+            risk=round(formula_risk, 6),
+            uncited_sentences=[t[:100] for _, _, t in uncited[:3]] if applied else [],
+            uncited_count=uncited_count,
+        )
+        # Finding.risk is the guideline's formula, raised to the floor of its tier, so that a
+        # policy reading only the risk sees the same tier as one reading details["level"].
+        risk = max(formula_risk, _RISK_FLOOR[level])
+        features: dict[str, float] = {
+            "n_markers": float(len(markers)),
+            "n_ids": float(len(found)),
+            "n_valid": float(len(valid)),
+            "n_invalid": float(len(invalid)),
+            "n_sources_cited": float(len(resolved)),
+            "claims": float(claims),
+            "cited_claims": float(cited_claims),
+            "cited_claim_fraction": cited_claims / claims if claims else 0.0,
+            "ratio": float(ratio),
+            "risk": float(formula_risk),
+            "uncited_count": float(len(uncited)),
+            "uncited_fraction": len(uncited) / claims if claims else 0.0,
+            "applied": float(applied),
+            "expected": float(expected),
+        }
+        details: dict[str, Any] = {
+            "flagged": formula_risk > self.at_risk or bool(invalid) or level == "high",
+            "level": level,
+            "at_risk": formula_risk > self.at_risk,
+            "citations": summary.model_dump(),
+            "features": features,
+            "count": self.count,
+        }
+        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, details=details)

@@ -1,0 +1,163 @@
+"""Citation markers in an answer: where they are and which source ids they name.
+
+RAG prompts ask for many marker styles (``[1]``, ``[1, 2]``, ``[Source 1]``, ``[source:doc_7]``,
+``[來源 1]``, ``【文件 2】`` ...). This module finds them all with exact offsets so the citation rules
+can check each id and point at a bad marker. It has to be careful: square brackets also hold
+markdown links (``[text](url)``), editorial marks (``[sic]``, ``[...]``), check boxes (``[ ]``,
+``[x]``) and ordinary bracketed words, none of which are citations.
+
+Rules (documented in docs/detectors-rules.md):
+
+* a bracket (``[]``, full-width ``［］``, ``【】``; or ``()`` when a source word such as "Source"
+  opens it) whose whole content is a list of items separated by ``,``/``;``/``、``/``，``/"and";
+* an item is an optional source word (Source, Doc, Ref, 來源, 来源, 文件, 上下文, Quelle, ...) with an
+  optional ``:``/``#``/``-``, then an id; ``[Source 1-3]`` and ``[1–3]`` are ranges;
+* a bare item (no source word) counts when it is a number from 1 to 999, or an id-looking token
+  (letters with a digit or ``_``/``-``/``:``/``.``), or exactly one of the ``known_ids`` passed in;
+  a bare word such as ``[sic]`` or ``[Note]`` is not a citation unless a source has that id;
+* a bracket followed by ``(`` (a markdown link) or ``:`` at line start (a link definition) is not
+  a citation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import NamedTuple
+
+import regex
+
+__all__ = ["CitationMarker", "find_citations", "strip_citations", "SOURCE_WORDS"]
+
+
+class CitationMarker(NamedTuple):
+    """One citation marker: ``text == answer[start:end]``; ``ids`` as written (prefix removed)."""
+
+    start: int
+    end: int
+    text: str
+    ids: tuple[str, ...]
+
+
+# Words that announce a source reference inside a marker, in all supported languages.
+SOURCE_WORDS: tuple[str, ...] = (
+    # English
+    "sources", "source", "src", "documents", "document", "docs", "doc", "references", "reference",
+    "refs", "ref", "citations", "citation", "cite", "contexts", "context", "passages", "passage",
+    "chunks", "chunk", "excerpt", "snippet", "evidence", "result", "item", "id",
+    # German
+    "quellen", "quelle", "dokumente", "dokument", "kontext", "abschnitt", "beleg", "fundstelle",
+    # French
+    "références", "référence", "extrait", "texte", "contexte",
+    # Chinese (traditional and simplified)
+    "來源", "来源", "文件", "文檔", "文档", "資料", "资料", "參考", "参考", "上下文", "段落", "出處",
+    "出处", "引用", "文獻", "文献", "片段", "證據", "证据",
+)
+
+_WORDS = "|".join(sorted((regex.escape(w) for w in SOURCE_WORDS), key=len, reverse=True))
+# "[...]" "［...］" "【...】" with no nested brackets and no line break, at most 80 characters.
+_BRACKETS = regex.compile(r"\[([^\[\]\n]{1,80})\]|［([^［］\n]{1,80})］|【([^【】\n]{1,80})】")
+# "(Source 1)" "(來源 2)": parentheses only when a source word opens them.
+_PARENS = regex.compile(rf"[(（]((?:{_WORDS})\s*[:#：]?\s*[^()（）\n]{{1,60}})[)）]", regex.IGNORECASE)
+_SEP = regex.compile(r"\s*(?:[,;，；、]|\band\b|\bund\b|\bet\b|和|及|與|与)\s*", regex.IGNORECASE)
+_PREFIX = regex.compile(rf"^(?:{_WORDS})(?=[\s:#：\-\d])\s*[:#：\-]?\s*", regex.IGNORECASE)
+_RANGE = regex.compile(r"^(\d{1,3})\s*[-–—~～]\s*(\d{1,3})$")
+_NUMBER = regex.compile(r"^\^?(\d{1,3})$")
+# An id-looking token: starts with a letter or digit, no spaces, has a digit or a joiner.
+_IDLIKE = regex.compile(r"^[\p{L}\p{N}][\p{L}\p{N}_\-:./#]*$")
+_NOT_CITATION = frozenset({"sic", "x", "...", "…", "citation needed", "edit", "update", "todo", "note"})
+_MAX_RANGE = 20
+
+
+def _item_ids(item: str, prefixed: bool, known: Collection[str]) -> list[str] | None:
+    """Ids named by one list item, or None when the item is not a citation."""
+    item = item.strip()
+    if not item:
+        return None
+    m = _PREFIX.match(item)
+    if m and m.end() < len(item):
+        item = item[m.end() :].strip()
+        prefixed = True
+    r = _RANGE.match(item)
+    if r:
+        a, b = int(r.group(1)), int(r.group(2))
+        if 1 <= a <= b and b - a < _MAX_RANGE:
+            return [str(i) for i in range(a, b + 1)]
+        return None
+    n = _NUMBER.match(item)
+    if n:
+        value = int(n.group(1))
+        return [str(value)] if value >= 1 or prefixed else None
+    if item in known:
+        return [item]
+    if " " in item or not _IDLIKE.match(item) or item.lower() in _NOT_CITATION:
+        return None
+    if prefixed:
+        return [item]
+    # A bare token is an id only when it does not read like a word: it has a digit or a joiner.
+    if any(ch.isdigit() or ch in "_-:./#" for ch in item) and not item.isdigit():
+        return [item]
+    return None
+
+
+def _parse(content: str, known: Collection[str]) -> tuple[str, ...] | None:
+    content = content.strip()
+    if not content or content.lower() in _NOT_CITATION:
+        return None
+    # "[Source 1, 2]": the source word in front applies to every item.
+    prefixed = False
+    m = _PREFIX.match(content)
+    if m and m.end() < len(content) and content not in known:
+        prefixed = True
+        content = content[m.end() :]
+    if content.strip() in known:
+        return (content.strip(),)
+    ids: list[str] = []
+    for item in _SEP.split(content):
+        got = _item_ids(item, prefixed, known)
+        if got is None:
+            return None
+        ids.extend(got)
+    return tuple(dict.fromkeys(ids)) or None
+
+
+def find_citations(text: str, known_ids: Collection[str] = ()) -> list[CitationMarker]:
+    """All citation markers in ``text``, in order; ``known_ids`` lets bare words like ``[intro]`` count."""
+    known = known_ids if isinstance(known_ids, (set, frozenset, dict)) else frozenset(known_ids)
+    out: list[CitationMarker] = []
+    if "[" not in text and "［" not in text and "【" not in text and "(" not in text and "（" not in text:
+        return out
+    for m in _BRACKETS.finditer(text):
+        end = m.end()
+        if end < len(text) and text[end] == "(":
+            continue  # markdown link [text](url)
+        if end < len(text) and text[end] == ":" and (m.start() == 0 or text[m.start() - 1] == "\n"):
+            continue  # markdown link definition "[1]: http://..."
+        content = m.group(1) or m.group(2) or m.group(3) or ""
+        ids = _parse(content, known)
+        if ids:
+            out.append(CitationMarker(m.start(), end, m.group(), ids))
+    if "(" in text or "（" in text:
+        for m in _PARENS.finditer(text):
+            ids = _parse(m.group(1), known)
+            # In parentheses only numbers and known ids count: "(Item three)" is prose.
+            if ids and all(i.isdigit() or i in known for i in ids):
+                out.append(CitationMarker(m.start(), m.end(), m.group(), ids))
+        out.sort()
+    return out
+
+
+def strip_citations(text: str, markers: list[CitationMarker], offset: int = 0) -> str:
+    """``text`` without the markers that fall inside it (``offset`` is where ``text`` starts)."""
+    if not markers:
+        return text
+    parts: list[str] = []
+    pos = 0
+    for mk in markers:
+        a, b = mk.start - offset, mk.end - offset
+        if b <= 0 or a >= len(text):
+            continue
+        a, b = max(a, 0), min(b, len(text))
+        parts.append(text[pos:a])
+        pos = b
+    parts.append(text[pos:])
+    return "".join(parts)
