@@ -1,0 +1,99 @@
+"""``hallucheck demo``: the default checker on the bundled examples (English, Chinese, German, French).
+
+This is the first command a new user runs, so it needs no input, no network and no model
+download, and it shows the text view that ``hallucheck detect --format text`` gives.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+import typer
+
+from hallucheck.cli import app
+
+__all__ = ["demo", "example_cases"]
+
+
+def example_cases() -> dict[str, dict[str, Any]]:
+    """The bundled example cases by name (file stem), in order."""
+    from importlib import resources
+
+    folder = resources.files("hallucheck").joinpath("data/examples")
+    out: dict[str, dict[str, Any]] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".json"):
+            out[entry.name[: -len(".json")]] = json.loads(entry.read_text(encoding="utf-8"))
+    return out
+
+
+@app.command()
+def demo(
+    names: Optional[list[str]] = typer.Argument(None, help="Which examples (default: all); see --list."),
+    list_only: bool = typer.Option(False, "--list", help="List the bundled examples and stop."),
+    output_format: str = typer.Option("text", "--format", "-f", help="text (default) or json."),
+    detectors: Optional[str] = typer.Option(None, "--detectors", "-d", help="Comma-separated detector names."),
+    policy: str = typer.Option("default", "--policy", "-p", help="tiered, vote, weighted, learned or default."),
+) -> None:
+    """Check the bundled example answers and show what hallucheck finds in each."""
+    from rich.console import Console
+    from rich.rule import Rule
+    from rich.text import Text
+
+    from hallucheck.cli.options import OUTPUT_FORMATS, check_policy, parse_detectors
+    from hallucheck.errors import InputError
+
+    if output_format not in OUTPUT_FORMATS:
+        raise InputError(f"unknown --format {output_format!r} (known: {', '.join(OUTPUT_FORMATS)})")
+    examples = example_cases()
+    console = Console()
+    if list_only:
+        for name, case in examples.items():
+            meta = case.get("metadata", {})
+            console.print(Text.assemble((f"{name:<24}", "bold"), meta.get("title", ""), ("  " + meta.get("note", ""), "dim")))
+        return
+    chosen = list(names or examples)
+    for name in chosen:
+        if name not in examples:
+            matches = [n for n in examples if name in n]
+            if len(matches) != 1:
+                raise InputError(f"unknown example {name!r} (known: {', '.join(examples)})")
+            chosen[chosen.index(name)] = matches[0]
+    det_names = parse_detectors(detectors)
+    check_policy(policy)
+
+    from hallucheck.checker import Checker, make_case
+    from hallucheck.cli.render import render_report
+
+    checker = Checker(detectors=det_names, policy=policy)
+    if output_format == "json":
+        for name in chosen:
+            report = checker.check(make_case(examples[name]))
+            typer.echo(json.dumps({"example": name, **report.model_dump(mode="json")}, ensure_ascii=False))
+        return
+    console.print(
+        Text.assemble(
+            ("hallucheck demo", "bold"),
+            f" · detectors: {', '.join(checker.detector_names)} · policy: {checker.policy.name}",
+            style="",
+        )
+    )
+    for name in chosen:
+        case = make_case(examples[name])
+        meta = case.metadata
+        console.print(Rule(Text(name, style="dim")))
+        if meta.get("note"):
+            console.print(Text(f"What is wrong here: {meta['note']}", style="italic"))
+        render_report(console, case, checker.check(case), title=meta.get("title", name))
+        console.print()
+    console.print(
+        Text.assemble(
+            ("Next: ", "bold"),
+            "check your own answer with ",
+            ("hallucheck detect case.json --format text", "cyan"),
+            " (case.json: {\"question\", \"contexts\", \"answer\"}), or evaluate on labelled data with ",
+            ("hallucheck eval DATA.jsonl --format generic", "cyan"),
+            ".",
+        )
+    )

@@ -1,0 +1,152 @@
+"""``hallucheck detect``: check one case (JSON report or a marked-up text view) or a JSONL batch."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from hallucheck.cli import app
+
+__all__ = ["detect"]
+
+
+@app.command(no_args_is_help=True)
+def detect(
+    case_file: Optional[str] = typer.Argument(
+        None, metavar="CASE.json|-", help="A case as JSON {question, contexts, answer, ...}; '-' reads stdin."
+    ),
+    batch: Optional[str] = typer.Option(
+        None, "--batch", "-b", metavar="FILE.jsonl", help="Check every line of a JSONL file ('-' = stdin, .gz ok)."
+    ),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the output here instead of stdout."),
+    output_format: str = typer.Option("json", "--format", "-f", help="json (report) or text (for people)."),
+    detectors: Optional[str] = typer.Option(
+        None, "--detectors", "-d", help="Comma-separated detector names (default: the default stack)."
+    ),
+    policy: str = typer.Option("default", "--policy", "-p", help="tiered, vote, weighted, learned or default."),
+    citations_expected: Optional[bool] = typer.Option(
+        None,
+        "--citations-expected/--no-citations-expected",
+        help="Whether answers were asked to cite sources (default: only when the answer cites).",
+    ),
+    task: Optional[str] = typer.Option(None, "--task", help="qa, summary, data2txt, dialogue or generic."),
+    language: Optional[str] = typer.Option(None, "--language", help="en, de, fr, zh-Hans, zh-Hant (default: detected)."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Processes for --batch (local cores)."),
+    keep_going: bool = typer.Option(
+        False, "--keep-going", help="--batch: write an error line for an invalid case and go on (exit 1 at the end)."
+    ),
+) -> None:
+    """Check one answer against its sources and print the report.
+
+    Input: {"question": ..., "contexts": ["..." or {"id", "text"}], "answer": ..., "task"?,
+    "language"?, "citations_expected"?}. With --batch, one such object per line (an "id" field
+    is copied to the output line); one report per line is written, in input order.
+    """
+    from hallucheck.cli.options import OUTPUT_FORMATS, case_overrides, check_policy, check_workers, parse_detectors
+    from hallucheck.errors import InputError
+
+    if output_format not in OUTPUT_FORMATS:
+        raise InputError(f"unknown --format {output_format!r} (known: {', '.join(OUTPUT_FORMATS)})")
+    if (case_file is None) == (batch is None):
+        raise InputError("give either one CASE.json (or '-') or --batch FILE.jsonl")
+    names = parse_detectors(detectors)
+    check_policy(policy)
+    check_workers(workers)
+    overrides = case_overrides(task, language, citations_expected)
+    from hallucheck.batch import CheckerSpec
+
+    spec = CheckerSpec.of(names, policy, citations_expected)
+    if batch is not None:
+        if output_format != "json":
+            raise InputError("--batch writes JSON lines; --format text is for one case")
+        _batch(batch, spec, overrides, out, workers, keep_going)
+    else:
+        assert case_file is not None
+        _single(case_file, spec, overrides, out, output_format)
+
+
+def _single(case_file: str, spec: Any, overrides: dict[str, Any], out: Path | None, output_format: str) -> None:
+    from hallucheck.batch import apply_overrides, checker_for
+    from hallucheck.checker import make_case
+    from hallucheck.errors import InputError
+    from hallucheck.jsonio import display_name, read_json
+
+    data = read_json(case_file)
+    if not isinstance(data, dict):
+        raise InputError(f"{display_name(case_file)}: expected a JSON object with question, contexts and answer")
+    case = make_case(apply_overrides(data, overrides))
+    report = checker_for(spec).check(case)
+    if output_format == "json":
+        text = report.to_json() + "\n"
+        if out is not None:
+            out.write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+        return
+    from rich.console import Console
+
+    from hallucheck.cli.render import render_report
+
+    if out is not None:
+        with out.open("w", encoding="utf-8") as fh:
+            render_report(Console(file=fh, width=110, color_system=None), case, report)
+    else:
+        render_report(Console(), case, report)
+
+
+def _batch(batch: str, spec: Any, overrides: dict[str, Any], out: Path | None, workers: int, keep_going: bool) -> None:
+    import json
+
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.text import Text
+
+    from hallucheck.batch import iter_checked
+    from hallucheck.cli.errors import EXIT_FAILED, EXIT_INPUT, fail
+    from hallucheck.jsonio import iter_jsonl
+
+    err = Console(stderr=True)
+    sink = out.open("w", encoding="utf-8") if out is not None else sys.stdout
+    done = failed = 0
+    t0 = time.perf_counter()
+    try:
+        with Progress(
+            SpinnerColumn(),
+            TextColumn("checked {task.completed} cases"),
+            TextColumn("[dim]{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+        ) as progress:
+            bar = progress.add_task("batch", total=None, rate="")
+            for result in iter_checked(iter_jsonl(batch, require_objects=False), spec, overrides, workers):
+                if "error" in result:
+                    where = f"line {result['line']}"
+                    message = result["error"]
+                    if not keep_going:
+                        fail(f"{batch}: {where}: {message}", EXIT_INPUT)
+                    failed += 1
+                    err.print(Text.assemble((f"skipped {where}: ", "yellow"), message), highlight=False)
+                sink.write(json.dumps(result, ensure_ascii=False) + "\n")
+                done += 1
+                elapsed = time.perf_counter() - t0
+                progress.update(bar, completed=done, rate=f"{done / elapsed:.1f}/s" if elapsed > 0 else "")
+    finally:
+        if sink is not sys.stdout:
+            sink.close()
+        else:
+            sys.stdout.flush()
+    elapsed = time.perf_counter() - t0
+    err.print(
+        f"checked {done - failed} cases"
+        + (f", {failed} invalid" if failed else "")
+        + f" in {elapsed:.1f}s ({done / elapsed if elapsed else 0:.1f}/s, {workers} worker{'s' if workers > 1 else ''})",
+        style="dim",
+        highlight=False,
+    )
+    if failed:
+        raise SystemExit(EXIT_FAILED)

@@ -1,0 +1,185 @@
+"""``hallucheck eval``: precision / recall / F1 of a checker on labelled data, with JSON and HTML reports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from hallucheck.cli import app
+
+__all__ = ["eval_command", "print_summary"]
+
+
+def _fmt(x: Any) -> str:
+    return "—" if x is None else f"{x:.3f}"
+
+
+def print_summary(console: Any, result: Any, title: str = "") -> None:
+    """The response-level and span-level tables (overall and per task) and the throughput line."""
+    from rich.table import Table
+
+    summary = result.view_summary(result.primary)
+    rows = [("all", summary["overall"])] + list(summary["per_task"].items())
+    resp = Table(title=f"Response level{title}", title_justify="left", header_style="bold")
+    for col in ("task", "n", "halluc.", "flagged", "precision", "recall", "F1", "accuracy", "AUROC"):
+        resp.add_column(col, justify="left" if col == "task" else "right")
+    for name, m in rows:
+        r = m["response"]
+        resp.add_row(
+            name,
+            str(m["n"]),
+            str(r["positives"]),
+            str(r["predicted_positive"]),
+            _fmt(r["precision"]),
+            _fmt(r["recall"]),
+            f"[bold]{_fmt(r['f1'])}[/]",
+            _fmt(r["accuracy"]),
+            _fmt(r["auroc"]),
+        )
+    console.print(resp)
+    span = Table(
+        title="Span level (character overlap; micro over all answers, and per-answer mean)",
+        title_justify="left",
+        header_style="bold",
+    )
+    for col in ("task", "precision", "recall", "F1", "answer-mean P", "answer-mean R", "answer-mean F1"):
+        span.add_column(col, justify="left" if col == "task" else "right")
+    for name, m in rows:
+        s = m["span"]
+        span.add_row(
+            name,
+            _fmt(s["precision"]),
+            _fmt(s["recall"]),
+            f"[bold]{_fmt(s['f1'])}[/]",
+            _fmt(s["answer_mean_precision"]),
+            _fmt(s["answer_mean_recall"]),
+            _fmt(s["answer_mean_f1"]),
+        )
+    console.print(span)
+    console.print(
+        f"[bold]{result.n}[/] responses in {result.wall_seconds:.1f}s: "
+        f"[bold]{result.responses_per_second:.1f} responses/s[/] with {result.workers} worker"
+        f"{'s' if result.workers > 1 else ''} "
+        f"({summary['responses_per_second_one_core']:.1f}/s per busy core; "
+        f"mean {summary['overall']['mean_latency_ms']:.1f} ms per response)",
+        highlight=False,
+    )
+    if result.errors:
+        failed = ", ".join(f"{k} ({v})" for k, v in sorted(result.errors.items()))
+        console.print(f"[yellow]detectors that failed on some responses:[/] {failed}", highlight=False)
+
+
+@app.command("eval")
+def eval_command(
+    data: str = typer.Argument(..., metavar="DATA.jsonl[.gz]", help="Labelled data, one JSON object per line."),
+    data_format: str = typer.Option("auto", "--format", help="ragtruth, generic, or auto (from the first record)."),
+    detectors: Optional[str] = typer.Option(None, "--detectors", "-d", help="Comma-separated detector names."),
+    policy: str = typer.Option("default", "--policy", "-p", help="tiered, vote, weighted, learned or default."),
+    split: Optional[str] = typer.Option(
+        None, "--split", help="RAGTruth part: dev (default), calib, train or all (the project's split by source)."
+    ),
+    tasks: Optional[str] = typer.Option(None, "--tasks", help="Only these tasks, e.g. qa,summary."),
+    limit: Optional[int] = typer.Option(None, "--limit", "-n", help="Stop after this many responses."),
+    citations_expected: Optional[bool] = typer.Option(
+        None, "--citations-expected/--no-citations-expected", help="Whether answers were asked to cite sources."
+    ),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the JSON report here."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report here."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Processes (local cores)."),
+    samples: int = typer.Option(12, "--samples", help="Flagged answers kept for the HTML report."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Evaluate a checker on labelled data: response- and span-level precision/recall/F1, per task.
+
+    RAGTruth (--format ragtruth) is filtered by the project's split, dev part by default.
+    Generic records: {question, contexts, answer, label: bool, spans: [{start, end}], task?, id?}.
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from hallucheck.batch import CheckerSpec
+    from hallucheck.cli.options import check_policy, check_workers, parse_detectors
+    from hallucheck.errors import InputError
+    from hallucheck.eval.datasets import FORMATS, count_examples, load_dataset, sniff_format
+    from hallucheck.eval.runner import ReportPredictor, evaluate
+
+    names = parse_detectors(detectors)
+    check_policy(policy)
+    check_workers(workers)
+    if limit is not None and limit < 1:
+        raise InputError("--limit must be at least 1")
+    if data_format == "auto":
+        if data == "-":
+            raise InputError("reading stdin needs --format ragtruth or --format generic")
+        data_format = sniff_format(data)
+    if data_format not in FORMATS:
+        raise InputError(f"unknown --format {data_format!r} (known: auto, {', '.join(FORMATS)})")
+    task_set = {t.strip().lower() for t in tasks.split(",") if t.strip()} if tasks else None
+    for target in (out, html):
+        if target is not None and target.parent and not target.parent.exists():
+            raise InputError(f"{target}: the folder {target.parent} does not exist")
+
+    examples = load_dataset(data, data_format, split=split, limit=limit, tasks=task_set)
+    total = None if data == "-" or task_set else count_examples(data, data_format, split=split, limit=limit)
+    if total == 0:
+        raise InputError(f"{data}: no records in the {split or 'dev'} part")
+    spec = CheckerSpec.of(names, policy, citations_expected)
+    config = {
+        "data": str(data),
+        "format": data_format,
+        "split": (split or "dev") if data_format == "ragtruth" else "all",
+        "tasks": sorted(task_set) if task_set else None,
+        "limit": limit,
+        "detectors": names,
+        "policy": policy,
+        "citations_expected": citations_expected,
+        "workers": workers,
+    }
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("[bold]evaluating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=quiet,
+    ) as progress:
+        bar = progress.add_task("eval", total=total, rate="")
+        import time
+
+        t0 = time.perf_counter()
+
+        def tick(n: int) -> None:
+            elapsed = time.perf_counter() - t0
+            progress.update(bar, completed=n, rate=f"{n / elapsed:.1f}/s" if elapsed > 0 else "")
+
+        result = evaluate(examples, ReportPredictor(spec), workers=workers, sample_size=samples, on_progress=tick, config=config)
+    if result.n == 0:
+        raise InputError(f"{data}: no records matched")
+    from hallucheck.batch import checker_for
+
+    checker = checker_for(spec)
+    result.config["detectors"] = checker.detector_names
+    result.config["policy"] = checker.policy.name
+    console = Console()
+    console.print(
+        f"[dim]{data} · {data_format} · split {config['split']} · detectors {', '.join(checker.detector_names)} · "
+        f"policy {checker.policy.name}[/]",
+        highlight=False,
+    )
+    print_summary(console, result)
+    payload = result.to_dict()
+    if out is not None:
+        out.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        err.print(f"wrote {out}", style="dim", highlight=False)
+    if html is not None:
+        from hallucheck.eval.html import render_html
+
+        html.write_text(render_html(payload), encoding="utf-8")
+        err.print(f"wrote {html}", style="dim", highlight=False)

@@ -1,0 +1,53 @@
+"""Command-line option parsing shared by several commands (detector lists, policies, overrides)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hallucheck.errors import InputError
+
+__all__ = ["parse_detectors", "check_policy", "check_workers", "case_overrides", "OUTPUT_FORMATS"]
+
+OUTPUT_FORMATS = ("json", "text")
+
+
+def parse_detectors(value: str | None) -> list[str] | None:
+    """``"a,b,c"`` as a list of registered detector names (None = the default stack)."""
+    if value is None:
+        return None
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    if not names:
+        raise InputError("--detectors needs at least one detector name")
+    from hallucheck.detectors import available_detectors
+
+    known = available_detectors()
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise InputError(f"unknown detector {unknown[0]!r} (known: {', '.join(sorted(known))})")
+    return list(dict.fromkeys(names))
+
+
+def check_policy(name: str) -> str:
+    from hallucheck.policies import available_policies
+
+    if name != "default" and name not in available_policies():
+        raise InputError(f"unknown policy {name!r} (known: default, {', '.join(available_policies())})")
+    return name
+
+
+def check_workers(workers: int) -> int:
+    if workers < 1:
+        raise InputError("--workers must be at least 1")
+    return workers
+
+
+def case_overrides(task: str | None, language: str | None, citations_expected: bool | None) -> dict[str, Any]:
+    """Case fields set on the command line; they win over the same fields in the input."""
+    out: dict[str, Any] = {}
+    if task is not None:
+        out["task"] = task
+    if language is not None:
+        out["language"] = language
+    if citations_expected is not None:
+        out["citations_expected"] = citations_expected
+    return out

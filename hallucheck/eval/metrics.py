@@ -1,0 +1,290 @@
+"""Evaluation metrics: response-level classification and character-level span overlap.
+
+Definitions (docs/evaluation.md repeats them):
+
+- **Response level**: the prediction is ``Report.hallucinated``; the gold label is "the answer has
+  at least one labelled span". Precision, recall, F1 and accuracy count answers; AUROC ranks
+  answers by ``risk_score`` and is only defined when both classes occur.
+- **Span level, micro** (the headline number): over the whole data set, precision = characters in
+  both a predicted and a gold span / characters in predicted spans, recall = the same overlap /
+  characters in gold spans. Overlapping spans inside one answer are unioned first, so no character
+  counts twice. Long answers weigh more, which is what a reader of many answers experiences.
+- **Span level, per-answer mean** (``answer_mean_*``, RAGTruth-style): precision is averaged over
+  answers that have predicted spans, recall over answers that have gold spans; F1 is the harmonic
+  mean of those two averages. Every answer weighs the same.
+
+All accumulators are plain counters that can be added together, so parallel workers can each
+count their share and the parent merges them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "Interval",
+    "union_intervals",
+    "overlap_chars",
+    "covered_chars",
+    "prf",
+    "auroc",
+    "ResponseCounts",
+    "SpanCounts",
+    "TaskMetrics",
+    "MetricsAccumulator",
+]
+
+Interval = tuple[int, int]
+
+
+def union_intervals(spans: Iterable[Interval]) -> list[Interval]:
+    """Sorted, non-overlapping union of ``[start, end)`` intervals; empty intervals are dropped."""
+    ordered = sorted((int(a), int(b)) for a, b in spans if b > a)
+    out: list[Interval] = []
+    for a, b in ordered:
+        if out and a <= out[-1][1]:
+            if b > out[-1][1]:
+                out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def covered_chars(spans: Iterable[Interval]) -> int:
+    """Number of characters covered by the union of ``spans``."""
+    return sum(b - a for a, b in union_intervals(spans))
+
+
+def overlap_chars(predicted: Iterable[Interval], gold: Iterable[Interval]) -> int:
+    """Characters covered both by the union of ``predicted`` and the union of ``gold``."""
+    p = union_intervals(predicted)
+    g = union_intervals(gold)
+    i = j = total = 0
+    while i < len(p) and j < len(g):
+        lo = max(p[i][0], g[j][0])
+        hi = min(p[i][1], g[j][1])
+        if hi > lo:
+            total += hi - lo
+        if p[i][1] <= g[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def prf(tp: float, predicted: float, actual: float) -> tuple[float, float, float]:
+    """Precision, recall, F1 from true positives and the predicted / actual totals (0 when undefined)."""
+    precision = tp / predicted if predicted else 0.0
+    recall = tp / actual if actual else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float | None:
+    """Area under the ROC curve (probability a positive outranks a negative; ties count half).
+
+    None when only one class is present, where the area is undefined.
+    """
+    if len(scores) != len(labels):
+        raise ValueError("scores and labels differ in length")
+    pos = sum(1 for y in labels if y)
+    neg = len(labels) - pos
+    if pos == 0 or neg == 0:
+        return None
+    order = sorted(range(len(scores)), key=lambda k: scores[k])
+    rank_sum = 0.0
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        mean_rank = (i + j) / 2.0 + 1.0  # ranks are 1-based; tied scores share the mean rank
+        rank_sum += mean_rank * sum(1 for k in order[i : j + 1] if labels[k])
+        i = j + 1
+    return (rank_sum - pos * (pos + 1) / 2.0) / (pos * neg)
+
+
+@dataclass
+class ResponseCounts:
+    """Confusion counts of answer-level verdicts."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    tn: int = 0
+
+    def add(self, predicted: bool, gold: bool) -> None:
+        if predicted and gold:
+            self.tp += 1
+        elif predicted:
+            self.fp += 1
+        elif gold:
+            self.fn += 1
+        else:
+            self.tn += 1
+
+    def merge(self, other: ResponseCounts) -> None:
+        self.tp += other.tp
+        self.fp += other.fp
+        self.fn += other.fn
+        self.tn += other.tn
+
+    @property
+    def total(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
+
+    def summary(self) -> dict[str, float | int]:
+        p, r, f = prf(self.tp, self.tp + self.fp, self.tp + self.fn)
+        return {
+            "precision": p,
+            "recall": r,
+            "f1": f,
+            "accuracy": (self.tp + self.tn) / self.total if self.total else 0.0,
+            "tp": self.tp,
+            "fp": self.fp,
+            "fn": self.fn,
+            "tn": self.tn,
+            "positives": self.tp + self.fn,
+            "predicted_positive": self.tp + self.fp,
+            "n": self.total,
+        }
+
+
+@dataclass
+class SpanCounts:
+    """Character counts for span overlap, micro-summed and per-answer averaged."""
+
+    overlap: int = 0
+    predicted: int = 0
+    gold: int = 0
+    precision_sum: float = 0.0
+    precision_n: int = 0
+    recall_sum: float = 0.0
+    recall_n: int = 0
+
+    def add(self, predicted: Iterable[Interval], gold: Iterable[Interval]) -> None:
+        pred_u = union_intervals(predicted)
+        gold_u = union_intervals(gold)
+        ov = overlap_chars(pred_u, gold_u)
+        pc = sum(b - a for a, b in pred_u)
+        gc = sum(b - a for a, b in gold_u)
+        self.overlap += ov
+        self.predicted += pc
+        self.gold += gc
+        if pc:
+            self.precision_sum += ov / pc
+            self.precision_n += 1
+        if gc:
+            self.recall_sum += ov / gc
+            self.recall_n += 1
+
+    def merge(self, other: SpanCounts) -> None:
+        self.overlap += other.overlap
+        self.predicted += other.predicted
+        self.gold += other.gold
+        self.precision_sum += other.precision_sum
+        self.precision_n += other.precision_n
+        self.recall_sum += other.recall_sum
+        self.recall_n += other.recall_n
+
+    def summary(self) -> dict[str, float | int]:
+        p, r, f = prf(self.overlap, self.predicted, self.gold)
+        mp = self.precision_sum / self.precision_n if self.precision_n else 0.0
+        mr = self.recall_sum / self.recall_n if self.recall_n else 0.0
+        mf = 2 * mp * mr / (mp + mr) if mp + mr else 0.0
+        return {
+            "precision": p,
+            "recall": r,
+            "f1": f,
+            "overlap_chars": self.overlap,
+            "predicted_chars": self.predicted,
+            "gold_chars": self.gold,
+            "answer_mean_precision": mp,
+            "answer_mean_recall": mr,
+            "answer_mean_f1": mf,
+        }
+
+
+@dataclass
+class TaskMetrics:
+    """Everything counted for one group of answers (one task, or all of them)."""
+
+    response: ResponseCounts = field(default_factory=ResponseCounts)
+    span: SpanCounts = field(default_factory=SpanCounts)
+    scores: list[float] = field(default_factory=list)
+    labels: list[bool] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(
+        self,
+        *,
+        gold: bool,
+        gold_spans: Iterable[Interval],
+        predicted: bool,
+        risk: float,
+        predicted_spans: Iterable[Interval],
+        seconds: float = 0.0,
+    ) -> None:
+        self.response.add(predicted, gold)
+        self.span.add(predicted_spans, gold_spans)
+        self.scores.append(float(risk))
+        self.labels.append(bool(gold))
+        self.seconds += seconds
+
+    def merge(self, other: TaskMetrics) -> None:
+        self.response.merge(other.response)
+        self.span.merge(other.span)
+        self.scores.extend(other.scores)
+        self.labels.extend(other.labels)
+        self.seconds += other.seconds
+
+    def summary(self) -> dict[str, Any]:
+        n = self.response.total
+        return {
+            "n": n,
+            "response": {**self.response.summary(), "auroc": auroc(self.scores, self.labels)},
+            "span": self.span.summary(),
+            "mean_latency_ms": 1000.0 * self.seconds / n if n else 0.0,
+        }
+
+
+@dataclass
+class MetricsAccumulator:
+    """Metrics overall and per task, fed one answer at a time."""
+
+    overall: TaskMetrics = field(default_factory=TaskMetrics)
+    tasks: dict[str, TaskMetrics] = field(default_factory=dict)
+
+    def add(
+        self,
+        task: str,
+        *,
+        gold: bool,
+        gold_spans: Sequence[Interval],
+        predicted: bool,
+        risk: float,
+        predicted_spans: Sequence[Interval],
+        seconds: float = 0.0,
+    ) -> None:
+        for group in (self.overall, self.tasks.setdefault(task, TaskMetrics())):
+            group.add(
+                gold=gold,
+                gold_spans=gold_spans,
+                predicted=predicted,
+                risk=risk,
+                predicted_spans=predicted_spans,
+                seconds=seconds,
+            )
+
+    def merge(self, other: MetricsAccumulator) -> None:
+        self.overall.merge(other.overall)
+        for task, m in other.tasks.items():
+            self.tasks.setdefault(task, TaskMetrics()).merge(m)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "overall": self.overall.summary(),
+            "per_task": {t: self.tasks[t].summary() for t in sorted(self.tasks)},
+        }

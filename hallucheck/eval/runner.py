@@ -1,0 +1,264 @@
+"""Running a checker over a labelled data set and collecting metrics, timings and a sample.
+
+A *predictor* turns one Case into one or more named *views* — each a Prediction (verdict, risk,
+spans). The plain evaluation has one view, the report of a configured Checker. The benchmark
+runs every detector once per case and derives many views from the same findings: each detector
+alone (its own ``flagged`` verdict and spans) and each policy over all findings, so comparing
+ten configurations costs one pass.
+
+Predictors are small frozen recipes, built into real objects once per process, so the same run
+can be spread over a local process pool (``workers > 1``).
+
+Spans count for a view only when that view calls the answer hallucinated: an accepted answer
+predicts no hallucinated characters, whatever weak signals its report lists.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from hallucheck.batch import CheckerSpec, checker_for, parallel_map
+from hallucheck.eval.datasets import Example
+from hallucheck.eval.metrics import MetricsAccumulator
+
+__all__ = [
+    "Prediction",
+    "ReportPredictor",
+    "ViewsPredictor",
+    "EvalResult",
+    "evaluate",
+    "prediction_from_report",
+]
+
+
+@dataclass
+class Prediction:
+    """One view's answer for one case. ``spans`` are ``(start, end, label, reason)``."""
+
+    hallucinated: bool
+    risk: float
+    spans: list[tuple[int, int, str, str]] = field(default_factory=list)
+    seconds: float = 0.0
+    risk_level: str = ""
+    errors: list[str] = field(default_factory=list)
+
+
+def _span_tuples(spans: Iterable[Any]) -> list[tuple[int, int, str, str]]:
+    return [(s.start, s.end, s.label, s.reason) for s in spans]
+
+
+def prediction_from_report(report: Any, seconds: float) -> Prediction:
+    return Prediction(
+        hallucinated=report.hallucinated,
+        risk=report.risk_score,
+        spans=_span_tuples(report.spans) if report.hallucinated else [],
+        seconds=seconds,
+        risk_level=report.risk_level,
+        errors=[f"{f.detector}: {f.error}" for f in report.findings if f.error],
+    )
+
+
+@dataclass(frozen=True)
+class ReportPredictor:
+    """One view, ``name``: the report of the Checker built from ``spec``."""
+
+    spec: CheckerSpec = CheckerSpec()
+    name: str = "report"
+
+    def views(self) -> list[str]:
+        return [self.name]
+
+    def predict(self, case: Any) -> dict[str, Prediction]:
+        t0 = time.perf_counter()
+        report = checker_for(self.spec).check(case)
+        return {self.name: prediction_from_report(report, time.perf_counter() - t0)}
+
+
+@dataclass(frozen=True)
+class ViewsPredictor:
+    """Every detector once per case; views ``detector:<name>`` and ``policy:<name>`` from its findings.
+
+    A detector view is the detector alone: its ``details["flagged"]`` verdict, its risk and its
+    spans, timed by its own latency. A policy view is the policy's verdict over all findings with
+    the merged spans, timed as all detectors plus the decision.
+    """
+
+    detectors: tuple[str, ...]
+    policies: tuple[str, ...]
+    citations_expected: bool | None = None
+
+    def views(self) -> list[str]:
+        return [f"detector:{d}" for d in self.detectors] + [f"policy:{p}" for p in self.policies]
+
+    def predict(self, case: Any) -> dict[str, Prediction]:
+        from hallucheck.analysis import CaseAnalysis
+        from hallucheck.spans import merge_spans
+
+        checker = checker_for(CheckerSpec.of(self.detectors, self.policies[0], self.citations_expected))
+        t0 = time.perf_counter()
+        report = checker.check(case)
+        elapsed = time.perf_counter() - t0
+        out: dict[str, Prediction] = {}
+        for f in report.findings:
+            out[f"detector:{f.detector}"] = Prediction(
+                hallucinated=f.flagged,
+                risk=f.risk,
+                spans=_span_tuples(f.spans) if f.flagged else [],
+                seconds=f.latency_ms / 1000.0,
+                errors=[f"{f.detector}: {f.error}"] if f.error else [],
+            )
+        out[f"policy:{self.policies[0]}"] = prediction_from_report(report, elapsed)
+        if len(self.policies) > 1:
+            spans = merge_spans([s for f in report.findings for s in f.spans], case.answer)
+            analysis = CaseAnalysis(case)
+            for name in self.policies[1:]:
+                policy = _policy(name)
+                t1 = time.perf_counter()
+                verdict = policy.decide(analysis, report.findings)
+                decided = time.perf_counter() - t1
+                out[f"policy:{name}"] = Prediction(
+                    hallucinated=verdict.hallucinated,
+                    risk=min(max(float(verdict.risk_score), 0.0), 1.0),
+                    spans=_span_tuples(spans) if verdict.hallucinated else [],
+                    seconds=elapsed + decided,
+                    risk_level=verdict.risk_level,
+                )
+        return out
+
+
+_POLICY_CACHE: dict[str, Any] = {}
+
+
+def _policy(name: str) -> Any:
+    if name not in _POLICY_CACHE:
+        from hallucheck.policies import get_policy
+
+        _POLICY_CACHE[name] = get_policy(name)
+    return _POLICY_CACHE[name]
+
+
+def _predict(case: Any, predictor: Any) -> dict[str, Prediction]:
+    return predictor.predict(case)  # type: ignore[no-any-return]
+
+
+@dataclass
+class EvalResult:
+    """Metrics per view, wall time, detector errors and a sample of flagged answers."""
+
+    views: dict[str, MetricsAccumulator]
+    n: int
+    wall_seconds: float
+    workers: int
+    samples: list[dict[str, Any]] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def primary(self) -> str:
+        return next(iter(self.views))
+
+    @property
+    def responses_per_second(self) -> float:
+        return self.n / self.wall_seconds if self.wall_seconds > 0 else 0.0
+
+    def view_summary(self, view: str) -> dict[str, Any]:
+        acc = self.views[view]
+        summary = acc.summary()
+        busy = acc.overall.seconds
+        summary["responses_per_second_one_core"] = self.n / busy if busy > 0 else 0.0
+        return summary
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "config": self.config,
+            "n": self.n,
+            "throughput": {
+                "wall_seconds": self.wall_seconds,
+                "workers": self.workers,
+                "responses_per_second": self.responses_per_second,
+            },
+            "metrics": self.view_summary(self.primary),
+        }
+        if len(self.views) > 1:
+            out["views"] = {v: self.view_summary(v) for v in self.views}
+        out["detector_errors"] = self.errors
+        out["samples"] = self.samples
+        return out
+
+
+def _sample(example: Example, pred: Prediction) -> dict[str, Any]:
+    case = example.case
+    return {
+        "id": example.gold.id,
+        "line": example.line,
+        "task": case.task,
+        "answer": case.answer,
+        "hallucinated": pred.hallucinated,
+        "risk": pred.risk,
+        "risk_level": pred.risk_level,
+        "gold_hallucinated": example.gold.hallucinated,
+        "predicted_spans": [{"start": a, "end": b, "label": lab, "reason": why} for a, b, lab, why in pred.spans],
+        "gold_spans": [{"start": a, "end": b} for a, b in example.gold.spans],
+    }
+
+
+def evaluate(
+    examples: Iterable[Example],
+    predictor: ReportPredictor | ViewsPredictor,
+    *,
+    workers: int = 1,
+    sample_size: int = 12,
+    on_progress: Callable[[int], None] | None = None,
+    config: dict[str, Any] | None = None,
+) -> EvalResult:
+    """Run ``predictor`` over ``examples`` and count every view's metrics, overall and per task."""
+    views = {v: MetricsAccumulator() for v in predictor.views()}
+    primary = next(iter(views))
+    samples: list[dict[str, Any]] = []
+    errors: dict[str, int] = {}
+    pending: deque[Example] = deque()
+
+    def cases() -> Iterator[Any]:
+        for ex in examples:
+            pending.append(ex)
+            yield ex.case
+
+    n = 0
+    t0 = time.perf_counter()
+    fn = partial(_predict, predictor=predictor)
+    for preds in parallel_map(fn, cases(), workers=workers, chunksize=4):
+        example = pending.popleft()
+        gold = example.gold
+        failed: set[str] = set()
+        for view, pred in preds.items():
+            acc = views.get(view)
+            if acc is None:
+                acc = views[view] = MetricsAccumulator()
+            acc.add(
+                example.case.task,
+                gold=gold.hallucinated,
+                gold_spans=gold.spans,
+                predicted=pred.hallucinated,
+                risk=pred.risk,
+                predicted_spans=[(a, b) for a, b, _, _ in pred.spans],
+                seconds=pred.seconds,
+            )
+            failed.update(err.split(":", 1)[0] for err in pred.errors)
+        for name in failed:
+            errors[name] = errors.get(name, 0) + 1
+        first = preds.get(primary)
+        if first is not None and first.hallucinated and len(samples) < sample_size:
+            samples.append(_sample(example, first))
+        n += 1
+        if on_progress is not None:
+            on_progress(n)
+    wall = time.perf_counter() - t0
+    return EvalResult(
+        views=views, n=n, wall_seconds=wall, workers=workers, samples=samples, errors=errors, config=dict(config or {})
+    )
+

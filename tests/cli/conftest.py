@@ -1,0 +1,47 @@
+"""Fixtures for command-line tests: fake detectors/policy on the path, and a CLI runner in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+import fakes  # noqa: E402,F401 - registers fake_words, fake_crash and fake_any
+
+CASE = {
+    "question": "When was the company founded?",
+    "contexts": ["The company was founded in 2010 in Paris."],
+    "answer": "The company was founded in 2010 in Paris by Jean Dupont.",
+}
+
+
+@pytest.fixture
+def case_file(tmp_path: Path) -> Path:
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(CASE), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def run_cli(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run ``python -m hallucheck ARGS`` (with the fakes importable) and capture its output."""
+
+    def run(*args: str, stdin: str | bytes | None = None, fakes_loaded: bool = True) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]), "NO_COLOR": "1", "COLUMNS": "120"}
+        cmd = [sys.executable, "-c", "import fakes; from hallucheck.cli import main; main()"] if fakes_loaded else [sys.executable, "-m", "hallucheck"]
+        data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+        proc = subprocess.run([*cmd, *args], input=data, capture_output=True, cwd=tmp_path, env=env, timeout=120)
+        return subprocess.CompletedProcess(
+            proc.args, proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
+        )
+
+    return run

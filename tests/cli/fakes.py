@@ -1,0 +1,71 @@
+"""Small stand-in detectors and a policy, so CLI and evaluation tests do not depend on the real ones.
+
+``fake_words`` flags every answer word that the sources do not contain; ``fake_any`` calls an
+answer hallucinated when any detector flagged it. Registered under their own names, never
+shadowing the built-in ones.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors import BaseDetector, register
+from hallucheck.policies import Verdict, decision_for, level_for, register_policy
+from hallucheck.types import Evidence, Finding, Span
+
+__all__ = ["FakeWordsDetector", "AnyPolicy", "CrashDetector"]
+
+_WORD = re.compile(r"\w+")
+
+
+@register
+class FakeWordsDetector(BaseDetector):
+    name = "fake_words"
+    layer = 2
+
+    def _detect(self, analysis: CaseAnalysis) -> Finding:
+        answer = analysis.case.answer
+        known = {w.lower() for w in _WORD.findall(analysis.case.source_text)}
+        words = list(_WORD.finditer(answer))
+        spans = [
+            Span(
+                start=m.start(),
+                end=m.end(),
+                text=m.group(),
+                label="baseless",
+                score=0.9,
+                detector=self.name,
+                reason=f"{m.group()!r} is not in the sources",
+                evidence=[Evidence(source_id="1", text=analysis.case.contexts[0].text[:80], relation="nearest")],
+            )
+            for m in words
+            if m.group().lower() not in known
+        ]
+        risk = len(spans) / len(words) if words else 0.0
+        return Finding(detector=self.name, risk=risk, spans=spans, details={"flagged": bool(spans), "features": {"novel": risk}})
+
+
+@register
+class CrashDetector(BaseDetector):
+    name = "fake_crash"
+    layer = 1
+
+    def _detect(self, analysis: CaseAnalysis) -> Finding:
+        raise RuntimeError("boom")
+
+
+class AnyPolicy:
+    name = "fake_any"
+
+    def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
+        risk = max((f.risk for f in findings), default=0.0)
+        flagged = any(f.flagged for f in findings)
+        level = level_for(risk) if flagged else "low"
+        return Verdict(hallucinated=flagged, risk_score=risk, risk_level=level, decision=decision_for(level))
+
+    def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
+        return True
+
+
+register_policy("fake_any", "fakes:AnyPolicy")
