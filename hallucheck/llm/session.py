@@ -1,0 +1,92 @@
+"""One detector's use of an LLM for one case: the call budget, the cost meter, and structured calls.
+
+The Checker puts ``analysis.shared["llm_calls_left"]`` (None = unlimited); every call through a
+session takes one from it, and when none is left the session raises :class:`BudgetExhausted`
+instead of calling, so a cascade can never overspend. Backend failures (``LLMError``) propagate
+to the detector, which turns them into a Finding with ``error`` set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from hallucheck.llm.accounting import CostMeter
+from hallucheck.llm.base import Completion, LLMError, Message
+from hallucheck.llm.client import to_messages
+from hallucheck.llm.structured import StructuredResult, parse_structured
+from hallucheck.types import Cost
+
+__all__ = ["LLMSession", "BudgetExhausted", "BUDGET_KEY"]
+
+T = TypeVar("T", bound=BaseModel)
+BUDGET_KEY = "llm_calls_left"
+
+_REASK = (
+    "Your previous reply could not be used: {error}. Reply again with only one JSON object in the "
+    "requested format: no prose, no code fence, double-quoted keys and strings."
+)
+
+
+class BudgetExhausted(LLMError):
+    """No LLM calls are left in this case's budget."""
+
+
+class LLMSession:
+    """Calls ``llm`` on behalf of one detector for one case, within the shared budget."""
+
+    def __init__(self, llm: Any, shared: MutableMapping[str, Any] | None = None) -> None:
+        self.llm = llm
+        self.shared = shared if shared is not None else {}
+        self.meter = CostMeter()
+        self.budget_hit = False
+
+    @property
+    def cost(self) -> Cost:
+        return self.meter.cost
+
+    def calls_left(self) -> int | None:
+        left = self.shared.get(BUDGET_KEY)
+        return None if left is None else int(left)
+
+    def _take(self) -> None:
+        left = self.shared.get(BUDGET_KEY)
+        if left is None:
+            return
+        if int(left) <= 0:
+            self.budget_hit = True
+            raise BudgetExhausted("the LLM call budget of this check is spent")
+        self.shared[BUDGET_KEY] = int(left) - 1
+
+    def complete(self, messages: Any, **settings: Any) -> Completion:
+        self._take()
+        out = self.llm.complete(to_messages(messages), **settings)
+        self.meter.add(out)
+        return out
+
+    def structured(self, messages: Any, schema: type[T], *, reask: bool = True, **settings: Any) -> StructuredResult[T]:
+        """A validated reply, one re-ask with the error when the first is unusable, or a typed
+        failure (stage ``llm_error`` / ``budget`` when the backend failed or the budget ran out)."""
+        msgs = to_messages(messages)
+        try:
+            first = self.complete(msgs, **settings)
+        except BudgetExhausted as exc:
+            return StructuredResult(None, "budget", str(exc))
+        except LLMError as exc:
+            return StructuredResult(None, "llm_error", str(exc))
+        result = parse_structured(first.text, schema)
+        if result.ok or not reask:
+            return result
+        retry_msgs = [*msgs, Message("assistant", first.text[:4000]), Message("user", _REASK.format(error=result.error))]
+        try:
+            second = self.complete(retry_msgs, **settings)
+        except LLMError as exc:
+            result.error = f"{result.error}; re-ask not possible: {exc}"
+            return result
+        again = parse_structured(second.text, schema)
+        again.reasked = True
+        if not again.ok:
+            again.error = f"{again.error} (after one re-ask; first reply: {result.error})"
+        return again
