@@ -1,0 +1,114 @@
+"""The requests a repair step makes, and the two drivers that serve them (sync and async).
+
+Strategies and the repair loop are written once, as generators that *yield* what they need —
+an LLM completion or a check — and receive the result. ``drive`` serves them with
+``llm.complete`` / ``checker.check``; ``adrive`` with ``await llm.acomplete`` and a check off the
+event loop. That keeps one implementation of every strategy for both the sync and async API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, Union
+
+from hallucheck.llm.base import Completion, LLMClient, LLMError, Message
+from hallucheck.types import Case, Report
+
+__all__ = ["LLMCall", "CheckCall", "StepError", "Usage", "Steps", "ask", "check", "drive", "adrive"]
+
+T = TypeVar("T")
+Request = Union["LLMCall", "CheckCall"]
+Steps = Generator[Request, Any, T]
+
+
+@dataclass
+class LLMCall:
+    messages: list[Message]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class CheckCall:
+    case: Case
+
+
+class StepError(RuntimeError):
+    """A step could not be carried out (LLM failure, no LLM, unusable output)."""
+
+
+@dataclass
+class Usage:
+    """LLM use of one step."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, c: Completion) -> None:
+        self.calls += 1
+        self.prompt_tokens += c.prompt_tokens
+        self.completion_tokens += c.completion_tokens
+
+
+class _Failed:
+    """Sent back into a generator instead of a Completion when the call failed."""
+
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
+def ask(messages: list[Message], usage: Usage, **settings: Any) -> Steps[str]:
+    """Yield one LLM call and return its text (StepError when the call failed)."""
+    reply = yield LLMCall(messages, settings)
+    if isinstance(reply, _Failed):
+        raise StepError(reply.error)
+    usage.add(reply)
+    return reply.text  # type: ignore[no-any-return]
+
+
+def check(case: Case) -> Steps[Report]:
+    """Yield one check and return its report."""
+    report = yield CheckCall(case)
+    return report  # type: ignore[no-any-return]
+
+
+def drive(steps: Steps[T], llm: LLMClient | None, checker: Any) -> T:
+    """Run ``steps`` to completion with blocking calls."""
+    reply: Any = None
+    while True:
+        try:
+            req = steps.send(reply)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        if isinstance(req, LLMCall):
+            if llm is None:
+                reply = _Failed("no LLM backend configured")
+                continue
+            try:
+                reply = llm.complete(req.messages, **req.settings)
+            except LLMError as exc:
+                reply = _Failed(f"LLM call failed: {exc}")
+        else:
+            reply = checker.check(req.case)
+
+
+async def adrive(steps: Steps[T], llm: LLMClient | None, checker: Any) -> T:
+    """Run ``steps`` to completion, awaiting LLM calls and checking off the event loop."""
+    reply: Any = None
+    while True:
+        try:
+            req = steps.send(reply)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+        if isinstance(req, LLMCall):
+            if llm is None:
+                reply = _Failed("no LLM backend configured")
+                continue
+            try:
+                reply = await llm.acomplete(req.messages, **req.settings)
+            except LLMError as exc:
+                reply = _Failed(f"LLM call failed: {exc}")
+        else:
+            reply = await asyncio.to_thread(checker.check, req.case)
