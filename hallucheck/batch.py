@@ -74,7 +74,12 @@ def checker_for(spec: CheckerSpec) -> Any:
     """The Checker for ``spec``, built once per process (detectors keep their loaded models)."""
     checker = _CHECKERS.get(spec)
     if checker is None:
-        checker = _CHECKERS[spec] = spec.build()
+        try:
+            checker = spec.build()
+        except ImportError as exc:
+            # A detector or policy whose module (or optional dependency) is not installed.
+            raise InputError(f"cannot load the checker: {exc}; install the extra that provides it") from None
+        _CHECKERS[spec] = checker
     return checker
 
 
@@ -94,7 +99,10 @@ def check_record(record: Mapping[str, Any], spec: CheckerSpec, overrides: Mappin
     """
     if not isinstance(record, Mapping):
         raise InputError(f"expected a JSON object, got {type(record).__name__}")
-    report = checker_for(spec).check(apply_overrides(record, overrides))
+    from hallucheck.checker import make_case
+
+    case = make_case(apply_overrides(record, overrides))  # validate before any checker is built
+    report = checker_for(spec).check(case)
     out: dict[str, Any] = {"id": record["id"]} if "id" in record else {}
     out.update(report.model_dump(mode="json"))
     return out

@@ -45,3 +45,28 @@ def run_cli(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
         )
 
     return run
+
+
+@pytest.fixture
+def invoke(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """Run the command line in this process through ``main()`` (the same error handling as the script)."""
+    import io
+
+    from hallucheck.cli import main
+
+    def run(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess[str]:
+        monkeypatch.chdir(tmp_path)
+        monkeypatch.setenv("NO_COLOR", "1")
+        monkeypatch.setenv("COLUMNS", "120")
+        if stdin is not None:
+            data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        code = 0
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        out = capsys.readouterr()
+        return subprocess.CompletedProcess(["hallucheck", *args], code, out.out, out.err)
+
+    return run

@@ -14,7 +14,7 @@ from hallucheck.detectors import BaseDetector, register
 from hallucheck.policies import Verdict, decision_for, level_for, register_policy
 from hallucheck.types import Evidence, Finding, Span
 
-__all__ = ["FakeWordsDetector", "AnyPolicy", "CrashDetector"]
+__all__ = ["FakeWordsDetector", "AnyPolicy", "NeverPolicy", "CrashDetector"]
 
 _WORD = re.compile(r"\w+")
 
@@ -68,4 +68,14 @@ class AnyPolicy:
         return True
 
 
+class NeverPolicy(AnyPolicy):
+    """Accepts everything: a second policy to compare with in one pass."""
+
+    name = "fake_never"
+
+    def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
+        return Verdict(hallucinated=False, risk_score=0.0, risk_level="low", decision="accept")
+
+
 register_policy("fake_any", "fakes:AnyPolicy")
+register_policy("fake_never", "fakes:NeverPolicy")

@@ -1,0 +1,84 @@
+"""The runner over a tiny data set with a fake detector whose output is known character by character."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hallucheck.batch import CheckerSpec
+from hallucheck.eval.datasets import load_dataset
+from hallucheck.eval.html import render_html
+from hallucheck.eval.runner import ReportPredictor, ViewsPredictor, evaluate
+
+# fake_words flags every answer word missing from the sources.
+RECORDS = [
+    # gold "green" [11,16): predicted "green" -> TP, exact span
+    {"id": "1", "contexts": ["The sky is blue."], "answer": "The sky is green.", "spans": [{"start": 11, "end": 16}], "task": "qa"},
+    # grounded, nothing predicted -> TN
+    {"id": "2", "contexts": ["Paris is in France."], "answer": "Paris is in France.", "label": False, "task": "qa"},
+    # not labelled but "Lyon" is new -> FP with 4 predicted chars
+    {"id": "3", "contexts": ["Paris is big."], "answer": "Lyon is big.", "label": False, "task": "summary"},
+    # labelled [0,5) but every word is in the source -> FN
+    {"id": "4", "contexts": ["Cats purr."], "answer": "Cats purr.", "spans": [{"start": 0, "end": 5}], "task": "summary"},
+]
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    path = tmp_path / "tiny.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+    return path
+
+
+def _check_numbers(result) -> None:  # type: ignore[no-untyped-def]
+    s = result.view_summary(result.primary)
+    r = s["overall"]["response"]
+    assert (r["tp"], r["fp"], r["fn"], r["tn"]) == (1, 1, 1, 1)
+    assert r["f1"] == pytest.approx(0.5)
+    sp = s["overall"]["span"]
+    assert (sp["overlap_chars"], sp["predicted_chars"], sp["gold_chars"]) == (5, 9, 10)
+    assert sp["precision"] == pytest.approx(5 / 9)
+    assert sp["recall"] == pytest.approx(0.5)
+    assert s["per_task"]["qa"]["response"]["f1"] == pytest.approx(1.0)
+    assert s["per_task"]["summary"]["response"]["f1"] == pytest.approx(0.0)
+
+
+def test_report_predictor_counts_by_hand(data: Path) -> None:
+    spec = CheckerSpec.of(["fake_words"], "fake_any")
+    seen: list[int] = []
+    result = evaluate(load_dataset(data, "generic"), ReportPredictor(spec), on_progress=seen.append, config={"x": 1})
+    assert result.n == 4 and seen == [1, 2, 3, 4]
+    _check_numbers(result)
+    assert [x["id"] for x in result.samples] == ["1", "3"]  # the flagged answers
+    assert result.samples[1]["predicted_spans"][0]["start"] == 0
+    payload = result.to_dict()
+    assert payload["config"] == {"x": 1} and payload["n"] == 4
+    json.dumps(payload)  # JSON-ready
+    page = render_html(payload)
+    assert page.startswith("<!doctype html>") and "<svg" in page and "Lyon" in page
+    assert "http://" not in page and "https://" not in page  # self-contained
+
+
+def test_parallel_gives_the_same_numbers(data: Path) -> None:
+    spec = CheckerSpec.of(["fake_words"], "fake_any")
+    result = evaluate(load_dataset(data, "generic"), ReportPredictor(spec), workers=2)
+    assert result.workers == 2
+    _check_numbers(result)
+
+
+def test_views_detector_alone_and_policy(data: Path) -> None:
+    predictor = ViewsPredictor(detectors=("fake_crash", "fake_words"), policies=("fake_any", "fake_never"))
+    result = evaluate(load_dataset(data, "generic"), predictor)
+    assert set(result.views) == {"detector:fake_crash", "detector:fake_words", "policy:fake_any", "policy:fake_never"}
+    never = result.view_summary("policy:fake_never")["overall"]
+    assert never["response"]["predicted_positive"] == 0 and never["span"]["predicted_chars"] == 0
+    both = result.view_summary("policy:fake_any")["overall"]["response"]
+    assert (both["tp"], both["fp"]) == (1, 1)
+    words = result.view_summary("detector:fake_words")["overall"]["response"]
+    assert (words["tp"], words["fp"], words["fn"], words["tn"]) == (1, 1, 1, 1)
+    crash = result.view_summary("detector:fake_crash")["overall"]["response"]
+    assert crash["predicted_positive"] == 0
+    assert result.errors == {"fake_crash": 4}
+    assert "views" in result.to_dict()
