@@ -1,0 +1,112 @@
+"""The FastAPI app factory: ``create_app(settings)``.
+
+Routers, one per area, are mounted here: checks (routes_check), the store and monitoring
+figures (routes_store), the dashboard, and health/metrics below. A guard router (prevention and
+repair, POST /v1/guard) plugs in the same way: add its module to ``_routers``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from anyio import CapacityLimiter, to_thread
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.responses import Response
+
+import hallucheck
+from hallucheck.service import dashboard, routes_check, routes_store
+from hallucheck.service.context import ServiceContext
+from hallucheck.service.deps import get_context
+from hallucheck.service.errors import install_error_handlers
+from hallucheck.service.limits import BodyLimitMiddleware
+from hallucheck.service.metrics import CONTENT_TYPE_LATEST
+from hallucheck.service.schemas import Health
+from hallucheck.service.settings import Settings
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("hallucheck.service")
+
+ops = APIRouter(tags=["operations"])
+
+
+@ops.get("/healthz", response_model=Health, summary="Liveness and configuration")
+async def healthz(ctx: ServiceContext = Depends(get_context)) -> Health:
+    return Health(status="ok", version=hallucheck.__version__, store=ctx.store.backend,
+                  schema_version=ctx.store.version, detectors=ctx.checker.detector_names,
+                  policy=ctx.checker.policy.name, auth=ctx.auth_enabled)
+
+
+@ops.get("/metrics", summary="Prometheus metrics", response_class=Response)
+async def metrics(ctx: ServiceContext = Depends(get_context)) -> Response:
+    return Response(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+def _routers() -> list[APIRouter]:
+    return [routes_check.router, routes_store.router, ops, dashboard.router]
+
+
+async def _retention_loop(ctx: ServiceContext) -> None:
+    days = ctx.settings.retention_days
+    if not days:
+        return
+    while True:
+        try:
+            removed = await to_thread.run_sync(ctx.store.purge, days)
+            if removed:
+                log.info("retention: removed %d checks older than %s days", removed, days)
+        except Exception:  # noqa: BLE001 - a failed purge must not stop the server; it retries
+            log.exception("retention purge failed")
+        await asyncio.sleep(ctx.settings.retention_interval_s)
+
+
+def create_app(settings: Settings | None = None, *, context: ServiceContext | None = None) -> FastAPI:
+    """A ready app: store migrated and Checker built now, so a bad configuration fails at start."""
+    settings = settings or Settings.from_env()
+    ctx = context or ServiceContext.build(settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        ctx.thread_limiter = CapacityLimiter(max(1, settings.workers))
+        task = asyncio.create_task(_retention_loop(ctx))
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            ctx.store.close()
+
+    app = FastAPI(
+        title="hallucheck",
+        version=hallucheck.__version__,
+        description="Find hallucinations in RAG answers: grounded or not, which spans, why.",
+        lifespan=lifespan,
+    )
+    app.state.ctx = ctx
+    install_error_handlers(app)
+    for router in _routers():
+        app.include_router(router)
+
+    @app.middleware("http")
+    async def _count(request: Request, call_next: Any) -> Response:
+        t0 = time.perf_counter()
+        response: Response = await call_next(request)
+        route = request.scope.get("route")
+        path = getattr(route, "path", "unmatched")
+        ctx.metrics.requests.labels(path, str(response.status_code)).inc()
+        response.headers["X-Process-Time-Ms"] = f"{(time.perf_counter() - t0) * 1000.0:.2f}"
+        return response
+
+    if settings.cors_origins:
+        from fastapi.middleware.cors import CORSMiddleware
+
+        app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
+                           allow_methods=["GET", "POST"], allow_headers=["Authorization", "X-API-Key", "Content-Type"])
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    return app

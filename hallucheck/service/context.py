@@ -1,0 +1,114 @@
+"""What one running app holds: settings, the Checker (built once), the store, keys, limits, metrics.
+
+Checks are CPU-bound; they run in worker threads (bounded by ``settings.workers``) so the event
+loop stays free for health checks and metrics while a long answer is being checked. The check
+and its store write happen in the same worker call, and the response is sent only after the
+write has committed: a 200 means the check is stored.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from hallucheck.checker import Checker
+from hallucheck.service.auth import KeyRing, RateLimiter, digests_of, read_key_file
+from hallucheck.service.errors import ApiError
+from hallucheck.service.metrics import ServiceMetrics
+from hallucheck.service.settings import Settings
+from hallucheck.service.store import Store, build_record, new_id, utcnow
+from hallucheck.types import Case, Report
+
+__all__ = ["ServiceContext", "Principal", "build_checker"]
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: ``key_id`` (None when keys are off) and the scope of their reads."""
+
+    key_id: str | None
+    scope: Any
+    rate_key: str
+
+
+def build_checker(settings: Settings) -> Checker:
+    """The Checker for these settings, warmed up on a tiny case so the first request is not
+    the one that pays for loading lemma tables and models."""
+    from hallucheck.batch import CheckerSpec
+
+    for module in settings.plugins:  # modules that register extra detectors or policies
+        importlib.import_module(module)
+    checker: Checker = CheckerSpec.of(
+        settings.detectors, settings.policy, settings.citations_expected, settings.detector_options
+    ).build()
+    checker.check(question="Warm-up?", contexts=["The service starts."], answer="The service starts [1].")
+    return checker
+
+
+@dataclass
+class ServiceContext:
+    settings: Settings
+    store: Store
+    checker: Checker
+    keys: KeyRing
+    limiter: RateLimiter
+    metrics: ServiceMetrics = field(default_factory=ServiceMetrics)
+    thread_limiter: Any = None  # anyio CapacityLimiter, made at startup inside the event loop
+
+    @classmethod
+    def build(cls, settings: Settings) -> ServiceContext:
+        store = Store(settings.db_url)
+        static = digests_of(settings.api_keys)
+        if settings.api_keys_file:
+            static.update(read_key_file(settings.api_keys_file))
+        keys = KeyRing(static, loader=store.active_key_digests)
+        return cls(
+            settings=settings,
+            store=store,
+            checker=build_checker(settings),
+            keys=keys,
+            limiter=RateLimiter(settings.rate_per_second, settings.rate_burst),
+        )
+
+    @property
+    def auth_enabled(self) -> bool:
+        if self.settings.auth is not None:
+            return self.settings.auth
+        return self.keys.configured
+
+    def check_limits(self, case: Case, index: int | None = None) -> None:
+        where = f"cases[{index}]: " if index is not None else ""
+        s = self.settings
+        if len(case.answer) > s.max_answer_chars:
+            raise ApiError(413, "case_too_large",
+                           f"{where}answer is {len(case.answer)} characters; the limit is {s.max_answer_chars}")
+        total = sum(len(c.text) for c in case.contexts)
+        if total > s.max_source_chars:
+            raise ApiError(413, "case_too_large",
+                           f"{where}sources are {total} characters; the limit is {s.max_source_chars}")
+
+    def run_and_store(self, cases: list[Case], key_id: str | None, batch_id: str | None = None
+                      ) -> list[tuple[str, str, Report, dict[str, float]]]:
+        """Check the cases, store them in one transaction, return (id, created_at, report, timings)."""
+        results = []
+        records = []
+        for case in cases:
+            t0 = time.perf_counter()
+            report = self.checker.check(case)
+            seconds = time.perf_counter() - t0
+            self.metrics.observe(report, seconds)
+            timings = {"check_ms": seconds * 1000.0, **{f"{k}_ms": v for k, v in report.timings_ms.items()}}
+            created = utcnow()
+            rec = build_record(case, report, api_key_id=key_id, timings=timings, batch_id=batch_id,
+                               created_at=created, check_id=new_id())
+            records.append(rec)
+            results.append((rec.row.id, created.isoformat() + "Z", report, timings))
+        t1 = time.perf_counter()
+        self.store.add(records)
+        store_ms = (time.perf_counter() - t1) * 1000.0
+        self.metrics.stored.inc(len(records))
+        for _, _, _, timings in results:
+            timings["store_ms"] = store_ms
+        return results

@@ -1,0 +1,69 @@
+"""POST /v1/check and /v1/check/batch: run the configured Checker and store every result."""
+
+from __future__ import annotations
+
+import json
+
+from anyio import to_thread
+from fastapi import APIRouter, Depends
+
+from hallucheck.checker import make_case
+from hallucheck.service.context import Principal, ServiceContext
+from hallucheck.service.deps import get_context, principal, take
+from hallucheck.service.errors import ApiError
+from hallucheck.service.schemas import BatchRequest, BatchResponse, CheckRequest, CheckResponse, ErrorResponse
+from hallucheck.service.store import new_id
+from hallucheck.types import Case
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/v1", tags=["check"])
+
+_ERRORS = {
+    400: {"model": ErrorResponse}, 401: {"model": ErrorResponse}, 413: {"model": ErrorResponse},
+    422: {"model": ErrorResponse}, 429: {"model": ErrorResponse},
+}
+
+
+def _case(req: CheckRequest, ctx: ServiceContext, index: int | None = None) -> Case:
+    where = f"cases[{index}]: " if index is not None else ""
+    data = req.model_dump()
+    try:
+        # JSON allows lone surrogates (\ud800) that no UTF-8 store or response can hold.
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(422, "invalid_text", f"{where}the case contains invalid Unicode (a lone surrogate)") from None
+    try:
+        case = make_case(data)
+    except ValueError as exc:  # InputError from make_case
+        raise ApiError(422, "invalid_case", f"{where}{exc}") from None
+    ctx.check_limits(case, index)
+    return case
+
+
+@router.post("/check", response_model=CheckResponse, responses=_ERRORS,
+             summary="Check one answer against its sources; the result is stored")
+async def check(req: CheckRequest, who: Principal = Depends(principal),
+                ctx: ServiceContext = Depends(get_context)) -> CheckResponse:
+    case = _case(req, ctx)
+    [(cid, created, report, timings)] = await to_thread.run_sync(
+        ctx.run_and_store, [case], who.key_id, None, limiter=ctx.thread_limiter)
+    return CheckResponse(id=cid, created_at=created, report=report, timings_ms=timings)
+
+
+@router.post("/check/batch", response_model=BatchResponse, responses=_ERRORS,
+             summary="Check several answers; all are stored in one transaction")
+async def check_batch(req: BatchRequest, who: Principal = Depends(principal),
+                      ctx: ServiceContext = Depends(get_context)) -> BatchResponse:
+    n = len(req.cases)
+    if n > ctx.settings.max_batch_cases:
+        raise ApiError(413, "batch_too_large", f"batch has {n} cases; the limit is {ctx.settings.max_batch_cases}")
+    if n > 1:
+        take(ctx, who, float(n - 1))  # one token per case
+    cases = [_case(c, ctx, i) for i, c in enumerate(req.cases)]
+    batch_id = new_id()
+    out = await to_thread.run_sync(ctx.run_and_store, cases, who.key_id, batch_id, limiter=ctx.thread_limiter)
+    return BatchResponse(batch_id=batch_id, results=[
+        CheckResponse(id=cid, created_at=created, report=report, timings_ms=timings)
+        for cid, created, report, timings in out
+    ])

@@ -1,0 +1,129 @@
+"""Request and response bodies of the HTTP API.
+
+A check request is a Case (unknown fields are refused with 422, like everywhere in hallucheck);
+responses carry the stored check's id so a client can fetch it again later.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hallucheck.types import Case, Report
+
+__all__ = [
+    "CheckRequest",
+    "BatchRequest",
+    "CheckResponse",
+    "BatchResponse",
+    "CheckSummary",
+    "CheckList",
+    "StoredCheckOut",
+    "Figures",
+    "TrendPoint",
+    "Trend",
+    "ErrorBody",
+    "ErrorResponse",
+    "Health",
+]
+
+
+class CheckRequest(Case):
+    """One case to check: question, contexts (strings or {id, text}), answer, optional task..."""
+
+
+class BatchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    cases: list[CheckRequest] = Field(min_length=1)
+
+
+class CheckResponse(BaseModel):
+    id: str
+    created_at: str
+    report: Report
+    timings_ms: dict[str, float]
+
+
+class BatchResponse(BaseModel):
+    batch_id: str
+    results: list[CheckResponse]
+
+
+class CheckSummary(BaseModel):
+    id: str
+    created_at: str
+    task: str
+    language: str
+    hallucinated: bool
+    risk_score: float
+    risk_level: str
+    decision: str
+    span_count: int
+    invalid_citations: int
+    uncited_sentences: int
+    latency_ms: float
+    answer_preview: str
+    labels: list[str]
+    flagged_by: list[str]
+    batch_id: str | None = None
+
+
+class CheckList(BaseModel):
+    items: list[CheckSummary]
+    total: int
+    limit: int
+    offset: int
+
+
+class StoredCheckOut(CheckSummary):
+    case: dict[str, Any]
+    report: dict[str, Any]
+    timings: dict[str, Any]
+
+
+class Figures(BaseModel):
+    """The seed's monitoring figures; None where there is no check in the window."""
+
+    checks: int
+    avg_risk: float | None
+    high_risk_share: float | None
+    moderate_risk_share: float | None
+    hallucinated_share: float | None
+    invalid_citation_rate: float | None = Field(description="share of checks with at least one invalid citation")
+    invalid_citations_per_check: float | None
+    uncited_claim_rate: float | None = Field(description="share of checks with at least one uncited long sentence")
+    uncited_claims_per_check: float | None
+    citation_rules_applied: int
+    avg_latency_ms: float | None
+    llm_calls: int
+
+
+class TrendPoint(Figures):
+    start: str
+
+
+class Trend(BaseModel):
+    bucket: Literal["minute", "hour", "day"]
+    points: list[TrendPoint]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    details: list[dict[str, Any]] | None = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+    store: str
+    schema_version: int
+    detectors: list[str]
+    policy: str
+    auth: bool

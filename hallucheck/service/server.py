@@ -1,0 +1,63 @@
+"""Running the app with uvicorn (``hallucheck serve`` and ``python -m hallucheck.service``).
+
+On SIGTERM/SIGINT uvicorn stops accepting connections and lets requests in flight finish
+(up to ``graceful_s``), so a check that was accepted is answered and stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from hallucheck.service.settings import Settings
+
+__all__ = ["run", "main", "warn_if_exposed"]
+
+log = logging.getLogger("hallucheck.service")
+
+
+def warn_if_exposed(host: str, settings: Settings) -> str | None:
+    """A warning when the server listens beyond loopback with API keys off."""
+    if host not in {"127.0.0.1", "localhost", "::1"} and settings.auth is False:
+        return f"listening on {host} with API keys off: anyone who can reach it can read every stored check"
+    return None
+
+
+def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "info",
+        graceful_s: float = 30.0) -> None:
+    import uvicorn
+
+    from hallucheck.service.app import create_app
+
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    warning = warn_if_exposed(host, settings)
+    if warning:
+        log.warning(warning)
+    app = create_app(settings)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=graceful_s,
+                access_log=log_level == "debug")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m hallucheck.service", description="Run the hallucheck HTTP service.")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default=None, help="database URL (default: HALLUCHECK_DB_URL or an SQLite file)")
+    p.add_argument("--detectors", default=None, help="comma-separated detector names (default: the default stack)")
+    p.add_argument("--policy", default=None)
+    p.add_argument("--log-level", default="info")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    dets = tuple(d.strip() for d in args.detectors.split(",") if d.strip()) if args.detectors else None
+    try:
+        settings = Settings.from_env(db_url=args.db, detectors=dets, policy=args.policy)
+        run(settings, args.host, args.port, log_level=args.log_level)
+    except (ValueError, KeyError, ImportError) as exc:
+        print(f"hallucheck serve: {exc}", file=sys.stderr)
+        return 2
+    return 0

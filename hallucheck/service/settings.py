@@ -1,0 +1,120 @@
+"""Service settings, read from HALLUCHECK_* environment variables (or given directly).
+
+One frozen object holds everything the app needs so that tests can build an app with exact
+settings and a deployment can configure it from the environment alone, with no file to write.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Settings", "default_data_dir", "default_db_url"]
+
+
+def default_data_dir() -> Path:
+    """Where the SQLite file lives when no database URL is given ($XDG_DATA_HOME/hallucheck)."""
+    base = os.environ.get("HALLUCHECK_DATA_DIR")
+    if base:
+        return Path(base)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "hallucheck"
+
+
+def default_db_url() -> str:
+    return f"sqlite:///{default_data_dir() / 'hallucheck.db'}"
+
+
+def _split(value: str | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    return tuple(p.strip() for p in value.replace("\n", ",").split(",") if p.strip())
+
+
+def _bool(value: str | None, default: bool | None) -> bool | None:
+    if value is None or value.strip() == "" or value.strip().lower() == "auto":
+        return default
+    v = value.strip().lower()
+    if v in {"1", "true", "yes", "on"}:
+        return True
+    if v in {"0", "false", "no", "off"}:
+        return False
+    raise ValueError(f"expected on/off, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the service is configured with.
+
+    ``auth``: True requires an API key on every /v1 request; False never does; None ("auto")
+    requires one as soon as any key is configured (in the store, the environment or a key file),
+    so that creating the first key can never leave a server open by accident.
+    """
+
+    db_url: str = field(default_factory=default_db_url)
+    detectors: tuple[str, ...] | None = None
+    policy: str = "default"
+    detector_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    citations_expected: bool | None = None
+    auth: bool | None = None
+    api_keys: tuple[str, ...] = ()
+    api_keys_file: str | None = None
+    max_body_bytes: int = 2 * 1024 * 1024
+    max_batch_cases: int = 100
+    max_answer_chars: int = 50_000
+    max_source_chars: int = 500_000
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    retention_days: float | None = 90.0
+    retention_interval_s: float = 3600.0
+    cors_origins: tuple[str, ...] = ()
+    workers: int = 4
+    plugins: tuple[str, ...] = ()
+
+    def with_(self, **changes: Any) -> Settings:
+        return replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Settings from HALLUCHECK_* variables; keyword overrides win (the CLI's flags)."""
+        e = os.environ if env is None else env
+        kw: dict[str, Any] = {}
+        if e.get("HALLUCHECK_DB_URL"):
+            kw["db_url"] = e["HALLUCHECK_DB_URL"]
+        if e.get("HALLUCHECK_DETECTORS"):
+            kw["detectors"] = _split(e["HALLUCHECK_DETECTORS"])
+        if e.get("HALLUCHECK_POLICY"):
+            kw["policy"] = e["HALLUCHECK_POLICY"]
+        if "HALLUCHECK_CITATIONS_EXPECTED" in e:
+            kw["citations_expected"] = _bool(e["HALLUCHECK_CITATIONS_EXPECTED"], None)
+        if "HALLUCHECK_AUTH" in e:
+            kw["auth"] = _bool(e["HALLUCHECK_AUTH"], None)
+        if e.get("HALLUCHECK_API_KEYS"):
+            kw["api_keys"] = _split(e["HALLUCHECK_API_KEYS"])
+        if e.get("HALLUCHECK_API_KEYS_FILE"):
+            kw["api_keys_file"] = e["HALLUCHECK_API_KEYS_FILE"]
+        ints = {
+            "HALLUCHECK_MAX_BODY_BYTES": "max_body_bytes",
+            "HALLUCHECK_MAX_BATCH_CASES": "max_batch_cases",
+            "HALLUCHECK_MAX_ANSWER_CHARS": "max_answer_chars",
+            "HALLUCHECK_MAX_SOURCE_CHARS": "max_source_chars",
+            "HALLUCHECK_RATE_BURST": "rate_burst",
+            "HALLUCHECK_WORKERS": "workers",
+        }
+        for var, name in ints.items():
+            if e.get(var):
+                kw[name] = int(e[var])
+        if e.get("HALLUCHECK_RATE_PER_SECOND"):
+            kw["rate_per_second"] = float(e["HALLUCHECK_RATE_PER_SECOND"])
+        if "HALLUCHECK_RETENTION_DAYS" in e:
+            v = e["HALLUCHECK_RETENTION_DAYS"].strip()
+            kw["retention_days"] = None if v in {"", "0", "none", "off"} else float(v)
+        if e.get("HALLUCHECK_CORS_ORIGINS"):
+            kw["cors_origins"] = _split(e["HALLUCHECK_CORS_ORIGINS"])
+        if e.get("HALLUCHECK_PLUGINS"):
+            kw["plugins"] = _split(e["HALLUCHECK_PLUGINS"])
+        kw.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**kw)

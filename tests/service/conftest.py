@@ -1,0 +1,107 @@
+"""A real server process on loopback for the service tests (``python -m hallucheck.service``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+TEST_DETECTORS = "citations,lexicon,test_marker"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    url: str
+    proc: subprocess.Popen[bytes]
+    log: Path
+    env: dict[str, str]
+    port: int
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30.0) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def start_server(tmp: Path, port: int | None = None, **env_overrides: str) -> Server:
+    import httpx
+
+    port = port or free_port()
+    env = dict(os.environ)
+    env.update({
+        "PYTHONPATH": os.pathsep.join([str(HERE), str(ROOT), env.get("PYTHONPATH", "")]),
+        "HALLUCHECK_PLUGINS": "hc_test_plugin",
+        "HALLUCHECK_DB_URL": f"sqlite:///{tmp / 'checks.db'}",
+        "HALLUCHECK_DETECTORS": TEST_DETECTORS,
+        "HALLUCHECK_POLICY": "test_max",
+        "HALLUCHECK_RATE_PER_SECOND": "1000",
+        "HALLUCHECK_RATE_BURST": "1000",
+    })
+    env.update(env_overrides)
+    log = tmp / f"server-{port}.log"
+    with log.open("ab") as fh:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "hallucheck.service", "--host", "127.0.0.1", "--port", str(port),
+             "--log-level", "warning"],
+            env=env, stdout=fh, stderr=subprocess.STDOUT, cwd=str(tmp),
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            if httpx.get(url + "/healthz", timeout=1.0).status_code == 200:
+                return Server(url=url, proc=proc, log=log, env=env, port=port)
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"server did not start:\n{log.read_text()}")
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    started: list[Server] = []
+
+    def make(**env: str) -> Server:
+        s = start_server(tmp_path, **env)
+        started.append(s)
+        return s
+
+    yield make
+    for s in started:
+        s.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server shared by a module's tests (starting one takes seconds); tests that count
+    rows filter on their own batch or time window."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("uvicorn")
+    s = start_server(tmp_path_factory.mktemp("server"))
+    yield s
+    s.stop()
