@@ -8,6 +8,7 @@ to the detector, which turns them into a Finding with ``error`` set.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import MutableMapping
 from typing import Any, TypeVar
 
@@ -28,6 +29,9 @@ _REASK = (
     "Your previous reply could not be used: {error}. Reply again with only one JSON object in the "
     "requested format: no prose, no code fence, double-quoted keys and strings."
 )
+
+
+_LOCK = threading.Lock()  # the budget may be spent from several threads (parallel sampling)
 
 
 class BudgetExhausted(LLMError):
@@ -52,18 +56,21 @@ class LLMSession:
         return None if left is None else int(left)
 
     def _take(self) -> None:
-        left = self.shared.get(BUDGET_KEY)
-        if left is None:
-            return
-        if int(left) <= 0:
-            self.budget_hit = True
-            raise BudgetExhausted("the LLM call budget of this check is spent")
-        self.shared[BUDGET_KEY] = int(left) - 1
+        with _LOCK:
+            left = self.shared.get(BUDGET_KEY)
+            if left is None:
+                return
+            if int(left) <= 0:
+                self.budget_hit = True
+                raise BudgetExhausted("the LLM call budget of this check is spent")
+            self.shared[BUDGET_KEY] = int(left) - 1
 
     def complete(self, messages: Any, **settings: Any) -> Completion:
+        """One call (thread-safe); BudgetExhausted when the budget is spent, LLMError on failure."""
         self._take()
         out = self.llm.complete(to_messages(messages), **settings)
-        self.meter.add(out)
+        with _LOCK:
+            self.meter.add(out)
         return out
 
     def structured(self, messages: Any, schema: type[T], *, reask: bool = True, **settings: Any) -> StructuredResult[T]:
