@@ -171,11 +171,12 @@ def prompt_messages(
     return [Message(role="user", content=render_prompt(strategy, question, contexts, language, feedback=feedback))]
 
 
-# A heading (markdown or bold or plain line) that introduces the last, user-facing part.
+# A heading (markdown, bold or a plain line) that introduces the last, user-facing part; text after
+# a colon on the same line is an inline answer ("**Final answer:** ...").
 _FINAL_HEADING = re.compile(
     r"^[ \t>#*]*(?:(?:step|schritt|étape|步驟|步骤|第[一二三四五六七八九十\d]+步)[^\n]{0,12}?)?"
     r"(?:corrected final answer|revised final answer|final answer|endgültige antwort|réponse finale|"
-    r"修正與最終答案|修正与最终答案|最終回答|最終答案|最终回答|最终答案)[^\n]{0,40}$",
+    r"修正與最終答案|修正与最终答案|最終回答|最終答案|最终回答|最终答案)[ \t*#]*(?:[:：](?P<inline>[^\n]*))?$",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -189,13 +190,8 @@ def final_answer(strategy: PromptStrategy | str, text: str) -> str:
         parsed = parse_structured_answer(text)
         return parsed.answer.strip() if parsed is not None else text.strip()
     if strat in (PromptStrategy.CHAIN_OF_THOUGHT, PromptStrategy.SELF_REFLECTION):
-        headings = list(_FINAL_HEADING.finditer(text))
-        for m in reversed(headings):
-            tail = text[m.end() :]
-            # an inline answer on the heading line itself ("Final answer: ...") counts as well
-            inline = re.split(r"[:：]", m.group(0), maxsplit=1)
-            body = (inline[1] if len(inline) == 2 and inline[1].strip(" *#") else "") + tail
-            body = body.strip().strip("*").strip()
+        for m in reversed(list(_FINAL_HEADING.finditer(text))):
+            body = ((m.group("inline") or "") + text[m.end() :]).strip().strip("*").strip()
             if body:
                 return body
     return text.strip()
