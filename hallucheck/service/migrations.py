@@ -38,12 +38,12 @@ def schema_version(engine: Engine) -> int:
 
 
 def migrate(engine: Engine) -> int:
-    """Bring the schema to the newest version; safe to call from several processes at once."""
-    Base.metadata.create_all(engine, tables=[SchemaVersion.__table__])  # type: ignore[list-item]
-    with engine.begin() as conn:
+    """Bring the schema to the newest version; safe to call from several processes at once
+    (PostgreSQL: an advisory lock; SQLite: the migration transaction takes the write lock first)."""
+    with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
         if engine.dialect.name == "postgresql":
-            # Serialize concurrent starters; released at commit.
-            conn.execute(text("SELECT pg_advisory_xact_lock(7319420511)"))
+            conn.execute(text("SELECT pg_advisory_xact_lock(7319420511)"))  # released at commit
+        Base.metadata.create_all(conn, tables=[SchemaVersion.__table__])  # type: ignore[list-item]
         done = set(conn.execute(select(SchemaVersion.version)).scalars().all())
         current = max(done, default=0)
         for version, description, apply in MIGRATIONS:

@@ -140,15 +140,18 @@ def _sqlite_pragmas(engine: Engine) -> None:
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # let SQLAlchemy's BEGIN below own transactions
         cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA busy_timeout=30000")
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=FULL")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
         cur.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN")
+        # IMMEDIATE takes the write lock up front (waiting on busy_timeout) where a transaction
+        # reads before it writes; a deferred one could not upgrade under concurrency.
+        immediate = conn.get_execution_options().get("sqlite_immediate", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 class Store:
@@ -165,14 +168,20 @@ class Store:
                 Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         elif self.backend == "postgresql":
-            if parsed.drivername == "postgresql":
-                url = parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
             kwargs["pool_pre_ping"] = True
-        self.engine: Engine = create_engine(url, **kwargs)
+        self.engine: Engine = create_engine(self._driver_url(url), **kwargs)
         if self.backend == "sqlite":
             _sqlite_pragmas(self.engine)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self.version = migrate(self.engine)
+
+    @staticmethod
+    def _driver_url(url: str) -> str:
+        """``postgresql://`` means psycopg 3 here (the ``service`` extra), not psycopg2."""
+        parsed = make_url(url)
+        if parsed.drivername in {"postgresql", "postgres"}:
+            return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+        return url
 
     def close(self) -> None:
         self.engine.dispose()
