@@ -13,12 +13,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-import regex
+import re
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.phrases import phrases_for
-from hallucheck.text.language import is_cjk_char
+from hallucheck.text.phrases import compile_phrases, lower_keep_offsets
 from hallucheck.types import Finding, Span
 
 __all__ = ["LexiconDetector", "PhraseMatch", "find_phrases", "seed_level"]
@@ -33,24 +33,9 @@ class PhraseMatch(NamedTuple):
 
 
 class _Matcher(NamedTuple):
-    pattern: regex.Pattern[str]
+    pattern: re.Pattern[str]
     kinds: dict[str, str]  # normalised phrase -> kind
     blockers: dict[str, tuple[str, ...]]
-
-
-def _phrase_pattern(phrase: str) -> str:
-    parts = []
-    for ch in phrase:
-        if ch.isspace():
-            parts.append(r"\s+")
-        elif ch in "'’":
-            parts.append("['’]")
-        else:
-            parts.append(regex.escape(ch))
-    body = "".join(parts)
-    if any(is_cjk_char(ch) for ch in phrase):
-        return body  # Chinese has no word boundaries: a substring is a match
-    return rf"(?<![\p{{L}}\p{{N}}]){body}(?![\p{{L}}\p{{N}}])"
 
 
 def _norm(text: str) -> str:
@@ -65,9 +50,8 @@ def _matcher(language: str) -> _Matcher:
         kinds[_norm(p)] = "speculation"
     for p in ps.fabrication:
         kinds[_norm(p)] = "fabrication"  # a phrase in both lists counts as the stronger sign
-    ordered = sorted(kinds, key=len, reverse=True)  # longest first: 根據官方資料 before 根據官方
-    pattern = regex.compile("|".join(_phrase_pattern(p) for p in ordered), regex.IGNORECASE)
-    return _Matcher(pattern, kinds, ps.blockers)
+    ordered = list(kinds)
+    return _Matcher(compile_phrases(ordered), kinds, ps.blockers)
 
 
 def _blocked(text: str, start: int, phrase: str, blockers: dict[str, tuple[str, ...]]) -> bool:
@@ -85,23 +69,34 @@ def find_phrases(text: str, language: str) -> list[PhraseMatch]:
     """Every speculation or fabrication phrase in ``text`` with exact offsets, in order."""
     m = _matcher(language)
     out: list[PhraseMatch] = []
-    for hit in m.pattern.finditer(text):
+    low = lower_keep_offsets(text)
+    for hit in m.pattern.finditer(low):
         key = _norm(hit.group())
         kind = m.kinds.get(key)
-        if kind is None or _blocked(text, hit.start(), key, m.blockers):
+        if kind is None or _blocked(low, hit.start(), key, m.blockers):
             continue
-        out.append(PhraseMatch(hit.start(), hit.end(), hit.group(), key, kind))
+        out.append(PhraseMatch(hit.start(), hit.end(), text[hit.start() : hit.end()], key, kind))
     return out
 
 
-def _source_phrases(source: SourceAnalysis, language: str) -> frozenset[str]:
-    """Phrases the sources use, cached on the (shared, LRU-cached) source analysis."""
-    key = f"_hc_lexicon_{language}"
-    cached = source.__dict__.get(key)
-    if cached is None:
-        cached = frozenset(p.phrase for p in find_phrases(source.text, language))
-        source.__dict__[key] = cached
-    return cached
+@lru_cache(maxsize=1024)
+def _single(phrase: str) -> re.Pattern[str]:
+    return compile_phrases([phrase])
+
+
+def _in_source(source: SourceAnalysis, phrase: str, language: str) -> bool:
+    """Whether the sources use ``phrase`` (same matching rules), cached on the shared source analysis."""
+    cache: dict[tuple[str, str], bool] = source.__dict__.setdefault("_hc_lexicon", {})
+    key = (language, phrase)
+    hit = cache.get(key)
+    if hit is None:
+        hit = False
+        if phrase in source.lower or "'" in phrase or " " in phrase:
+            m = _matcher(language)
+            low = lower_keep_offsets(source.text)
+            hit = any(not _blocked(low, x.start(), phrase, m.blockers) for x in _single(phrase).finditer(low))
+        cache[key] = hit
+    return hit
 
 
 def seed_level(risk: float) -> str:
@@ -141,15 +136,12 @@ class LexiconDetector(BaseDetector):
         answer = analysis.case.answer
         language = analysis.language
         matches = find_phrases(answer, language) if answer.strip() else []
-        in_sources: frozenset[str] = frozenset()
-        if matches and self.check_sources:
-            in_sources = _source_phrases(analysis.source, language)
         spans: list[Span] = []
         speculation: dict[str, None] = {}
         fabrication: dict[str, None] = {}
         skipped: dict[str, None] = {}
         for pm in matches:
-            if pm.phrase in in_sources:
+            if self.check_sources and _in_source(analysis.source, pm.phrase, language):
                 skipped[pm.phrase] = None
                 continue
             if pm.kind == "speculation":

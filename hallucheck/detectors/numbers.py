@@ -1,0 +1,329 @@
+"""Numbers, dates, amounts, phones and names in the answer that the sources lack or contradict.
+
+Figures and names are where an answer's errors are most checkable and most harmful: a wrong
+price, an invented hotline (seed 002: 客服專線 0800-123-456), a founder nobody mentioned (seed
+001: "... par Jean Dupont"). Every figure of the answer is normalised (:mod:`hallucheck.text.numbers`)
+and looked up among the sources' figures; one the sources do not give is ``baseless``, unless the
+best-matching source sentence talks about the same thing with a different figure, which makes it
+a ``contradiction`` ("coûte 89€" against "coûte 99€"). Names (:mod:`hallucheck.text.entities`)
+absent from the sources are ``baseless``. Figures and names in the question count as given.
+
+Source-side parsing is cached on the shared SourceAnalysis, because RAG logs repeat sources.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from hallucheck.analysis import CaseAnalysis, SourceAnalysis
+from hallucheck.detectors.base import BaseDetector
+from hallucheck.text import Segment, Token
+from hallucheck.text.citations import find_citations
+from hallucheck.text.entities import _WORD, EntityMention, entity_words, find_entities
+from hallucheck.text.numbers import NumberMention, find_numbers, same_value
+from hallucheck.types import Evidence, Finding, Span
+
+__all__ = ["NumbersDetector", "SourceFacts", "source_facts"]
+
+_AMBIGUOUS_CURRENCY = {"$": {"USD", "AUD", "CAD", "HKD", "TWD", "$"}, "¥": {"CNY", "JPY", "¥"}}
+_KIND_NAMES = {
+    "number": "number", "percent": "percentage", "money": "amount", "date": "date", "year": "year",
+    "time": "time", "phone": "phone number", "ordinal": "ordinal",
+}
+
+
+class SourceFacts(NamedTuple):
+    """What the numbers detector needs from a source text, computed once per source."""
+
+    mentions: list[NumberMention]
+    sentences: list[Segment]
+    sentence_norms: list[frozenset[str]]  # content lemmas of each sentence (numbers left out)
+    sentence_mentions: list[list[NumberMention]]
+    words: frozenset[str]  # lower-cased word forms, for name lookup
+    lower: str
+
+
+def _assign(items: list[Any], sentences: list[Segment]) -> list[list[Any]]:
+    """Items with ``start`` offsets grouped by the sentence they fall in (both sorted)."""
+    out: list[list[Any]] = [[] for _ in sentences]
+    if not sentences:
+        return out
+    i = 0
+    for it in items:
+        while i < len(sentences) - 1 and it.start >= sentences[i].end:
+            i += 1
+        if sentences[i].start <= it.start < sentences[i].end:
+            out[i].append(it)
+    return out
+
+
+def _content(tokens: list[Token]) -> frozenset[str]:
+    return frozenset(t.norm for t in tokens if not t.is_punct and not t.is_stop and not t.is_number)
+
+
+def source_facts(source: SourceAnalysis) -> SourceFacts:
+    """Parsed figures, sentences and words of a source, cached on the source analysis."""
+    cached = source.__dict__.get("_hc_numbers")
+    if cached is None:
+        mentions = find_numbers(source.text, source.language)
+        sentences = source.sentences
+        toks = _assign(source.tokens, sentences)
+        words = frozenset(w.group().lower() for w in _WORD.finditer(source.text))
+        cached = SourceFacts(
+            mentions,
+            sentences,
+            [_content(ts) for ts in toks],
+            _assign(mentions, sentences),
+            words,
+            source.lower,
+        )
+        source.__dict__["_hc_numbers"] = cached
+    return cached  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=1024)
+def _question_numbers(question: str, language: str) -> tuple[NumberMention, ...]:
+    """Figures of a question (cached: RAG logs ask the same question of many answers)."""
+    return tuple(find_numbers(question, language))
+
+
+def _compatible(a: NumberMention, b: NumberMention) -> bool:
+    """Whether two figures measure the same kind of thing (so different values contradict)."""
+    if a.kind == "money":
+        if b.kind == "number":
+            return True  # "3.47 million dollars ..., up from 2.9 million": the currency is said once
+        if b.kind != "money":
+            return False
+        if a.unit == b.unit or not a.unit or not b.unit:
+            return True
+        return b.unit in _AMBIGUOUS_CURRENCY.get(a.unit, ()) or a.unit in _AMBIGUOUS_CURRENCY.get(b.unit, ())
+    if a.kind == "year":
+        return b.kind == "year" or (b.kind == "date" and b.year is not None)
+    if a.kind == "date":
+        if b.kind != "date":
+            return False
+        return any(p is not None and q is not None for p, q in ((a.year, b.year), (a.month, b.month), (a.day, b.day)))
+    return a.kind == b.kind
+
+
+def _overlap(local: frozenset[str], sentence: frozenset[str]) -> tuple[float, int]:
+    if not local:
+        return 0.0, 0
+    shared = len(local & sentence)
+    return shared / len(local), shared
+
+
+class NumbersDetector(BaseDetector):
+    """Figures and names of the answer that the sources do not give, or give differently.
+
+    Options:
+      entities: also check proper names (True).
+      window: content words on each side of a figure that describe it (5).
+      contradiction_overlap: share of those words the source sentence must contain for a
+        different figure there to count as a contradiction (0.5).
+      contradiction_score / baseless_score / entity_score: span scores (0.8 / 0.6 / 0.4).
+    """
+
+    name = "numbers"
+    layer = 1
+
+    def __init__(
+        self,
+        entities: bool = True,
+        window: int = 5,
+        contradiction_overlap: float = 0.5,
+        contradiction_score: float = 0.8,
+        baseless_score: float = 0.6,
+        entity_score: float = 0.4,
+    ) -> None:
+        self.entities = entities
+        self.window = window
+        self.contradiction_overlap = contradiction_overlap
+        self.contradiction_score = contradiction_score
+        self.baseless_score = baseless_score
+        self.entity_score = entity_score
+
+    # ------------------------------------------------------------------ helpers
+
+    def _local(self, analysis: CaseAnalysis, sent_idx: int, a: int, b: int) -> frozenset[str]:
+        """Content lemmas within ``window`` content tokens of [a, b) in its sentence."""
+        toks = [t for t in analysis.tokens_by_sentence[sent_idx] if not t.is_punct and not t.is_stop and not t.is_number]
+        before = [t.norm for t in toks if t.end <= a][-self.window :]
+        after = [t.norm for t in toks if t.start >= b][: self.window]
+        return frozenset(before + after)
+
+    @staticmethod
+    def _evidence(analysis: CaseAnalysis, facts: SourceFacts, idx: int, relation: str, score: float) -> Evidence:
+        seg = facts.sentences[idx]
+        source_id: str | None = None
+        start, end = seg.start, seg.end
+        pos = 0
+        for src in analysis.case.contexts:
+            if pos <= seg.start < pos + len(src.text) + 2:
+                source_id = src.id
+                start, end = seg.start - pos, seg.end - pos
+                break
+            pos += len(src.text) + 2
+        return Evidence(source_id=source_id, text=seg.text, relation=relation, score=round(score, 4), start=start, end=end)  # type: ignore[arg-type]
+
+    def _nearest(self, facts: SourceFacts, local: frozenset[str]) -> tuple[int, float]:
+        best, best_score = -1, 0.0
+        for i, norms in enumerate(facts.sentence_norms):
+            score, shared = _overlap(local, norms)
+            if shared and score > best_score:
+                best, best_score = i, score
+        return best, best_score
+
+    # ------------------------------------------------------------------ detection
+
+    def _detect(self, analysis: CaseAnalysis) -> Finding:
+        case = analysis.case
+        answer = case.answer
+        lang = analysis.language
+        notes: list[str] = []
+        if not answer.strip():
+            return Finding(
+                detector=self.name,
+                risk=0.0,
+                notes=["Answer is empty, nothing to check"],
+                details={"flagged": False, "features": _features(0, 0, 0, 0, 0)},
+            )
+        facts = source_facts(analysis.source)
+        if not case.source_text.strip():
+            notes.append("The sources are empty: every figure and name of the answer is unsupported")
+        question_mentions = _question_numbers(case.question, lang) if case.question else ()
+        markers = find_citations(answer) if "[" in answer or "【" in answer or "(" in answer else []
+
+        def in_marker(a: int, b: int) -> bool:
+            return any(mk.start <= a and b <= mk.end for mk in markers)
+
+        mentions = [m for m in find_numbers(answer, lang) if not m.weak and not in_marker(m.start, m.end)]
+        sentences = analysis.sentences
+        by_sentence = _assign(mentions, sentences)
+        spans: list[Span] = []
+        number_spans: list[Span] = []
+        unsupported = contradicted = 0
+        for si, group in enumerate(by_sentence):
+            for m in group:
+                if any(same_value(m, s) for s in facts.mentions) or any(same_value(m, q) for q in question_mentions):
+                    continue
+                local = self._local(analysis, si, m.start, m.end)
+                span = self._judge(analysis, facts, m, local)
+                number_spans.append(span)
+                if span.label == "contradiction":
+                    contradicted += 1
+                else:
+                    unsupported += 1
+
+        spans.extend(number_spans)
+        n_entities = unsupported_entities = 0
+        if self.entities:
+            taken = [(m.start, m.end) for m in mentions] + [(mk.start, mk.end) for mk in markers]
+            q_words = frozenset(entity_words(case.question)) if case.question else frozenset()
+            for ent in find_entities(answer, lang, [tuple(s) for s in sentences]):  # type: ignore[misc]
+                if any(not (ent.end <= a or ent.start >= b) for a, b in taken):
+                    continue
+                n_entities += 1
+                span = self._entity(analysis, facts, ent, q_words, lang)
+                if span is not None:
+                    unsupported_entities += 1
+                    spans.append(span)
+
+        spans.sort(key=lambda s: (s.start, s.end))
+        keep = 1.0
+        for s in spans:
+            keep *= 1.0 - s.score
+        risk = round(1.0 - keep, 6)
+        features = _features(len(mentions), unsupported, contradicted, n_entities, unsupported_entities)
+        details: dict[str, Any] = {
+            "flagged": risk >= 0.5,
+            "features": features,
+            "unsupported_numbers": [s.text for s in number_spans if s.label == "baseless"],
+            "contradicted_numbers": [s.text for s in number_spans if s.label == "contradiction"],
+            "unsupported_entities": [s.text for s in spans if s not in number_spans],
+        }
+        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, details=details)
+
+    def _judge(self, analysis: CaseAnalysis, facts: SourceFacts, m: NumberMention, local: frozenset[str]) -> Span:
+        """Contradiction when a source sentence about the same thing gives another figure, else baseless."""
+        what = _KIND_NAMES.get(m.kind, "figure")
+        best, best_score, best_other = -1, 0.0, None
+        for idx, group in enumerate(facts.sentence_mentions):
+            others = [s for s in group if not s.weak and _compatible(m, s)] or [s for s in group if s.weak and m.kind == "number" and _compatible(m, s)]
+            if not others:
+                continue
+            score, shared = _overlap(local, facts.sentence_norms[idx])
+            if shared and score > best_score:
+                best, best_score, best_other = idx, score, others[0]
+        if best >= 0 and best_score >= self.contradiction_overlap and best_other is not None:
+            ev = self._evidence(analysis, facts, best, "contradicts", best_score)
+            return Span(
+                start=m.start,
+                end=m.end,
+                text=m.text,
+                label="contradiction",
+                score=self.contradiction_score,
+                detector=self.name,
+                reason=f"the sources give {best_other.text!r} where the answer says {m.text!r}",
+                evidence=[ev],
+            )
+        near, near_score = self._nearest(facts, local)
+        evidence = [self._evidence(analysis, facts, near, "nearest", near_score)] if near >= 0 else []
+        return Span(
+            start=m.start,
+            end=m.end,
+            text=m.text,
+            label="baseless",
+            score=self.baseless_score,
+            detector=self.name,
+            reason=f"the {what} {m.text!r} does not occur in the sources",
+            evidence=evidence,
+        )
+
+    def _entity(
+        self, analysis: CaseAnalysis, facts: SourceFacts, ent: EntityMention, q_words: frozenset[str], lang: str
+    ) -> Span | None:
+        answer = analysis.case.answer
+        missing: list[tuple[int, int]] = []
+        for a, b in ent.words:
+            forms = entity_words(answer[a:b])
+            if not forms:
+                continue
+            if all(f in facts.words or f in q_words or (lang.startswith("zh") and f in facts.lower) for f in forms):
+                continue
+            missing.append((a, b))
+        if not missing:
+            return None
+        a, b = missing[0][0], missing[-1][1]
+        text = answer[a:b]
+        sent_idx = next((i for i, s in enumerate(analysis.sentences) if s.start <= a < s.end), -1)
+        evidence: list[Evidence] = []
+        if sent_idx >= 0:
+            near, near_score = self._nearest(facts, self._local(analysis, sent_idx, a, b))
+            if near >= 0:
+                evidence.append(self._evidence(analysis, facts, near, "nearest", near_score))
+        return Span(
+            start=a,
+            end=b,
+            text=text,
+            label="baseless",
+            score=self.entity_score,
+            detector=self.name,
+            reason=f"the name {text!r} does not occur in the sources",
+            evidence=evidence,
+        )
+
+
+def _features(n_numbers: int, unsupported: int, contradicted: int, n_entities: int, unsupported_entities: int) -> dict[str, float]:
+    total = n_numbers + n_entities
+    return {
+        "numbers": float(n_numbers),
+        "unsupported_numbers": float(unsupported),
+        "contradicted_numbers": float(contradicted),
+        "entities": float(n_entities),
+        "unsupported_entities": float(unsupported_entities),
+        "frac_unsupported_numbers": (unsupported + contradicted) / n_numbers if n_numbers else 0.0,
+        "frac_unsupported_entities": unsupported_entities / n_entities if n_entities else 0.0,
+        "frac_unsupported": (unsupported + contradicted + unsupported_entities) / total if total else 0.0,
+    }

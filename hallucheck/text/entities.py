@@ -1,0 +1,178 @@
+"""Proper names in text by conservative surface rules (no NER model), with exact offsets.
+
+The point is the invented name: "L'entreprise a été fondée ... par Jean Dupont" when no source
+names anyone. Recall is traded for precision, because a false name flag on every sentence-initial
+word would drown the real ones. The rules (docs/detectors-rules.md):
+
+* English and French: a run of capitalised words (``Jean Dupont``, ``Bank of America``; lower-case
+  connectors such as of/de/von/van are allowed inside a run). A run that opens a sentence loses
+  its first word when that word is a stop word or a dictionary word ("The Red Piano" -> "Red
+  Piano"); a single sentence-initial word is never a name. Acronyms alone (``AI``, ``USA``)
+  are skipped: answers coin them for source phrases.
+* German capitalises every noun, so a single capitalised word counts only when simplemma's German
+  dictionary does not know it; runs of two or more capitalised words (``Jean Dupont``,
+  ``Deutsche Bahn``) count as in English. Single-word names that are also dictionary words
+  (``Berlin``, ``Müller``) are missed on purpose: a plain noun is never flagged.
+* Chinese: Latin-script runs inside Chinese text that contain a capital letter
+  (``Jean Dupont``, ``iPhone``); Han-script names are not attempted.
+* Lines written in Title Case (headings) are skipped.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import regex
+
+from hallucheck.text.language import base_language
+from hallucheck.text.stopwords import stopwords
+
+__all__ = ["EntityMention", "find_entities", "entity_words"]
+
+
+class EntityMention(NamedTuple):
+    start: int
+    end: int
+    text: str
+    words: tuple[tuple[int, int], ...]  # offsets of the capitalised words inside the run
+
+
+_WORD = regex.compile(r"\p{L}[\p{L}\p{M}\p{N}]*(?:['’\-]\p{L}[\p{L}\p{M}\p{N}]*)*")
+_ELISION = regex.compile(r"^(?:[LlDdJjNnSsCcMmTt]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)['’](?=\p{L})")
+_POSSESSIVE = regex.compile(r"['’]s$")
+_CONNECTORS = frozenset({"of", "de", "du", "des", "la", "le", "von", "van", "der", "den", "di", "da", "del", "y", "&", "zu", "dei", "do"})
+_LATIN_RUN = regex.compile(r"[A-Za-z][A-Za-z0-9&'’.\-]*(?:[ \u00a0]+[A-Za-z0-9][A-Za-z0-9&'’.\-]*)*")
+_NOT_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "ok", "okay"})
+
+
+@lru_cache(maxsize=100_000)
+def _known(word: str, lang: str) -> bool:
+    import simplemma
+
+    try:
+        return bool(simplemma.is_known(word, lang)) or bool(simplemma.is_known(word.lower(), lang))
+    except ValueError:
+        return False
+
+
+def _is_cap(word: str) -> bool:
+    return word[:1].isupper()
+
+
+def _is_acronym(word: str) -> bool:
+    letters = [c for c in word if c.isalpha()]
+    return len(letters) >= 2 and all(c.isupper() for c in letters)
+
+
+def entity_words(text: str) -> list[str]:
+    """Lower-cased word forms of a name, without elisions and possessives (for source lookup)."""
+    out = []
+    for m in _WORD.finditer(text):
+        w = m.group()
+        if "'" in w or "’" in w:
+            w = _POSSESSIVE.sub("", _ELISION.sub("", w))
+        if w:
+            out.append(w.lower())
+    return out
+
+
+_CAP_WORD = r"\p{Lu}[\p{L}\p{M}\p{N}]*(?:['’\-]\p{L}[\p{L}\p{M}\p{N}]*)*"
+_CONNECTOR_ALT = "of|de|du|des|la|le|van|der|den|di|da|del|y|&|zu|dei|do"
+_RUN_WITH_CONNECTORS = regex.compile(
+    rf"(?<![\p{{L}}\p{{N}}\-]){_CAP_WORD}(?:[ \u00a0]+(?:(?:{_CONNECTOR_ALT})[ \u00a0]+)*{_CAP_WORD})*"
+)
+_RUN_PLAIN = regex.compile(rf"(?<![\p{{L}}\p{{N}}\-]){_CAP_WORD}(?:[ \u00a0]+{_CAP_WORD})*")
+_RUN_WORD = regex.compile(r"[^\s\u00a0]+")
+_LETTER = regex.compile(r"\p{L}")
+_UPPER_AFTER_FIRST = regex.compile(r"(?<=.)\p{Lu}", regex.DOTALL)
+
+
+def _clause_start(sentence: str, a: int) -> bool:
+    """Whether the word at ``a`` opens the sentence or a clause after ``:`` / a bullet / a quote."""
+    before = sentence[:a].rstrip()
+    if not _LETTER.search(before):
+        return True
+    return before.endswith((":", ";", "\"", "“", "«", "(", "–", "—", "*")) or before.endswith("- ")
+
+
+def _run_words(text: str, a: int, b: int) -> list[tuple[int, int, str]]:
+    """Words of a capitalised run without elisions (``L'``) and possessives (``'s``)."""
+    out = []
+    for m in _RUN_WORD.finditer(text, a, b):
+        s, e = m.span()
+        w = m.group()
+        if "'" in w or "’" in w:
+            el = _ELISION.match(w)
+            if el:
+                s += el.end()
+            pm = _POSSESSIVE.search(w)
+            if pm:
+                e -= len(pm.group())
+            w = text[s:e]
+        if w:
+            out.append((s, e, w))
+    return out
+
+
+def _latin_entities(text: str, offset: int, lang: str, out: list[EntityMention]) -> None:
+    if not _UPPER_AFTER_FIRST.search(text):
+        return  # no capital after the first character: nothing but a sentence-initial word
+    stops = stopwords(lang)
+    pattern = _RUN_PLAIN if lang == "de" else _RUN_WITH_CONNECTORS
+    runs = list(pattern.finditer(text))
+    n_words = len(text.split())
+    n_caps = sum(len(r.group().split()) for r in runs)
+    if n_words >= 4 and n_caps / n_words >= 0.7:
+        return  # a Title Case heading
+    for r in runs:
+        words = [w for w in _run_words(text, r.start(), r.end()) if w[2].lower() not in _NOT_NAMES or not _is_cap(w[2])]
+        # drop leading words that are not capitalised after elision removal ("L'entreprise")
+        while words and not _is_cap(words[0][2]):
+            words = words[1:]
+        if not words:
+            continue
+        if _clause_start(text, words[0][0]):
+            low = words[0][2].lower()
+            if low in stops or _known(low, lang) or len(words) == 1:
+                words = words[1:]
+                while words and (words[0][2].lower() in _CONNECTORS or not _is_cap(words[0][2])):
+                    words = words[1:]
+        names = [w for w in words if _is_cap(w[2]) and w[2].lower() not in _NOT_NAMES]
+        if not names:
+            continue
+        if len(names) == 1 and (_is_acronym(names[0][2]) or names[0][2].lower() in stops):
+            continue
+        if lang == "de" and len(names) < 2 and _known(names[0][2], "de"):
+            continue  # German capitalises every noun: one known word is no name
+        s, e = words[0][0], words[-1][1]
+        out.append(EntityMention(offset + s, offset + e, text[s:e], tuple((offset + w[0], offset + w[1]) for w in names)))
+
+
+def _chinese_entities(text: str, out: list[EntityMention]) -> None:
+    for m in _LATIN_RUN.finditer(text):
+        raw = m.group().rstrip(".-'’ ")
+        if not raw or not any(c.isupper() for c in raw):
+            continue
+        if " " not in raw and (_is_acronym(raw) and len(raw) <= 4 or len(raw) < 3):
+            continue  # units and short acronyms (GB, AI, CEO)
+        a = m.start()
+        words = tuple((a + w.start(), a + w.end()) for w in _WORD.finditer(raw) if _is_cap(w.group()) or any(c.isupper() for c in w.group()))
+        if words:
+            out.append(EntityMention(a, a + len(raw), raw, words))
+
+
+def find_entities(text: str, language: str, sentences: list[tuple[int, int, str]] | None = None) -> list[EntityMention]:
+    """Proper-name candidates in ``text``; ``sentences`` (start, end, text) avoid re-splitting."""
+    lang = base_language(language)
+    out: list[EntityMention] = []
+    if lang == "zh":
+        _chinese_entities(text, out)
+        return out
+    if sentences is None:
+        from hallucheck.text.sentences import split_sentences
+
+        sentences = [tuple(s) for s in split_sentences(text, language)]  # type: ignore[misc]
+    for start, _end, stext in sentences:
+        _latin_entities(stext, start, lang, out)
+    return out

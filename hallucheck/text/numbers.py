@@ -1,0 +1,593 @@
+"""Numbers, amounts, percentages, dates, times and phone numbers in text, normalised for comparison.
+
+A number checker is only as good as its normalisation: ``1,200`` (en), ``1.200`` (de) and
+``1 200`` (fr) are the same value, as are ``12亿元``, ``1.2 billion yuan`` and ``1,200,000,000``;
+``3. März 2021``, ``March 3, 2021`` and ``2021年3月3日`` are the same date. Every mention keeps its
+exact offsets into the original text (full-width digits are mapped one character to one, so
+offsets never move) and a ``precision`` that says how rounded the written value is, so that a
+checker can accept 3.5 for a source's 3.47 (see :func:`same_value`).
+
+Kinds: ``number``, ``percent``, ``money`` (``unit`` = currency code), ``date`` (``year``,
+``month``, ``day``; any may be None), ``year``, ``time`` (``value`` = minutes after midnight),
+``phone`` (``key`` = its digits), ``ordinal``. Spelled small numbers (``three``, ``drei``,
+``trois``) and lone Chinese numerals (``三``) are ``weak``: good enough to support a figure, too
+ambiguous to be flagged ("one of", "un produit", 一些).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import re
+from collections.abc import Iterator
+
+from hallucheck.text.language import base_language
+from hallucheck.text.phrases import lower_keep_offsets, trie_pattern
+
+__all__ = [
+    "NumberMention",
+    "find_numbers",
+    "parse_chinese_numeral",
+    "same_value",
+    "MONTHS",
+    "CURRENCIES",
+]
+
+
+class NumberMention(NamedTuple):
+    start: int
+    end: int
+    text: str
+    kind: str  # number | percent | money | date | year | time | phone | ordinal
+    value: float | None  # None for dates and phones
+    precision: float = 0.0  # the written value is exact to +- precision / 2 (0 = exact)
+    unit: str = ""  # currency code for money, "%" for percent
+    key: str = ""  # canonical form: "2021-03-03" / "2021-03-?" for dates, digits for phones
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+    weak: bool = False
+
+
+# ---------------------------------------------------------------- vocabularies
+
+MONTHS: dict[str, int] = {}
+for _num, _names in enumerate(
+    (
+        "january jan janvier janv januar jänner jän",
+        "february feb février fevrier févr fevr februar",
+        "march mar mars märz maerz mär",
+        "april apr avril avr",
+        "may mai",
+        "june jun juin juni",
+        "july jul juillet juil juli",
+        "august aug août aout",
+        "september sep sept septembre",
+        "october oct octobre oktober okt",
+        "november nov novembre",
+        "december dec décembre decembre dezember dez déc",
+    ),
+    start=1,
+):
+    for _n in _names.split():
+        MONTHS[_n] = _num
+
+# Currency marks (lower case) -> code. "$" and "¥" are ambiguous and keep their own codes.
+CURRENCIES: dict[str, str] = {
+    "$": "$", "us$": "USD", "usd": "USD", "dollar": "$", "dollars": "$", "美元": "USD", "美金": "USD",
+    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "欧元": "EUR", "歐元": "EUR",
+    "£": "GBP", "gbp": "GBP", "pound": "GBP", "pounds": "GBP", "英镑": "GBP", "英鎊": "GBP",
+    "¥": "¥", "￥": "¥", "元": "CNY", "圓": "CNY", "块": "CNY", "塊": "CNY", "人民币": "CNY",
+    "人民幣": "CNY", "rmb": "CNY", "cny": "CNY", "yuan": "CNY", "jpy": "JPY", "yen": "JPY",
+    "日元": "JPY", "日圓": "JPY", "hk$": "HKD", "hkd": "HKD", "港元": "HKD", "港币": "HKD", "港幣": "HKD",
+    "nt$": "TWD", "twd": "TWD", "ntd": "TWD", "台幣": "TWD", "台币": "TWD", "新台幣": "TWD",
+    "新台币": "TWD", "chf": "CHF", "franken": "CHF", "fr.": "CHF", "₹": "INR", "inr": "INR",
+    "rupees": "INR", "a$": "AUD", "aud": "AUD", "c$": "CAD", "cad": "CAD", "cent": "cent",
+    "cents": "cent", "centimes": "cent",
+}
+_CUR_BEFORE = ("us$", "hk$", "nt$", "a$", "c$", "$", "€", "£", "¥", "￥", "₹", "usd", "eur", "gbp",
+               "chf", "cny", "rmb", "jpy", "hkd", "twd", "inr", "aud", "cad")
+_CUR_AFTER = ("€", "$", "£", "¥", "￥", "新台幣", "新台币", "人民币", "人民幣", "美元", "美金", "欧元", "歐元",
+              "英镑", "英鎊", "日元", "日圓", "港元", "港币", "港幣", "台幣", "台币", "元", "圓", "块", "塊",
+              "euros", "euro", "dollars", "dollar", "usd", "eur", "gbp", "chf", "cny", "rmb", "yuan",
+              "yen", "pounds", "franken", "rupees", "cents", "cent", "centimes")
+
+SCALES: dict[str, float] = {
+    "thousand": 1e3, "thousands": 1e3, "k": 1e3, "million": 1e6, "millions": 1e6, "mn": 1e6,
+    "mln": 1e6, "m": 1e6, "billion": 1e9, "billions": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12,
+    "tausend": 1e3, "millionen": 1e6, "mio": 1e6, "mio.": 1e6, "milliarde": 1e9, "milliarden": 1e9,
+    "mrd": 1e9, "mrd.": 1e9, "billionen": 1e12, "mille": 1e3, "milliers": 1e3, "milliard": 1e9,
+    "milliards": 1e9, "百": 1e2, "千": 1e3, "万": 1e4, "萬": 1e4, "亿": 1e8, "億": 1e8, "兆": 1e12,
+    "百万": 1e6, "百萬": 1e6, "千万": 1e7, "千萬": 1e7,
+}
+_SCALE_WORDS = ("thousands", "thousand", "millions", "million", "billions", "billion", "trillion",
+                "tausend", "millionen", "milliarden", "milliarde", "billionen", "milliards", "milliard",
+                "milliers", "mille", "mio.", "mio", "mrd.", "mrd", "mln", "mn", "bn")
+
+SPELLED: dict[str, int] = {}
+for _lang_words in (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty",
+    "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn "
+    "sechzehn siebzehn achtzehn neunzehn zwanzig",
+    "zéro _ deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize "
+    "dix-sept dix-huit dix-neuf vingt",
+):
+    for _i, _w in enumerate(_lang_words.split()):
+        if _w != "_":
+            SPELLED.setdefault(_w, _i)
+SPELLED.update({
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+    "hundred": 100, "dozen": 12, "dreißig": 30, "vierzig": 40, "fünfzig": 50, "hundert": 100,
+    "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60, "cent": 100,
+})
+_EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_EN_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CN_BIG = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
+
+_FULLWIDTH = str.maketrans("０１２３４５６７８９％．＄", "0123456789%.$")
+_FULLWIDTH_PUNCT = str.maketrans({"％": "%", "．": ".", "＄": "$", "￥": "¥"})
+
+# ---------------------------------------------------------------- patterns
+# All patterns run on lower-cased text with full-width digits mapped (offsets unchanged), with the
+# standard ``re`` engine and trie-shaped alternations: fast enough for hundreds of answers a second.
+
+_LAT = "a-z\u00c0-\u024f"  # Latin letters (lower case text)
+_D = r"(?<![\d.,])"  # no digit or decimal part right before
+_ND = r"(?!\d)"
+_MONTH = rf"(?P<mon>{trie_pattern(MONTHS)})\.?"
+_DATE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    # 2021-03-03, 2021/3/3, 2021.03.03
+    ("iso", re.compile(rf"{_D}(?P<y>\d{{4}})(?P<s>[-/.])(?P<m>\d{{1,2}})(?P=s)(?P<d>\d{{1,2}}){_ND}")),
+    # 2021年3月3日 / 2021年3月 / 3月3日
+    ("cjk", re.compile(r"(?:(?P<y>\d{2,4})\s*年\s*)?(?P<m>\d{1,2})\s*月(?:\s*(?P<d>\d{1,2})\s*[日号號])?")),
+    # 3 March 2021 / 3. März 2021 / 1er mars 2021 / 3rd of March
+    (
+        "day_first",
+        re.compile(
+            rf"{_D}(?P<d>\d{{1,2}})(?:st|nd|rd|th|er|\.)?\s*(?:of\s+)?{_MONTH}(?![{_LAT}])(?:,?\s+(?P<y>\d{{4}}){_ND})?"
+        ),
+    ),
+    # March 3, 2021 / March 3rd / March 2021
+    (
+        "month_first",
+        re.compile(
+            rf"\b(?<![{_LAT}]){_MONTH}\s+(?:(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?![\d{_LAT}])(?:,?\s+(?P<y>\d{{4}}){_ND})?|(?P<y2>\d{{4}}){_ND})"
+        ),
+    ),
+    # 03/03/2021, 3.3.2021 (day first except in English)
+    ("numeric", re.compile(rf"{_D}(?P<a>\d{{1,2}})(?P<s>[/.])(?P<b>\d{{1,2}})(?P=s)(?P<y>\d{{4}}|\d{{2}}){_ND}(?!\.\d)")),
+    # 2021年 (a year in Chinese)
+    ("cjk_year", re.compile(r"(?<!\d)(?P<y>\d{4})\s*年(?!\s*\d{1,2}\s*月)")),
+]
+_TIMES = [
+    # 16:30, 21:0, 9:30 pm, 19h30
+    re.compile(
+        r"(?<![\d.:,])(?P<h>\d{1,2})(?::|h(?=\d{2}))(?P<mi>\d{1,2})(?!\d)(?::\d{2}(?!\d))?"
+        r"(?:\s*(?P<ap>[ap])\.?\s?m\b\.?)?"
+    ),
+    # 9 am, 5 p.m., 19 Uhr
+    re.compile(r"(?<![\d.:,])(?P<h>\d{1,2})\s*(?:(?P<ap>[ap])\.?\s?m\b\.?|uhr\b)"),
+]
+_PHONE = re.compile(
+    rf"(?<![{_LAT}\d+])(?P<p>(?:\+\d{{1,3}}[\s.\-]?)?(?:\(\d{{1,5}}\)[\s.\-]?)?\d{{1,5}}(?:[ \u00a0.\-]\d{{2,5}}){{1,5}})(?!\d|[.,]\d)"
+)
+_THOUSANDS_SPACE = re.compile(r"^\d{1,3}(?:[ \u00a0\u202f]\d{3})+$")
+_THOUSANDS_DOT = re.compile(r"^\d{1,3}(?:\.\d{3})+$")
+_RUN = re.compile(r"\d+")
+_MONTH_BEFORE = re.compile(rf"(?<![{_LAT}])(?:{trie_pattern(MONTHS)})\.?\s+$")
+_HAS_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+_NUM_CORE = r"\d+(?:(?:[.,'’]|[\u00a0\u202f ](?=\d{3}(?!\d)))\d+)*"
+_NUMBER = re.compile(
+    rf"(?<![{_LAT}\d.,])(?<![{_LAT}]-)"
+    rf"(?P<num>{_NUM_CORE})"
+    r"(?:"
+    r"(?P<scale_cjk>百万|百萬|千万|千萬|[百千万萬亿億兆])"
+    rf"|\s?(?P<scale>{trie_pattern(_SCALE_WORDS)})(?![{_LAT}])"
+    rf"|(?P<scale_abbr>[kmb])(?![{_LAT}\d])"
+    r")?"
+    r"(?:"
+    r"\s?(?P<pct>%|percent\b|per\s+cent\b|pct\b|prozent\b|pour\s?cent\b|個百分點|个百分点|percentage\s+points?\b|prozentpunkte\b)"
+    rf"|\s?(?P<cur2>{trie_pattern(_CUR_AFTER)})(?![{_LAT}])"
+    rf"|(?P<ord>st|nd|rd|th|er|re|e|ème|eme|ère|nde?)(?![{_LAT}\d])"
+    r")?"
+)
+_CUR_BEFORE_RE = re.compile(rf"(?:(?<![{_LAT}])(?:{trie_pattern(_CUR_BEFORE)}))\s?$")
+_EN_COMPOUNDS = {f"{t}-{u}": tv + uv for t, tv in _EN_TENS.items() for u, uv in _EN_UNITS.items()}
+_SPELLED = re.compile(rf"\b(?<![{_LAT}\-])(?:{trie_pattern(list(SPELLED) + list(_EN_COMPOUNDS))})(?![{_LAT}\-])")
+_SCALE_AFTER = re.compile(rf"\s+({trie_pattern(_SCALE_WORDS)})(?![{_LAT}])")
+_CN_NUM = re.compile(
+    r"(?P<pre>第|百分之)?(?P<n>[零〇一二两兩三四五六七八九十百千万萬亿億]+)"
+    r"(?P<post>年|個百分點|个百分点|%)?"
+    rf"(?P<cur>{trie_pattern([c for c in _CUR_AFTER if not c.isascii()])})?"
+)
+_LIST_MARKER = re.compile(r"[ \t]*(?:[-*•][ \t]*)?$")
+
+
+# ---------------------------------------------------------------- value parsing
+
+
+def _parse_plain(raw: str, lang: str) -> tuple[float, int] | None:
+    """Value and number of decimals of a digit string with separators, or None when malformed."""
+    raw = raw.replace("’", "'")
+    if _THOUSANDS_SPACE.match(raw):
+        return float(re.sub(r"\D", "", raw)), 0
+    if " " in raw or "\u00a0" in raw or "\u202f" in raw:
+        return None
+    if "'" in raw:
+        if re.fullmatch(r"\d{1,3}(?:'\d{3})+(?:\.\d+)?", raw):
+            return float(raw.replace("'", "")), len(raw.partition(".")[2])
+        return None
+    dots, commas = raw.count("."), raw.count(",")
+    if dots and commas:
+        dec = "." if raw.rfind(".") > raw.rfind(",") else ","
+        thou = "," if dec == "." else "."
+        int_part, _, frac = raw.rpartition(dec)
+        if not re.fullmatch(rf"\d{{1,3}}(?:{re.escape(thou)}\d{{3}})+", int_part):
+            return None
+        return float(int_part.replace(thou, "") + "." + frac), len(frac)
+    sep = "." if dots else "," if commas else ""
+    if not sep:
+        return float(raw), 0
+    parts = raw.split(sep)
+    if len(parts) > 2:
+        if all(len(p) == 3 for p in parts[1:]) and 1 <= len(parts[0]) <= 3:
+            return float("".join(parts)), 0
+        return None  # a version number such as 1.2.3
+    head, tail = parts
+    if len(tail) == 3 and head != "0" and 1 <= len(head) <= 3:
+        # "1,200" / "1.200": thousands in the language that groups with that mark.
+        grouping = "." if lang in ("de", "fr", "es", "it", "nl", "pt") else ","
+        if sep == grouping:
+            return float(head + tail), 0
+    return float(head + "." + tail), len(tail)
+
+
+def parse_chinese_numeral(s: str) -> int | None:
+    """``十二`` -> 12, ``两千`` -> 2000, ``三千五百万`` -> 35000000, ``二〇二一`` -> 2021; None if malformed."""
+    if not s:
+        return None
+    if all(ch in _CN_DIGITS for ch in s):
+        if len(s) == 1:
+            return _CN_DIGITS[s]
+        if len(s) >= 3 and s[0] not in "零〇":
+            return int("".join(str(_CN_DIGITS[ch]) for ch in s))
+        return None
+    total = 0
+    section = 0
+    digit: int | None = None
+    last_unit = 10**13
+    for i, ch in enumerate(s):
+        if ch in _CN_DIGITS:
+            if digit is not None and _CN_DIGITS[ch] != 0 and s[i - 1] not in "零〇":
+                return None  # two digits in a row: not a numeral (一一)
+            digit = _CN_DIGITS[ch]
+        elif ch in _CN_UNITS:
+            unit = _CN_UNITS[ch]
+            if digit is None:
+                if ch != "十":
+                    return None  # 千万 / 百分 without a leading digit: a word, not a number
+                digit = 1
+            if unit >= last_unit:
+                return None
+            section += digit * unit
+            last_unit = unit
+            digit = None
+        elif ch in _CN_BIG:
+            big = _CN_BIG[ch]
+            if digit is None and not section:
+                return None  # 万一 ("in case"), 亿万
+            section += digit or 0
+            total = (total + section) * big if big > 10_000 else total + section * big
+            section, digit, last_unit = 0, None, 10**13
+        else:
+            return None
+    return total + section + (digit or 0)
+
+
+def _precision(value: float, decimals: int, scale: float, rounded_ints: bool) -> float:
+    if decimals:
+        return 10.0 ** (-decimals) * scale
+    if scale > 1:
+        return scale
+    if rounded_ints and value >= 1000 and value == int(value):
+        v = int(value)
+        zeros = len(str(v)) - len(str(v).rstrip("0"))
+        return float(min(10**zeros, max(1, v // 10))) if zeros else 0.0
+    return 0.0
+
+
+def same_value(a: NumberMention, b: NumberMention) -> bool:
+    """Whether ``a`` restates ``b``'s value, allowing for rounding.
+
+    Numbers are equal within half the coarser of the two written precisions: 3.5 (one decimal)
+    matches 3.47; 1.2 million matches 1,234,567; 1,200 matches 1,234 (trailing zeros of an integer
+    of 1000 or more mark it as rounded, at most to a tenth of its size); small integers, years,
+    times and ordinals must be exact. Dates match when every field both give agrees; phones when
+    their digits agree (ignoring leading zeros and a country code).
+    """
+    if a.kind == "phone" or b.kind == "phone":
+        if a.kind != b.kind:
+            return False
+        x, y = a.key.lstrip("0"), b.key.lstrip("0")
+        return x == y or (min(len(x), len(y)) >= 7 and (x.endswith(y) or y.endswith(x)))
+    if a.kind == "date" or b.kind == "date":
+        if a.kind == "date" and b.kind == "date":
+            pairs = ((a.year, b.year), (a.month, b.month), (a.day, b.day))
+            shared = [(p, q) for p, q in pairs if p is not None and q is not None]
+            return bool(shared) and all(p == q for p, q in shared)
+        other = b if a.kind == "date" else a
+        date = a if a.kind == "date" else b
+        return other.kind in ("year", "number") and date.year is not None and other.value == date.year
+    if a.value is None or b.value is None:
+        return False
+    if (a.kind == "time") != (b.kind == "time"):
+        return False
+    tol = max(a.precision, b.precision) / 2.0
+    return abs(a.value - b.value) <= tol + 1e-9 * max(abs(a.value), abs(b.value), 1.0)
+
+
+# ---------------------------------------------------------------- scanning
+
+
+class _Taken:
+    """Character positions already claimed by an earlier (higher-priority) mention."""
+
+    def __init__(self, n: int) -> None:
+        self.mask = bytearray(n)
+
+    def free(self, a: int, b: int) -> bool:
+        return self.mask.find(1, a, b) < 0
+
+    def take(self, a: int, b: int) -> None:
+        self.mask[a:b] = b"\x01" * (b - a)
+
+
+def _year(y: str | None) -> int | None:
+    if not y:
+        return None
+    v = int(y)
+    if len(y) == 2:
+        return 2000 + v if v <= 30 else 1900 + v
+    return v
+
+
+def _date(start: int, end: int, text: str, y: int | None, m: int | None, d: int | None) -> NumberMention | None:
+    if m is not None and not 1 <= m <= 12:
+        return None
+    if d is not None and not 1 <= d <= 31:
+        return None
+    if y is not None and not 1000 <= y <= 2999:
+        return None
+    key = f"{y if y is not None else '?'}-{m if m is not None else '?'}-{d if d is not None else '?'}"
+    return NumberMention(start, end, text, "date", None, 0.0, "", key, y, m, d)
+
+
+def _at(pat: re.Pattern[str], lt: str, starts: list[int], taken: _Taken) -> Iterator[re.Match[str]]:
+    """Matches of ``pat`` anchored at each candidate start that no earlier mention claimed."""
+    for s in starts:
+        if taken.mask[s]:
+            continue
+        mt = pat.match(lt, s)
+        if mt is not None and taken.free(*mt.span()):
+            yield mt
+
+
+def _month_starts(lt: str, runs: list[int]) -> list[int]:
+    out = []
+    for s in runs:
+        m = _MONTH_BEFORE.search(lt, max(0, s - 16), s)
+        if m:
+            out.append(m.start())
+    return out
+
+
+def _scan_dates(lt: str, text: str, lang: str, runs: list[int], out: list[NumberMention], taken: _Taken) -> None:
+    for name, pat in _DATE_PATTERNS:
+        if name in ("cjk", "cjk_year") and "年" not in lt and "月" not in lt:
+            continue
+        starts = _month_starts(lt, runs) if name == "month_first" else runs
+        for mt in _at(pat, lt, starts, taken):
+            a, b = mt.span()
+            gd = mt.groupdict()
+            mention: NumberMention | None = None
+            if name == "iso":
+                mention = _date(a, b, text[a:b], int(gd["y"]), int(gd["m"]), int(gd["d"]))
+            elif name == "cjk":
+                mention = _date(a, b, text[a:b], _year(gd["y"]), int(gd["m"]), int(gd["d"]) if gd["d"] else None)
+            elif name in ("day_first", "month_first"):
+                mon_word = gd["mon"]
+                y = gd.get("y") or gd.get("y2")
+                day = int(gd["d"]) if gd.get("d") else None
+                # "may 5" / "mar 3" in lower case are more often words than months
+                if mon_word in ("may", "mar", "mai", "sept") and not text[mt.start("mon")].isupper() and lang != "fr":
+                    continue
+                mention = _date(a, b, text[a:b], int(y) if y else None, MONTHS[mon_word], day)
+            elif name == "numeric":
+                p, q = int(gd["a"]), int(gd["b"])
+                month, day = (p, q) if lang == "en" else (q, p)
+                if month > 12 and day <= 12:
+                    month, day = day, month
+                mention = _date(a, b, text[a:b], _year(gd["y"]), month, day)
+            else:
+                y = int(gd["y"])
+                if 1000 <= y <= 2999:
+                    mention = NumberMention(a, b, text[a:b], "year", float(y), 0.0, "", str(y), y)
+            if mention is not None:
+                out.append(mention)
+                taken.take(a, b)
+
+
+def _scan_times(lt: str, text: str, runs: list[int], out: list[NumberMention], taken: _Taken) -> None:
+    for pat in _TIMES:
+        for mt in _at(pat, lt, runs, taken):
+            a, b = mt.span()
+            gd = mt.groupdict()
+            h = int(gd["h"])
+            mi = int(gd["mi"]) if gd.get("mi") else 0
+            if h > 24 or mi > 59:
+                continue
+            ap = (gd.get("ap") or "").lower()
+            if ap:
+                if h > 12:
+                    continue
+                h = h % 12 + (12 if ap == "p" else 0)
+            minutes = (h % 24) * 60 + mi
+            out.append(NumberMention(a, b, text[a:b], "time", float(minutes), 0.0, "", f"{minutes // 60:02d}:{minutes % 60:02d}"))
+            taken.take(a, b)
+
+
+def _scan_phones(lt: str, text: str, runs: list[int], out: list[NumberMention], taken: _Taken) -> None:
+    starts = [s - 1 if s and lt[s - 1] in "(+" else s for s in runs]
+    for mt in _at(_PHONE, lt, starts, taken):
+        raw = mt["p"]
+        a, b = mt.span("p")
+        digits = re.sub(r"\D", "", raw)
+        if len(digits) < 7:
+            continue
+        seps = len(re.findall(r"[\s.\-]+", raw.strip()))
+        if _THOUSANDS_SPACE.match(raw) or _THOUSANDS_DOT.match(raw) or re.fullmatch(r"\d{1,3}(?:,\d{3})+", raw):
+            continue  # a grouped number, not a phone
+        if not (raw.startswith(("+", "(")) or seps >= 2 or (seps == 1 and "-" in raw and len(digits) >= 9)):
+            continue
+        if re.fullmatch(r"\d{4}\s*-\s*\d{4}", raw):
+            continue  # a year range
+        out.append(NumberMention(a, b, text[a:b], "phone", None, 0.0, "", digits))
+        taken.take(a, b)
+
+
+def _list_marker(lt: str, a: int, b: int) -> bool:
+    """``1.`` or ``2)`` opening a line: list numbering, not a claim."""
+    if b < len(lt) and lt[b] in ".)" and (b + 1 >= len(lt) or lt[b + 1] in " \t"):
+        line_start = lt.rfind("\n", 0, a) + 1
+        return bool(_LIST_MARKER.fullmatch(lt, line_start, a))
+    return False
+
+
+def _scan_numbers(lt: str, text: str, lang: str, runs: list[int], out: list[NumberMention], taken: _Taken) -> None:
+    for s in runs:
+        if taken.mask[s]:
+            continue
+        mt = _NUMBER.match(lt, s)
+        if mt is None:
+            continue
+        na, nb = mt.span("num")
+        if not taken.free(na, nb):
+            continue
+        parsed = _parse_plain(mt["num"], lang)
+        if parsed is None:
+            continue
+        value, decimals = parsed
+        before = _CUR_BEFORE_RE.search(lt, max(0, na - 8), na) if na else None
+        cur = mt["cur2"] or (before.group().strip() if before else "")
+        scale_tok = mt["scale_cjk"] or mt["scale"] or mt["scale_abbr"] or ""
+        if mt["scale_abbr"] and (text[mt.start("scale_abbr")] in "mb") and not cur:
+            scale_tok = ""  # "5m" is metres and "5b" a label; "5M", "$5m" and "5k" are amounts
+        scale = SCALES.get(scale_tok, 1.0) if scale_tok else 1.0
+        if mt["scale_cjk"]:
+            scale_end = mt.end("scale_cjk")
+        elif mt["scale"]:
+            scale_end = mt.end("scale")
+        elif scale_tok:
+            scale_end = mt.end("scale_abbr")
+        else:
+            scale_end = nb
+        a, b = na, scale_end
+        kind, unit = "number", ""
+        if mt["pct"]:
+            kind, unit, b = "percent", "%", mt.end("pct")
+        elif cur:
+            kind = "money"
+            unit = CURRENCIES.get(cur, cur)
+            a = before.start() if before and not mt["cur2"] else na
+            b = mt.end("cur2") if mt["cur2"] else scale_end
+        elif mt["ord"] and not decimals and not scale_tok and (lang == "fr" or mt["ord"] in ("st", "nd", "rd", "th")):
+            kind, b = "ordinal", mt.end("ord")
+        if kind == "number" and not scale_tok and _list_marker(lt, na, nb):
+            continue
+        raw = mt["num"]
+        if kind == "number" and not decimals and not scale_tok and raw.isdigit() and 1000 <= value <= 2100:
+            kind = "year"
+        total = value * scale
+        prec = 0.0 if kind in ("year", "ordinal") else _precision(value, decimals, scale, kind in ("number", "money"))
+        if not taken.free(a, b):
+            a, b = na, nb
+        out.append(NumberMention(a, b, text[a:b], kind, total, prec, unit, _fmt(total)))
+        taken.take(a, b)
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if v == int(v) and abs(v) < 1e18 else repr(v)
+
+
+def _scan_spelled(lt: str, text: str, out: list[NumberMention], taken: _Taken) -> None:
+    for mt in _SPELLED.finditer(lt):
+        a, b = mt.span()
+        if not taken.free(a, b):
+            continue
+        w = mt.group()
+        value = float(_EN_COMPOUNDS.get(w, SPELLED.get(w, -1)))
+        if value < 0:
+            continue
+        scale = 1.0
+        sm = _SCALE_AFTER.match(lt, b)
+        if sm:
+            scale = SCALES.get(sm.group(1), 1.0)
+            b = sm.end()
+        total = value * scale
+        out.append(NumberMention(a, b, text[a:b], "number", total, scale if scale > 1 else 0.0, "", _fmt(total), weak=scale == 1.0))
+        taken.take(a, b)
+
+
+def _scan_chinese(lt: str, text: str, out: list[NumberMention], taken: _Taken) -> None:
+    for mt in _CN_NUM.finditer(lt):
+        a, b = mt.span()
+        n = mt["n"]
+        value = parse_chinese_numeral(n)
+        if value is None or not taken.free(a, b):
+            continue
+        pre, post, cur = mt["pre"] or "", mt["post"] or "", mt["cur"] or ""
+        weak = len(n) == 1 and not post and not cur and pre != "百分之"
+        if pre == "百分之" or post in ("%", "個百分點", "个百分点"):
+            kind, unit = "percent", "%"
+        elif cur:
+            kind, unit = "money", CURRENCIES.get(cur, cur)
+        elif pre == "第":
+            kind, unit = "ordinal", ""
+            weak = value <= 3
+        elif post == "年" and value >= 1000:
+            kind, unit = "year", ""
+        else:
+            kind, unit = "number", ""
+            if post:
+                b = mt.end("n")
+            if len(n) == 1 and post == "年":
+                weak = True
+        out.append(NumberMention(a, b, text[a:b], kind, float(value), 0.0, unit, str(value), weak=weak))
+        taken.take(a, b)
+
+
+def find_numbers(text: str, language: str = "en") -> list[NumberMention]:
+    """Every numeric mention in ``text`` with exact offsets, sorted by position."""
+    if not text:
+        return []
+    lang = base_language(language)
+    lt = lower_keep_offsets(text.translate(_FULLWIDTH))
+    out: list[NumberMention] = []
+    taken = _Taken(len(text))
+    runs = [m.start() for m in _RUN.finditer(lt)]
+    if runs:
+        _scan_dates(lt, text, lang, runs, out, taken)
+        _scan_times(lt, text, runs, out, taken)
+        _scan_phones(lt, text, runs, out, taken)
+        _scan_numbers(lt, text, lang, runs, out, taken)
+    if lang != "zh":
+        _scan_spelled(lt, text, out, taken)
+    if _HAS_HAN.search(lt):
+        _scan_chinese(lt, text, out, taken)
+    out.sort(key=lambda m: (m.start, m.end))
+    return out
