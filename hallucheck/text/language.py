@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import regex
+
 __all__ = ["SUPPORTED", "base_language", "detect_language", "is_cjk_char"]
 
 SUPPORTED = ("en", "de", "fr", "zh-Hans", "zh-Hant")
@@ -67,18 +69,25 @@ def _chinese_variant(text: str) -> str:
     return "zh-Hant" if trad > simp else "zh-Hans"
 
 
+_LETTER = regex.compile(r"\p{L}")
+# The same ranges as is_cjk_char, letters only.
+_CJK_LETTER = regex.compile(r"(?=\p{L})[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff\U00020000-\U0002fa1f]")
+# The statistical identifier's cost grows with the text; a thousand characters is plenty of evidence.
+_LANGID_SAMPLE = 1000
+
+
 def detect_language(text: str, default: str = "en") -> str:
     """Best guess of the language of ``text`` as one of our codes (others pass through as ISO 639-1)."""
     sample = text[:2000]
-    letters = [ch for ch in sample if ch.isalpha()]
+    letters = len(_LETTER.findall(sample))
     if not letters:
         return default
-    cjk = sum(1 for ch in letters if is_cjk_char(ch))
-    if cjk / len(letters) > 0.3:
+    cjk = len(_CJK_LETTER.findall(sample))
+    if cjk / letters > 0.3:
         return _chinese_variant(sample)
-    if len(letters) < 12:
+    if letters < 12:
         return default  # too short for a statistical guess
-    lang, _ = _langid().classify(sample)
+    lang, _ = _langid().classify(sample[:_LANGID_SAMPLE])
     if lang == "zh":
         return _chinese_variant(sample)
     return str(lang)

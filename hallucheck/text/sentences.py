@@ -35,11 +35,15 @@ _CLOSERS = "\"'”’」』）)]》】"
 _CITATION_TAIL = regex.compile(r"(?:\s*\[[^\[\]\n]{1,40}\])+")
 _LATIN_END = regex.compile(r"[.!?…]+")
 _WORD_BEFORE = regex.compile(r"([\p{L}\p{N}.°\-]+)$")
+_CANDIDATE = regex.compile(r"[。！？.!?…]")
+# How far back to look for the word before a full stop: enough for any abbreviation, and it keeps
+# the search from rescanning the whole line at every full stop (quadratic on long paragraphs).
+_WORD_WINDOW = 48
 
 
 def _is_abbreviation(line: str, dot: int, sentence_start: int) -> bool:
     """Whether the ``.`` at ``dot`` belongs to an abbreviation, an initial or a list number."""
-    m = _WORD_BEFORE.search(line, 0, dot)
+    m = _WORD_BEFORE.search(line, max(0, dot - _WORD_WINDOW), dot)
     if not m:
         return False
     word = m.group(1).lower().strip(".")
@@ -61,6 +65,11 @@ def _line_sentences(line: str, offset: int, out: list[Segment]) -> None:
     i = 0
     n = len(line)
     while i < n:
+        # Jump straight to the next character that can end a sentence (most characters cannot).
+        cand = _CANDIDATE.search(line, i)
+        if cand is None:
+            break
+        i = cand.start()
         ch = line[i]
         end = -1
         if ch in "。！？" or (ch in "!?" and i + 1 < n and line[i + 1] in "。！？"):
@@ -91,8 +100,10 @@ def _line_sentences(line: str, offset: int, out: list[Segment]) -> None:
         if tail:
             end = tail.end()
         # A Latin stop followed by a lowercase word is most likely not a sentence end.
-        rest = line[end:].lstrip()
-        if ch in ".…" and rest and rest[0].islower() and not _is_cjk(rest[0]):
+        k = end
+        while k < n and line[k].isspace():
+            k += 1
+        if ch in ".…" and k < n and line[k].islower() and not _is_cjk(line[k]):
             i = end
             continue
         _emit(line, start, end, offset, out)

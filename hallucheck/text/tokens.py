@@ -84,11 +84,18 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
 
 
 def _make(w: str, s: int, e: int, lang: str, stops: frozenset[str]) -> Token:
+    norm, is_stop, is_punct, is_number = _word_info(w, lang, stops)
+    return Token(s, e, w, norm, is_stop, is_punct, is_number)
+
+
+@lru_cache(maxsize=400_000)
+def _word_info(w: str, lang: str, stops: frozenset[str]) -> tuple[str, bool, bool, bool]:
+    """Everything about a token that depends only on the word: computed once per word and language."""
     first = w[0]
     is_number = first.isdigit()
     is_punct = not is_number and not first.isalpha() and not ("\u4e00" <= first <= "\u9fff")
     norm = w if is_punct else lemma(w, lang)
-    return Token(s, e, w, norm, w.lower() in stops or norm in stops, is_punct, is_number)
+    return norm, w.lower() in stops or norm in stops, is_punct, is_number
 
 
 def content_tokens(tokens: list[Token]) -> list[Token]:
