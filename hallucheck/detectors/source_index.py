@@ -1,0 +1,111 @@
+"""Source-side views the lexical detectors share, built once per source text and cached on it.
+
+A RAG log repeats the same retrieved passages for many answers (RAGTruth: six answers per
+source), so everything that depends only on the source — its sentences as lemma sequences, the
+packed bit vectors for ROUGE-L — is computed on first use and kept on the cached
+``SourceAnalysis`` object, next to its tokens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TypeVar
+
+from hallucheck.analysis import SourceAnalysis
+from hallucheck.detectors.lcs import PackedSequences
+from hallucheck.text import Segment, Token
+from hallucheck.types import Case
+
+__all__ = ["SourceIndex", "source_index", "memo", "locate_in_sources", "sentence_tokens"]
+
+T = TypeVar("T")
+
+
+def memo(sa: SourceAnalysis, key: str, build: Callable[[SourceAnalysis], T]) -> T:
+    """``build(sa)`` computed once per SourceAnalysis object (which is itself LRU-cached by text)."""
+    store = vars(sa)
+    full_key = f"_hallucheck_{key}"
+    hit = store.get(full_key)
+    if hit is None:
+        hit = build(sa)
+        store[full_key] = hit
+    return hit  # type: ignore[no-any-return]
+
+
+def sentence_tokens(sentences: list[Segment], tokens: list[Token]) -> list[list[Token]]:
+    """Tokens grouped by the sentence that contains them (tokens between sentences are dropped)."""
+    out: list[list[Token]] = [[] for _ in sentences]
+    if not sentences:
+        return out
+    i = 0
+    last = len(sentences) - 1
+    for t in tokens:
+        while i < last and t.start >= sentences[i].end:
+            i += 1
+        if sentences[i].start <= t.start and t.end <= sentences[i].end:
+            out[i].append(t)
+    return out
+
+
+@dataclass
+class SourceIndex:
+    """The source as sentences of lemmas: ``words`` keeps stop words, ``content`` drops them."""
+
+    sentences: list[Segment]
+    words: list[list[str]]
+    content: list[list[str]]
+    all_words: list[str]
+
+    @cached_property
+    def packed_words(self) -> PackedSequences:
+        return PackedSequences.build(self.words)
+
+    @cached_property
+    def packed_content(self) -> PackedSequences:
+        return PackedSequences.build(self.content)
+
+    @cached_property
+    def packed_all(self) -> PackedSequences:
+        """The whole source as one sequence (the seed's answer-vs-context ROUGE-L)."""
+        return PackedSequences.build([self.all_words])
+
+    @cached_property
+    def postings(self) -> dict[str, list[int]]:
+        """Content lemma -> indices of the source sentences that contain it."""
+        out: dict[str, list[int]] = {}
+        for i, seq in enumerate(self.content):
+            for w in set(seq):
+                out.setdefault(w, []).append(i)
+        return out
+
+
+def _build(sa: SourceAnalysis) -> SourceIndex:
+    groups = sentence_tokens(sa.sentences, sa.tokens)
+    words = [[t.norm for t in g if not t.is_punct] for g in groups]
+    content = [[t.norm for t in g if not t.is_punct and not t.is_stop] for g in groups]
+    all_words = [t.norm for t in sa.tokens if not t.is_punct]
+    return SourceIndex(list(sa.sentences), words, content, all_words)
+
+
+def source_index(sa: SourceAnalysis) -> SourceIndex:
+    """The SourceIndex of a source text, cached with it."""
+    return memo(sa, "source_index", _build)
+
+
+def locate_in_sources(case: Case, start: int, end: int) -> tuple[str | None, int, int]:
+    """Map offsets into ``case.source_text`` (sources joined by a blank line) to one source.
+
+    Returns the source id and the offsets inside that source's own text; the id is None when
+    the range straddles two sources.
+    """
+    pos = 0
+    for src in case.contexts:
+        stop = pos + len(src.text)
+        if start < stop or src is case.contexts[-1]:
+            if end <= stop:
+                return src.id, start - pos, end - pos
+            return None, start, end
+        pos = stop + 2
+    return None, start, end
