@@ -1,0 +1,267 @@
+"""Inputs of the span tagger for one answer: word pieces plus per-token lexical signals (no torch).
+
+A six-layer encoder fine-tuned on 12k answers cannot learn on its own which words of a sentence
+occur in a source it only partly sees, or that "21:30" disagrees with "21:0". These signals are
+cheap to compute exactly, so they are given to it as extra inputs (one value per feature and word
+piece). The same code builds the inputs at training time and at inference, so the shipped ONNX
+model sees exactly what it was trained on.
+
+Layout of one window: ``[CLS] sentences [SEP] question previous-sentence evidence [SEP]``; token
+type 0 for the first segment, 1 for the rest. Consecutive short sentences share a window (up to
+``max_target`` word pieces) so each pass of the encoder labels more answer tokens; a sentence
+longer than that is cut into overlapping windows. Labels and probabilities live only on the
+sentence word pieces; every sentence of a window gets its own retrieved evidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hallucheck.models.tagger_evidence import SourceView, number_keys, norms_for_offsets, select_units
+from hallucheck.text import Segment, split_sentences, tokenize
+from hallucheck.text.tokens import Token
+
+__all__ = [
+    "FEATURE_NAMES",
+    "N_FEATURES",
+    "EncoderSettings",
+    "Window",
+    "encode_answer",
+]
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "is_target",  # word piece belongs to the sentence being judged
+    "is_evidence",  # word piece belongs to retrieved source text
+    "in_evidence",  # sentence: its word occurs in the evidence; others: word occurs in the sentence
+    "in_source",  # sentence: its word occurs anywhere in the sources
+    "content",  # not a stop word or punctuation
+    "number_absent",  # a number the sources do not contain
+    "cap_absent",  # a capitalised word (not sentence-initial) absent from the sources
+    "novel_bigram",  # content bigram (previous content word, this word) absent from the sources
+    "in_question",  # word occurs in the question
+    "null_key",  # sentence: word names an empty attribute; evidence: piece of an empty attribute line
+)
+N_FEATURES = len(FEATURE_NAMES)
+
+
+@dataclass(frozen=True)
+class EncoderSettings:
+    max_len: int = 256
+    max_target: int = 80  # word pieces of answer sentences per window (consecutive sentences grouped)
+    target_stride: int = 56  # step between windows of a sentence longer than max_target
+    max_question: int = 24
+    max_prev: int = 32
+    max_unit_tokens: int = 96
+
+
+@dataclass
+class Window:
+    """One model input. ``target_offsets[i]`` are answer character offsets of input position i + 1."""
+
+    sentences: list[int]  # answer sentence index of each sentence word piece
+    input_ids: list[int]
+    type_ids: list[int]
+    features: list[list[float]]
+    target_offsets: list[tuple[int, int]]
+    units: list[int]  # source units shown as evidence
+    labels: list[int] = field(default_factory=list)
+
+
+def _word_of(offsets: list[tuple[int, int]], toks: list[Token]) -> list[Token | None]:
+    out: list[Token | None] = []
+    j = 0
+    for s, _ in offsets:
+        while j < len(toks) and toks[j].end <= s:
+            j += 1
+        out.append(toks[j] if j < len(toks) and toks[j].start <= s < toks[j].end else None)
+    return out
+
+
+def _target_features(
+    words: list[Token | None],
+    view: SourceView,
+    evidence_norms: set[str],
+    question_norms: frozenset[str],
+    sentence_start: int,
+    prev_content: dict[int, str | None],
+) -> list[list[float]]:
+    feats: list[list[float]] = []
+    for w in words:
+        f = [0.0] * N_FEATURES
+        f[0] = 1.0
+        if w is not None:
+            content = not w.is_punct and not w.is_stop
+            f[2] = float(w.norm in evidence_norms)
+            f[3] = float(w.norm in view.norms)
+            f[4] = float(content)
+            if w.is_number:
+                full, parts = number_keys(w.text)
+                if full not in view.numbers and not (parts and parts <= view.number_parts):
+                    f[5] = 1.0
+            if w.text[:1].isupper() and w.start > sentence_start and w.norm not in view.norms:
+                f[6] = 1.0
+            prev = prev_content.get(w.start)
+            if content and prev is not None and (prev, w.norm) not in view.bigrams:
+                f[7] = 1.0
+            f[8] = float(w.norm in question_norms)
+            f[9] = float(w.norm in view.null_norms)
+        feats.append(f)
+    return feats
+
+
+def _context_features(norms: list[str | None], sentence_norms: set[str], question_norms: frozenset[str]) -> list[list[float]]:
+    out = []
+    for n in norms:
+        f = [0.0] * N_FEATURES
+        if n is not None:
+            f[2] = float(n in sentence_norms)
+            f[8] = float(n in question_norms)
+        out.append(f)
+    return out
+
+
+def encode_answer(
+    answer: str,
+    question: str,
+    view: SourceView,
+    tokenizer: Any,
+    language: str,
+    settings: EncoderSettings = EncoderSettings(),
+    sentences: list[Segment] | None = None,
+    answer_tokens: list[Token] | None = None,
+    spans: list[tuple[int, int]] | None = None,
+) -> list[Window]:
+    """All windows of an answer (one or more per sentence); ``spans`` given -> labels filled in."""
+    if sentences is None:
+        sentences = split_sentences(answer, language)
+    if answer_tokens is None:
+        answer_tokens = tokenize(answer, language)
+    cls_id = tokenizer.token_to_id("[CLS]")
+    sep_id = tokenizer.token_to_id("[SEP]")
+    dot_id = tokenizer.token_to_id(".")
+    q_toks = tokenize(question, language) if question else []
+    question_norms = frozenset(t.norm for t in q_toks if not t.is_punct and not t.is_stop)
+    q_ids: list[int] = []
+    q_norms: list[str | None] = []
+    if question:
+        qe = tokenizer.encode(question, add_special_tokens=False)
+        q_ids = list(qe.ids[: settings.max_question])
+        q_norms = norms_for_offsets(qe.offsets, q_toks)[: settings.max_question]
+    # previous content lemma of each content token (for the bigram novelty feature), answer-wide
+    prev_content: dict[int, str | None] = {}
+    last: str | None = None
+    for t in answer_tokens:
+        if not t.is_punct and not t.is_stop:
+            prev_content[t.start] = last
+            last = t.norm
+    sent_texts = [s.text for s in sentences]
+    encs = tokenizer.encode_batch(sent_texts, add_special_tokens=False) if sent_texts else []
+    infos = []  # per sentence: ids, answer offsets, word tokens, lemmas, content lemmas
+    tok_i = 0
+    for seg, enc in zip(sentences, encs):
+        while tok_i < len(answer_tokens) and answer_tokens[tok_i].end <= seg.start:
+            tok_i += 1
+        j = tok_i
+        while j < len(answer_tokens) and answer_tokens[j].start < seg.end:
+            j += 1
+        stoks = answer_tokens[tok_i:j]
+        offsets = [(seg.start + a, seg.start + b) for a, b in enc.offsets]
+        infos.append(
+            (
+                list(enc.ids),
+                offsets,
+                _word_of(offsets, stoks),
+                {t.norm for t in stoks if not t.is_punct},
+                frozenset(t.norm for t in stoks if not t.is_punct and not t.is_stop),
+            )
+        )
+    # chunks of word pieces: whole short sentences grouped, long ones cut with overlap
+    groups: list[list[tuple[int, int, int]]] = []
+    current: list[tuple[int, int, int]] = []
+    size = 0
+    for si, info in enumerate(infos):
+        n = len(info[0])
+        if n == 0:
+            continue
+        if n > settings.max_target:
+            if current:
+                groups.append(current)
+                current, size = [], 0
+            starts = list(range(0, n - settings.max_target + 1, settings.target_stride))
+            if starts[-1] + settings.max_target < n:
+                starts.append(n - settings.max_target)
+            groups.extend([(si, a, a + settings.max_target)] for a in starts)
+            continue
+        if size + n > settings.max_target and current:
+            groups.append(current)
+            current, size = [], 0
+        current.append((si, 0, n))
+        size += n
+    if current:
+        groups.append(current)
+    windows: list[Window] = []
+    blank = [0.0] * N_FEATURES
+    for group in groups:
+        first = group[0][0]
+        t_ids: list[int] = []
+        t_off: list[tuple[int, int]] = []
+        t_sent: list[int] = []
+        t_feats: list[list[float]] = []
+        sent_norms: set[str] = set()
+        targets = []
+        for si, a, b in group:
+            sent_norms |= infos[si][3]
+            targets.append(infos[si][4])
+        prev_ids: list[int] = []
+        prev_norms: list[str | None] = []
+        ctx = set(question_norms)
+        if first > 0:
+            pids, poff, pwords, _, pcontent = infos[first - 1]
+            prev_ids = pids[-settings.max_prev :]
+            prev_norms = [w.norm if w is not None else None for w in pwords][-settings.max_prev :]
+            ctx |= pcontent
+        budget = settings.max_len - 3 - sum(b - a for _, a, b in group) - len(q_ids) - len(prev_ids)
+        chosen = select_units(view, targets, frozenset(ctx), budget, settings.max_unit_tokens)
+        ev_ids: list[int] = []
+        ev_feats: list[list[float]] = []
+        ev_norms: set[str] = set()
+        for ui in chosen:
+            u = view.units[ui]
+            ev_norms |= u.norms
+            ev_ids.extend(u.ids[: settings.max_unit_tokens])
+            fs = _context_features(u.wp_norms[: settings.max_unit_tokens], sent_norms, question_norms)
+            for f in fs:
+                f[1] = 1.0
+                f[3] = 1.0
+                f[9] = float(u.is_null)
+            ev_feats.extend(fs)
+            if u.text[-1:] not in ".!?;。！？":  # keep record lines apart
+                ev_ids.append(dot_id)
+                ev_feats.append([0.0, 1.0] + [0.0] * (N_FEATURES - 2))
+        ev_ids = ev_ids[: max(budget, 0)]
+        ev_feats = ev_feats[: max(budget, 0)]
+        for si, a, b in group:
+            ids, offsets, words, _, _ = infos[si]
+            t_ids.extend(ids[a:b])
+            t_off.extend(offsets[a:b])
+            t_sent.extend([si] * (b - a))
+            t_feats.extend(
+                _target_features(words[a:b], view, ev_norms, question_norms, sentences[si].start, prev_content)
+            )
+        input_ids = [cls_id] + t_ids + [sep_id] + q_ids + prev_ids + ev_ids + [sep_id]
+        type_ids = [0] * (len(t_ids) + 2) + [1] * (len(q_ids) + len(prev_ids) + len(ev_ids) + 1)
+        feats = (
+            [blank]
+            + t_feats
+            + [blank]
+            + _context_features(q_norms, sent_norms, question_norms)
+            + _context_features(prev_norms, sent_norms, question_norms)
+            + ev_feats
+            + [blank]
+        )
+        w = Window(t_sent, input_ids, type_ids, feats, t_off, chosen)
+        if spans is not None:
+            w.labels = [int(any(s < e2 and s2 < e for s2, e2 in spans)) for s, e in t_off]
+        windows.append(w)
+    return windows

@@ -1,0 +1,293 @@
+"""The training loop: AdamW, warmup + linear decay, weighted loss, checkpoints, resume, logs.
+
+A run lives in one directory: ``config.json`` (the settings it started with), ``data.pkl`` (the
+prepared windows), ``checkpoint.pt`` (model, optimizer, scheduler, RNG states, step, position in
+the epoch, data hash; rewritten atomically every ``checkpoint_every`` steps and on SIGTERM/SIGINT),
+``train.log`` (progress lines) and, at the end, ``final.pt`` + ``DONE``. Starting again on the same
+directory resumes from the checkpoint with the same batches in the same order.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hallucheck.train.config import TrainConfig, base_model_dir, file_sha256
+from hallucheck.train.data import Example, build_examples, load_or_build, load_tokenizer
+
+__all__ = ["build_model", "collate", "train", "evaluate", "predict_probs", "RunLogger"]
+
+
+class RunLogger:
+    def __init__(self, path: Path, echo: bool = True) -> None:
+        self.path = path
+        self.echo = echo
+
+    def __call__(self, msg: str) -> None:
+        line = f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} {msg}"
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write(line + "\n")
+        if self.echo:
+            print(line, flush=True)
+
+
+def build_model(cfg: TrainConfig, model_dir: str) -> Any:
+    """MiniLM (lower ``n_layers``) + feature input + token head."""
+    from torch import nn
+    from transformers import BertModel
+
+    from hallucheck.models.tagger_features import N_FEATURES
+    from hallucheck.train.model import SpanTagger
+
+    encoder = BertModel.from_pretrained(model_dir, add_pooling_layer=False, local_files_only=True)
+    if 0 < cfg.n_layers < len(encoder.encoder.layer):
+        encoder.encoder.layer = nn.ModuleList(list(encoder.encoder.layer)[: cfg.n_layers])
+        encoder.config.num_hidden_layers = cfg.n_layers
+    model = SpanTagger(encoder, N_FEATURES, cfg.dropout)
+    if cfg.freeze_word_embeddings:
+        model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)
+    return model
+
+
+def collate(batch: list[Example]) -> dict[str, Any]:
+    import torch
+
+    n = len(batch)
+    length = max(len(e.input_ids) for e in batch)
+    n_feat = batch[0].features.shape[1]
+    ids = np.zeros((n, length), dtype=np.int64)
+    mask = np.zeros((n, length), dtype=np.int64)
+    types = np.zeros((n, length), dtype=np.int64)
+    feats = np.zeros((n, length, n_feat), dtype=np.float32)
+    labels = np.full((n, length), -100, dtype=np.int64)
+    for i, e in enumerate(batch):
+        k = len(e.input_ids)
+        ids[i, :k] = e.input_ids
+        mask[i, :k] = 1
+        types[i, :k] = e.type_ids
+        feats[i, :k] = e.features
+        labels[i, 1 : 1 + len(e.labels)] = e.labels
+    return {
+        "input_ids": torch.from_numpy(ids),
+        "attention_mask": torch.from_numpy(mask),
+        "token_type_ids": torch.from_numpy(types),
+        "features": torch.from_numpy(feats),
+        "labels": torch.from_numpy(labels),
+    }
+
+
+def predict_probs(model: Any, examples: list[Example], batch_size: int = 32) -> list[np.ndarray]:
+    """P(unsupported) for the target tokens of each example (eval mode, no grad)."""
+    import torch
+
+    was_training = model.training
+    model.eval()
+    out: list[np.ndarray] = []
+    with torch.no_grad():
+        for i in range(0, len(examples), batch_size):
+            chunk = examples[i : i + batch_size]
+            b = collate(chunk)
+            logits = model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"])
+            probs = torch.softmax(logits, dim=-1)[..., 1].numpy()
+            for j, e in enumerate(chunk):
+                out.append(probs[j, 1 : 1 + len(e.labels)].copy())
+    model.train(was_training)
+    return out
+
+
+def _auroc(scores: np.ndarray, labels: np.ndarray) -> float:
+    pos = labels.sum()
+    neg = len(labels) - pos
+    if pos == 0 or neg == 0:
+        return float("nan")
+    order = scores.argsort(kind="mergesort")
+    ranks = np.empty(len(scores))
+    ranks[order] = np.arange(1, len(scores) + 1)
+    return float((ranks[labels == 1].sum() - pos * (pos + 1) / 2) / (pos * neg))
+
+
+def evaluate(model: Any, examples: list[Example]) -> dict[str, float]:
+    """Token AUROC/F1@0.5 and answer-level AUROC (max token probability) on held-out windows."""
+    probs = predict_probs(model, examples)
+    p = np.concatenate(probs) if probs else np.zeros(0)
+    y = np.concatenate([e.labels for e in examples]).astype(int) if examples else np.zeros(0, int)
+    pred = p >= 0.5
+    tp = float((pred & (y == 1)).sum())
+    prec = tp / max(pred.sum(), 1)
+    rec = tp / max((y == 1).sum(), 1)
+    per_rec: dict[int, tuple[float, int]] = {}
+    for e, pr in zip(examples, probs):
+        m, lab = per_rec.get(e.record, (0.0, 0))
+        per_rec[e.record] = (max(m, float(pr.max()) if len(pr) else 0.0), max(lab, int(e.labels.max()) if len(e.labels) else 0))
+    rs = np.array([v[0] for v in per_rec.values()])
+    rl = np.array([v[1] for v in per_rec.values()])
+    return {
+        "token_auroc": _auroc(p, y),
+        "token_f1@0.5": 2 * prec * rec / max(prec + rec, 1e-9),
+        "answer_auroc": _auroc(rs, rl),
+    }
+
+
+def _seed_all(seed: int) -> None:
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def _atomic_save(obj: Any, path: Path) -> None:
+    import torch
+
+    tmp = path.with_suffix(".tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+def train(cfg: TrainConfig, run_dir: str | Path, resume: bool = True, echo: bool = True) -> dict[str, Any]:
+    """Train (or resume) the tagger in ``run_dir``; returns a summary dict."""
+    import torch
+
+    run = Path(run_dir)
+    run.mkdir(parents=True, exist_ok=True)
+    log = RunLogger(run / "train.log", echo)
+    cfg_path = run / "config.json"
+    ckpt_path = run / "checkpoint.pt"
+    if resume and cfg_path.exists() and ckpt_path.exists():
+        saved = json.loads(cfg_path.read_text())
+        if saved != json.loads(cfg.to_json()):
+            log("resuming: using the config saved in the run directory")
+        cfg = TrainConfig(**saved)
+    cfg.save(cfg_path)
+    torch.set_num_threads(cfg.threads)
+    _seed_all(cfg.seed)
+    model_dir = cfg.base_model or base_model_dir()
+    tokenizer = load_tokenizer(model_dir)
+    data_hash = file_sha256(cfg.data)
+    settings = cfg.encoder_settings()
+    log(f"data {cfg.data} sha256={data_hash} settings={cfg.data_settings_key()}")
+    cache = run / f"data-{data_hash[:12]}-{cfg.data_settings_key()}.pkl"
+    t0 = time.time()
+    examples = load_or_build(
+        cache, cfg.data, "train", tokenizer, settings, cfg.negative_keep, cfg.seed, cfg.limit, log
+    )
+    eval_examples = build_examples(cfg.data, "calib", tokenizer, settings, 1.0, cfg.seed, cfg.eval_answers)
+    pos = sum(int(e.labels.sum()) for e in examples)
+    tot = sum(len(e.labels) for e in examples)
+    log(f"{len(examples)} training windows ({pos}/{tot} unsupported tokens = {pos / max(tot, 1):.3f}), "
+        f"{len(eval_examples)} eval windows, prepared in {time.time() - t0:.0f}s")
+
+    model = build_model(cfg, model_dir)
+    head_params = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("encoder.")]
+    enc_params = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("encoder.")]
+    opt = torch.optim.AdamW(
+        [{"params": enc_params, "lr": cfg.lr}, {"params": head_params, "lr": cfg.head_lr}],
+        weight_decay=cfg.weight_decay,
+    )
+    per_step = cfg.batch_size * cfg.grad_accum
+    total = cfg.max_steps or max(1, math.ceil(cfg.epochs * len(examples) / per_step))
+    warm = max(1, int(cfg.warmup * total))
+
+    def schedule(step: int) -> float:
+        if step < warm:
+            return (step + 1) / warm
+        return max(0.0, (total - step) / max(1, total - warm))
+
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, schedule)
+    step, epoch, cursor = 0, 0, 0
+    if resume and ckpt_path.exists():
+        state = torch.load(ckpt_path, map_location="cpu", weights_only=False)
+        if state["data_hash"] != data_hash:
+            raise RuntimeError("the data file changed since this run started (sha256 differs); use a new run dir")
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["optimizer"])
+        sched.load_state_dict(state["scheduler"])
+        step, epoch, cursor = state["step"], state["epoch"], state["cursor"]
+        random.setstate(state["rng"]["python"])
+        np.random.set_state(state["rng"]["numpy"])
+        torch.set_rng_state(state["rng"]["torch"])
+        log(f"resumed at step {step}/{total} (epoch {epoch}, position {cursor})")
+    else:
+        log(f"starting: {total} steps of {per_step} windows, warmup {warm}")
+
+    def checkpoint() -> None:
+        _atomic_save(
+            {
+                "model": model.state_dict(),
+                "optimizer": opt.state_dict(),
+                "scheduler": sched.state_dict(),
+                "rng": {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()},
+                "step": step,
+                "epoch": epoch,
+                "cursor": cursor,
+                "data_hash": data_hash,
+                "config": json.loads(cfg.to_json()),
+            },
+            ckpt_path,
+        )
+
+    stop = {"flag": False}
+
+    def on_signal(signum: int, _frame: Any) -> None:
+        stop["flag"] = True
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor([1.0, cfg.pos_weight]), ignore_index=-100)
+    model.train()
+    ema: float | None = None
+    t_start = time.time()
+    steps_here = 0
+    try:
+        while step < total and not stop["flag"]:
+            order = np.random.RandomState(cfg.seed + epoch).permutation(len(examples))
+            if cursor + per_step > len(order):
+                epoch, cursor = epoch + 1, 0
+                continue
+            opt.zero_grad()
+            loss_sum = 0.0
+            for k in range(cfg.grad_accum):
+                idx = order[cursor + k * cfg.batch_size : cursor + (k + 1) * cfg.batch_size]
+                b = collate([examples[i] for i in idx])
+                logits = model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"])
+                loss = loss_fn(logits.reshape(-1, 2), b["labels"].reshape(-1)) / cfg.grad_accum
+                loss.backward()
+                loss_sum += float(loss.detach())
+            torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
+            opt.step()
+            sched.step()
+            step += 1
+            steps_here += 1
+            cursor += per_step
+            ema = loss_sum if ema is None else 0.95 * ema + 0.05 * loss_sum
+            if step % cfg.log_every == 0 or step == total:
+                el = time.time() - t_start
+                rate = steps_here * per_step / el
+                eta = (total - step) * per_step / max(rate, 1e-9)
+                log(f"step {step}/{total} epoch {epoch} loss {loss_sum:.4f} ema {ema:.4f} "
+                    f"lr {sched.get_last_lr()[0]:.2e} {rate:.2f} windows/s eta {eta / 60:.1f} min")
+            if step % cfg.checkpoint_every == 0:
+                checkpoint()
+            if cfg.eval_every and step % cfg.eval_every == 0 and eval_examples:
+                log("eval " + json.dumps({k: round(v, 4) for k, v in evaluate(model, eval_examples).items()}))
+    finally:
+        checkpoint()
+        for s, h in old.items():
+            signal.signal(s, h)
+    summary: dict[str, Any] = {"step": step, "total": total, "data_sha256": data_hash}
+    if step >= total:
+        metrics = evaluate(model, eval_examples) if eval_examples else {}
+        summary["eval"] = metrics
+        _atomic_save({"model": model.state_dict(), "config": json.loads(cfg.to_json()), "data_hash": data_hash}, run / "final.pt")
+        (run / "DONE").write_text(json.dumps(summary, indent=2) + "\n")
+        log("done " + json.dumps(summary))
+    else:
+        log(f"stopped at step {step}/{total}; run again on {run} to resume")
+    return summary
