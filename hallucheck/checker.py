@@ -92,6 +92,8 @@ class Checker:
         for d in names:
             if isinstance(d, str):
                 o = opts.get(d, {})
+                if self.llm is not None and _takes_llm(d):
+                    o.setdefault("llm", self.llm)  # e.g. claims: rules without an LLM, LLM extraction with one
                 det = get_detector(d, **o) if not _needs_llm(d) else self._llm_detector(d, o)
                 if det is None:
                     continue
@@ -190,6 +192,12 @@ def _needs_llm(name: str) -> bool:
     from hallucheck.detectors import detector_layer
 
     return detector_layer(name) == 5 and name != "claims"
+
+
+def _takes_llm(name: str) -> bool:
+    from hallucheck.detectors import detector_layer
+
+    return detector_layer(name) == 5
 
 
 def _safe_detect(det: Detector, analysis: CaseAnalysis) -> Finding:
