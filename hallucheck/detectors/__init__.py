@@ -32,6 +32,7 @@ for _name, _path, _layer in (
     ("ngram", "hallucheck.detectors.ngram:NgramDetector", 2),
     ("overlap", "hallucheck.detectors.overlap:OverlapDetector", 2),
     ("semantic", "hallucheck.detectors.semantic:SemanticDetector", 3),
+    ("ngram_semantic", "hallucheck.detectors.ngram_semantic:ParaphraseNgramDetector", 3),
     ("model", "hallucheck.detectors.model:ModelDetector", 4),
     ("nli", "hallucheck.detectors.nli:NLIDetector", 4),
     ("consistency", "hallucheck.detectors.consistency:ConsistencyDetector", 4),

@@ -55,11 +55,13 @@ class EmbedderUnavailable(RuntimeError):
 class TokenEmbeddings:
     """Contextual token vectors of one text (special tokens removed), L2-normalised.
 
+    Vectors are kept as float16 (half the memory in the cache; cast to float32 before use).
+
     ``offsets[i]`` is the character range of token ``i`` in the text; ``ids`` are vocabulary ids
     (used for idf weighting, where the same word piece must count as the same token).
     """
 
-    vectors: np.ndarray  # (n, dim) float32
+    vectors: np.ndarray  # (n, dim) float16
     offsets: np.ndarray  # (n, 2) int
     ids: np.ndarray  # (n,) int
 
@@ -190,7 +192,7 @@ class Embedder:
         batch_size: int = 32,
         max_length: int = 256,
         cache_size: int = 20000,
-        token_cache_size: int = 4000,
+        token_cache_size: int = 3000,
         threads: int | None = None,
         e5_prefix: Literal["query", "passage"] = "query",
     ) -> None:
@@ -336,7 +338,11 @@ class Embedder:
     # ---- token vectors ----------------------------------------------------------------------
 
     def token_embeddings(self, texts: list[str] | tuple[str, ...], *, cache: bool = True) -> list[TokenEmbeddings]:
-        """Per text, its contextual word-piece vectors (MiniLM), normalised, specials removed."""
+        """Per text, its contextual word-piece vectors (MiniLM), normalised, specials removed.
+
+        The same forward pass also fills the sentence-vector cache, so a following ``encode`` of
+        the same texts with the MiniLM backend costs nothing.
+        """
         texts = list(texts)
         result: list[TokenEmbeddings | None] = [None] * len(texts)
         todo: dict[str, list[int]] = {}
@@ -362,7 +368,10 @@ class Embedder:
                 parts = [s[1:-1] for s in states[k : k + len(wins)]]
                 k += len(wins)
                 vecs = np.concatenate(parts, axis=0)[: len(ids)] if ids.size else np.zeros((0, rt.dim), np.float32)
-                te = TokenEmbeddings(vectors=_normalize(vecs), offsets=offs, ids=ids)
+                te = TokenEmbeddings(vectors=_normalize(vecs).astype(np.float16), offsets=offs, ids=ids)
+                if cache and self.cache_size:  # the same pass gives the sentence vector
+                    pooled = np.concatenate(states[k - len(wins) : k], axis=0).mean(axis=0, keepdims=True)
+                    self._cache_put(("minilm", t), _normalize(pooled)[0])
                 for i in todo[t]:
                     result[i] = te
                 if cache and self.token_cache_size:
