@@ -1,0 +1,43 @@
+"""``hallucheck train`` (fit the span tagger) and ``hallucheck train-policy`` (fit the learned policy).
+
+Both need the ``train`` extra; its libraries are imported only inside the commands.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from hallucheck.cli import app
+
+__all__ = ["train", "train_policy"]
+
+
+@app.command("train")
+def train(
+    config: Optional[str] = typer.Option(None, "--config", help="JSON/YAML training config (default settings otherwise)"),
+    run_dir: str = typer.Option("runs/tagger", "--run-dir", help="checkpoints, logs and prepared data"),
+    resume: bool = typer.Option(True, "--resume/--no-resume", help="continue from the run directory's checkpoint"),
+    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="stop after this many optimizer steps"),
+    limit: Optional[int] = typer.Option(None, "--limit", help="use only the first N training answers"),
+    export: bool = typer.Option(False, "--export", help="export to ONNX (int8 where it keeps accuracy) at the end"),
+    export_dir: Optional[str] = typer.Option(None, "--export-dir", help="where the ONNX model goes"),
+) -> None:
+    """Fine-tune the span tagger on the train part of RAGTruth (resumable, logged, seeded)."""
+    from hallucheck.train.run import run_training
+
+    raise typer.Exit(run_training(config, run_dir, resume, max_steps, limit, export, export_dir))
+
+
+@app.command("train-policy")
+def train_policy(
+    data: str = typer.Option("../shared/data/ragtruth/train.jsonl.gz", "--data", help="RAGTruth train file"),
+    out: str = typer.Option("hallucheck/policies/learned.json", "--out", help="where the fitted policy goes"),
+    features_cache: Optional[str] = typer.Option(None, "--cache", help="reuse/keep detector features here (.jsonl)"),
+    seed: int = typer.Option(13, "--seed"),
+) -> None:
+    """Fit and calibrate the learned policy on the calib part (needs scikit-learn)."""
+    from hallucheck.train.stack import fit_policy
+
+    raise typer.Exit(fit_policy(data, out, features_cache, seed))
