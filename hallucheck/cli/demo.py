@@ -79,8 +79,11 @@ def demo(
             style="",
         )
     )
-    for name in chosen:
-        case = make_case(examples[name])
+    cases = {name: make_case(examples[name]) for name in chosen}
+    with console.status("loading language tables…", spinner="dots"):
+        for case in cases.values():
+            checker.check(case)  # the first check of a language loads its tables; time the second
+    for name, case in cases.items():
         meta = case.metadata
         console.print(Rule(Text(name, style="dim")))
         if meta.get("note"):

@@ -74,7 +74,13 @@ def _verdict(report: Any) -> Text:
     level = report.risk_level
     style = LEVEL_STYLES.get(level, "bold")
     text = Text()
-    text.append("HALLUCINATED" if report.hallucinated else "GROUNDED", style=style)
+    if report.hallucinated:
+        word = "HALLUCINATED"
+    elif report.decision == "review":
+        word = "UNCERTAIN"  # not called hallucinated, but not safe to accept unseen either
+    else:
+        word = "GROUNDED"
+    text.append(word, style=style)
     text.append(f"   risk {report.risk_score:.2f} ")
     text.append(f"({level})", style=style)
     text.append(f"   → {_DECISION_WORDS.get(report.decision, report.decision)}")
