@@ -110,14 +110,16 @@ def extract_json(text: str) -> list[str]:
         elif "{" in body:
             s = body.index("{")
             out.append(body[s : _balanced_end(body, s)])
+    found: list[tuple[int, str]] = []
     for opener in "{[":
         pos = text.find(opener)
         tries = 0
         while pos != -1 and tries < 12:
             end = _balanced_end(text, pos)
-            out.append(text[pos:end])
+            found.append((pos, text[pos:end]))
             tries += 1
             pos = text.find(opener, pos + 1 if end == len(text) else end)
+    out.extend(c for _, c in sorted(found, key=lambda x: x[0]))
     seen: set[str] = set()
     return [c for c in out if not (c in seen or seen.add(c))]  # type: ignore[func-returns-value]
 
@@ -146,7 +148,8 @@ def _tokens(s: str) -> list[tuple[str, Any]]:
             toks.append(("str", value))
         else:
             j = i
-            while j < n and s[j] not in "{}[]:,\n\"\u201c\u201d" and not s.startswith("//", j):
+            while j < n and s[j] not in "{}[]:,\n\"\u201c\u201d" and not s.startswith(("//", "/*"), j) \
+                    and not (s[j] == "#" and s[j - 1].isspace()):
                 j += 1
             word = s[i:j].strip()
             parts = word.split()
@@ -305,7 +308,9 @@ def loads_lenient(text: str) -> tuple[Any, bool]:
                 value, repaired = json.loads(fixed), True
             except (json.JSONDecodeError, RecursionError):
                 continue
-        if isinstance(value, dict) and value:
+        if (isinstance(value, dict) and value) or (
+            isinstance(value, list) and value and all(isinstance(v, dict) for v in value)
+        ):
             return value, repaired
         if best is None and value not in ({}, []):
             best = (value, repaired)
