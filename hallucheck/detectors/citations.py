@@ -14,6 +14,7 @@ say) when the answer itself uses citation markers.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from hallucheck.analysis import CaseAnalysis
@@ -48,13 +49,30 @@ def resolve_citation(cid: str, contexts: list[Source], known: dict[str, str]) ->
     return None
 
 
+# A numbered section inside one source text: "passage 2:", "[3]", "Source 4:", "文件 2：".
+_SECTION = re.compile(
+    r"^[ \t]*(?:(?:passage|source|document|doc|context|chunk|excerpt|quelle|dokument|來源|来源|文件|段落|上下文)"
+    r"[ \t#]*(\d{1,3})[ \t]*[:：.)]?|[\[【](\d{1,3})[\]】])(?=\s|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
 def _known_ids(contexts: list[Source]) -> dict[str, str]:
+    """Every id a citation may name, mapped to the source that has it.
+
+    Besides ids and parent ids, a source text that is itself a list of numbered sections
+    ("passage 1: ... passage 2: ...", as RAG frameworks often pack several passages into one
+    context) makes those section numbers valid, pointing at that source.
+    """
     known: dict[str, str] = {}
     for src in contexts:
         for key in (src.id, src.parent_id):
             if key:
                 known.setdefault(key, src.id)
                 known.setdefault(key.lower(), src.id)
+    for src in contexts:
+        for m in _SECTION.finditer(src.text):
+            known.setdefault(m.group(1) or m.group(2), src.id)
     return known
 
 

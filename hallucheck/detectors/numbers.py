@@ -13,6 +13,7 @@ Source-side parsing is cached on the shared SourceAnalysis, because RAG logs rep
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -20,13 +21,14 @@ from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.text import Segment, Token
 from hallucheck.text.citations import find_citations
-from hallucheck.text.entities import _WORD, EntityMention, entity_words, find_entities
+from hallucheck.text.entities import EntityMention, entity_words, find_entities, name_words, word_supported
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
 from hallucheck.types import Evidence, Finding, Span
 
 __all__ = ["NumbersDetector", "SourceFacts", "source_facts"]
 
 _AMBIGUOUS_CURRENCY = {"$": {"USD", "AUD", "CAD", "HKD", "TWD", "$"}, "¥": {"CNY", "JPY", "¥"}}
+_NEIGHBOURS = 3  # content words on each side of a source figure that say what it measures
 _KIND_NAMES = {
     "number": "number", "percent": "percentage", "money": "amount", "date": "date", "year": "year",
     "time": "time", "phone": "phone number", "ordinal": "ordinal",
@@ -42,6 +44,9 @@ class SourceFacts(NamedTuple):
     sentence_mentions: list[list[NumberMention]]
     words: frozenset[str]  # lower-cased word forms, for name lookup
     lower: str
+    mention_sentence: list[int]  # sentence index of each mention
+    neighbours: list[frozenset[str]]  # content lemmas near each mention (what it measures)
+    close: list[frozenset[str]]  # the content lemma right before and right after each mention
 
 
 def _assign(items: list[Any], sentences: list[Segment]) -> list[list[Any]]:
@@ -69,14 +74,27 @@ def source_facts(source: SourceAnalysis) -> SourceFacts:
         mentions = find_numbers(source.text, source.language)
         sentences = source.sentences
         toks = _assign(source.tokens, sentences)
-        words = frozenset(w.group().lower() for w in _WORD.finditer(source.text))
+        by_sentence = _assign(mentions, sentences)
+        where = {id(m): i for i, group in enumerate(by_sentence) for m in group}
+        content = [t for t in source.tokens if not t.is_punct and not t.is_stop and not t.is_number]
+        starts = [t.start for t in content]
+        neighbours = []
+        close = []
+        for m in mentions:
+            i = bisect_left(starts, m.start)
+            j = bisect_left(starts, m.end, lo=i)
+            neighbours.append(frozenset(t.norm for t in content[max(0, i - _NEIGHBOURS) : i] + content[j : j + _NEIGHBOURS]))
+            close.append(frozenset(t.norm for t in content[max(0, i - 1) : i] + content[j : j + 1]))
         cached = SourceFacts(
             mentions,
             sentences,
             [_content(ts) for ts in toks],
-            _assign(mentions, sentences),
-            words,
+            by_sentence,
+            name_words(source.text),
             source.lower,
+            [where.get(id(m), -1) for m in mentions],
+            neighbours,
+            close,
         )
         source.__dict__["_hc_numbers"] = cached
     return cached  # type: ignore[no-any-return]
@@ -86,6 +104,11 @@ def source_facts(source: SourceAnalysis) -> SourceFacts:
 def _question_numbers(question: str, language: str) -> tuple[NumberMention, ...]:
     """Figures of a question (cached: RAG logs ask the same question of many answers)."""
     return tuple(find_numbers(question, language))
+
+
+@lru_cache(maxsize=1024)
+def _question_words(question: str) -> frozenset[str]:
+    return name_words(question)
 
 
 def _compatible(a: NumberMention, b: NumberMention) -> bool:
@@ -148,9 +171,13 @@ class NumbersDetector(BaseDetector):
 
     def _local(self, analysis: CaseAnalysis, sent_idx: int, a: int, b: int) -> frozenset[str]:
         """Content lemmas within ``window`` content tokens of [a, b) in its sentence."""
+        return self._around(analysis, sent_idx, a, b, self.window)
+
+    @staticmethod
+    def _around(analysis: CaseAnalysis, sent_idx: int, a: int, b: int, n: int) -> frozenset[str]:
         toks = [t for t in analysis.tokens_by_sentence[sent_idx] if not t.is_punct and not t.is_stop and not t.is_number]
-        before = [t.norm for t in toks if t.end <= a][-self.window :]
-        after = [t.norm for t in toks if t.start >= b][: self.window]
+        before = [t.norm for t in toks if t.end <= a][-n:]
+        after = [t.norm for t in toks if t.start >= b][:n]
         return frozenset(before + after)
 
     @staticmethod
@@ -209,7 +236,7 @@ class NumbersDetector(BaseDetector):
                 if any(same_value(m, s) for s in facts.mentions) or any(same_value(m, q) for q in question_mentions):
                     continue
                 local = self._local(analysis, si, m.start, m.end)
-                span = self._judge(analysis, facts, m, local)
+                span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1))
                 number_spans.append(span)
                 if span.label == "contradiction":
                     contradicted += 1
@@ -220,7 +247,7 @@ class NumbersDetector(BaseDetector):
         n_entities = unsupported_entities = 0
         if self.entities:
             taken = [(m.start, m.end) for m in mentions] + [(mk.start, mk.end) for mk in markers]
-            q_words = frozenset(entity_words(case.question)) if case.question else frozenset()
+            q_words = _question_words(case.question) if case.question else frozenset()
             for ent in find_entities(answer, lang, [tuple(s) for s in sentences]):  # type: ignore[misc]
                 if any(not (ent.end <= a or ent.start >= b) for a, b in taken):
                     continue
@@ -245,19 +272,26 @@ class NumbersDetector(BaseDetector):
         }
         return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, details=details)
 
-    def _judge(self, analysis: CaseAnalysis, facts: SourceFacts, m: NumberMention, local: frozenset[str]) -> Span:
+    def _judge(
+        self, analysis: CaseAnalysis, facts: SourceFacts, m: NumberMention, local: frozenset[str], close: frozenset[str]
+    ) -> Span:
         """Contradiction when a source sentence about the same thing gives another figure, else baseless."""
         what = _KIND_NAMES.get(m.kind, "figure")
-        best, best_score, best_other = -1, 0.0, None
-        for idx, group in enumerate(facts.sentence_mentions):
-            others = [s for s in group if not s.weak and _compatible(m, s)] or [s for s in group if s.weak and m.kind == "number" and _compatible(m, s)]
-            if not others:
+        best, best_key, best_other = -1, (0, 0, 0, 0.0), None
+        for k, other in enumerate(facts.mentions):
+            if other.weak and m.kind != "number" or not _compatible(m, other):
                 continue
-            score, shared = _overlap(local, facts.sentence_norms[idx])
-            if shared and score > best_score:
-                best, best_score, best_other = idx, score, others[0]
-        if best >= 0 and best_score >= self.contradiction_overlap and best_other is not None:
-            ev = self._evidence(analysis, facts, best, "contradicts", best_score)
+            idx = facts.mention_sentence[k]
+            near = len(local & facts.neighbours[k])
+            if idx < 0 or not near:
+                continue  # the source figure measures something else
+            tight = len(close & facts.neighbours[k]) + len(local & facts.close[k])
+            score, _ = _overlap(local, facts.sentence_norms[idx])
+            key = (len(close & facts.close[k]), tight, near, score)
+            if key > best_key:
+                best, best_key, best_other = idx, key, other
+        if best >= 0 and best_key[3] >= self.contradiction_overlap and best_other is not None:
+            ev = self._evidence(analysis, facts, best, "contradicts", best_key[3])
             return Span(
                 start=m.start,
                 end=m.end,
@@ -290,7 +324,10 @@ class NumbersDetector(BaseDetector):
             forms = entity_words(answer[a:b])
             if not forms:
                 continue
-            if all(f in facts.words or f in q_words or (lang.startswith("zh") and f in facts.lower) for f in forms):
+            if all(
+                word_supported(f, facts.words) or word_supported(f, q_words) or (lang.startswith("zh") and f in facts.lower)
+                for f in forms
+            ):
                 continue
             missing.append((a, b))
         if not missing:

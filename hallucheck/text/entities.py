@@ -28,7 +28,7 @@ import regex
 from hallucheck.text.language import base_language
 from hallucheck.text.stopwords import stopwords
 
-__all__ = ["EntityMention", "find_entities", "entity_words"]
+__all__ = ["EntityMention", "find_entities", "entity_words", "name_words", "word_supported", "NAME_ALIASES"]
 
 
 class EntityMention(NamedTuple):
@@ -43,7 +43,7 @@ _ELISION = regex.compile(r"^(?:[LlDdJjNnSsCcMmTt]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]u
 _POSSESSIVE = regex.compile(r"['’]s$")
 _CONNECTORS = frozenset({"of", "de", "du", "des", "la", "le", "von", "van", "der", "den", "di", "da", "del", "y", "&", "zu", "dei", "do"})
 _LATIN_RUN = regex.compile(r"[A-Za-z][A-Za-z0-9&'’.\-]*(?:[ \u00a0]+[A-Za-z0-9][A-Za-z0-9&'’.\-]*)*")
-_NOT_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "ok", "okay"})
+_NOT_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "ok", "okay", "yes", "no", "oui", "non", "ja", "nein"})
 
 
 @lru_cache(maxsize=100_000)
@@ -138,9 +138,11 @@ def _latin_entities(text: str, offset: int, lang: str, out: list[EntityMention])
                 words = words[1:]
                 while words and (words[0][2].lower() in _CONNECTORS or not _is_cap(words[0][2])):
                     words = words[1:]
-        names = [w for w in words if _is_cap(w[2]) and w[2].lower() not in _NOT_NAMES]
+        names = [w for w in words if _is_cap(w[2]) and w[2].lower() not in _NOT_NAMES and len(w[2]) > 1]
         if not names:
             continue
+        if text[words[-1][1] : words[-1][1] + 1] == ":" and _clause_start(text, r.start()):
+            continue  # a label such as "Hours of Operation:"
         if len(names) == 1 and (_is_acronym(names[0][2]) or names[0][2].lower() in stops):
             continue
         if lang == "de" and len(names) < 2 and _known(names[0][2], "de"):
@@ -176,3 +178,47 @@ def find_entities(text: str, language: str, sentences: list[tuple[int, int, str]
     for start, _end, stext in sentences:
         _latin_entities(stext, start, lang, out)
     return out
+
+
+# Abbreviations that stand for a name in structured sources ("'state': 'CA'" -> "California").
+NAME_ALIASES: dict[str, str] = {
+    "AL": "alabama", "AK": "alaska", "AZ": "arizona", "AR": "arkansas", "CA": "california",
+    "CO": "colorado", "CT": "connecticut", "DE": "delaware", "FL": "florida", "GA": "georgia",
+    "HI": "hawaii", "ID": "idaho", "IL": "illinois", "IN": "indiana", "IA": "iowa", "KS": "kansas",
+    "KY": "kentucky", "LA": "louisiana", "ME": "maine", "MD": "maryland", "MA": "massachusetts",
+    "MI": "michigan", "MN": "minnesota", "MS": "mississippi", "MO": "missouri", "MT": "montana",
+    "NE": "nebraska", "NV": "nevada", "NH": "new hampshire", "NJ": "new jersey", "NM": "new mexico",
+    "NY": "new york", "NC": "north carolina", "ND": "north dakota", "OH": "ohio", "OK": "oklahoma",
+    "OR": "oregon", "PA": "pennsylvania", "RI": "rhode island", "SC": "south carolina",
+    "SD": "south dakota", "TN": "tennessee", "TX": "texas", "UT": "utah", "VT": "vermont",
+    "VA": "virginia", "WA": "washington", "WV": "west virginia", "WI": "wisconsin", "WY": "wyoming",
+    "DC": "district of columbia", "US": "united states america", "USA": "united states america",
+    "UK": "united kingdom britain", "EU": "european union",
+}
+_ABBR = regex.compile(r"\b[A-Z]{2,3}\b")
+
+
+def name_words(text: str) -> frozenset[str]:
+    """Lower-cased word forms a text offers as support for names: its words, the same words without
+    hyphens (``Wi-Fi`` = ``WiFi``), and the names behind abbreviations such as ``CA``."""
+    words = {m.group().lower() for m in _WORD.finditer(text)}
+    words |= set(entity_words(text))
+    words |= {w.replace("-", "") for w in words if "-" in w}
+    for m in _ABBR.finditer(text):
+        alias = NAME_ALIASES.get(m.group())
+        if alias:
+            words.update(alias.split())
+    return frozenset(words)
+
+
+def word_supported(word: str, words: frozenset[str]) -> bool:
+    """Whether a lower-cased name word occurs among ``words``, allowing a plural and hyphens."""
+    if word in words:
+        return True
+    flat = word.replace("-", "")
+    if flat in words:
+        return True
+    for suffix in ("s", "es", "'s"):
+        if flat.endswith(suffix) and flat[: -len(suffix)] in words:
+            return True
+    return False

@@ -307,7 +307,8 @@ def same_value(a: NumberMention, b: NumberMention) -> bool:
     Numbers are equal within half the coarser of the two written precisions: 3.5 (one decimal)
     matches 3.47; 1.2 million matches 1,234,567; 1,200 matches 1,234 (trailing zeros of an integer
     of 1000 or more mark it as rounded, at most to a tenth of its size); small integers, years,
-    times and ordinals must be exact. Dates match when every field both give agrees; phones when
+    times and ordinals must be exact (a time written without am/pm, such as ``5:00``, matches
+    5 am and 5 pm). Dates match when every field both give agrees; phones when
     their digits agree (ignoring leading zeros and a country code).
     """
     if a.kind == "phone" or b.kind == "phone":
@@ -327,6 +328,8 @@ def same_value(a: NumberMention, b: NumberMention) -> bool:
         return False
     if (a.kind == "time") != (b.kind == "time"):
         return False
+    if a.kind == "time" and "12h" in (a.unit, b.unit):
+        return (a.value - b.value) % 720 == 0
     tol = max(a.precision, b.precision) / 2.0
     return abs(a.value - b.value) <= tol + 1e-9 * max(abs(a.value), abs(b.value), 1.0)
 
@@ -422,6 +425,11 @@ def _scan_dates(lt: str, text: str, lang: str, runs: list[int], out: list[Number
                 taken.take(a, b)
 
 
+def _says_hours(s: str) -> bool:
+    """"19 Uhr" / "19h" are 24-hour times."""
+    return s.endswith("uhr") or s.endswith("h")
+
+
 def _scan_times(lt: str, text: str, runs: list[int], out: list[NumberMention], taken: _Taken) -> None:
     for pat in _TIMES:
         for mt in _at(pat, lt, runs, taken):
@@ -432,12 +440,12 @@ def _scan_times(lt: str, text: str, runs: list[int], out: list[NumberMention], t
             if h > 24 or mi > 59:
                 continue
             ap = (gd.get("ap") or "").lower()
-            if ap:
-                if h > 12:
-                    continue
+            if ap and h <= 12:
                 h = h % 12 + (12 if ap == "p" else 0)
             minutes = (h % 24) * 60 + mi
-            out.append(NumberMention(a, b, text[a:b], "time", float(minutes), 0.0, "", f"{minutes // 60:02d}:{minutes % 60:02d}"))
+            # "5:00" without am/pm may mean 5 pm: such a time matches either half of the day
+            unit = "12h" if not ap and 1 <= h <= 12 and not _says_hours(mt.group()) else ""
+            out.append(NumberMention(a, b, text[a:b], "time", float(minutes), 0.0, unit, f"{minutes // 60:02d}:{minutes % 60:02d}"))
             taken.take(a, b)
 
 

@@ -9,7 +9,7 @@ SPECULATION = (
     "it seems", "it seems that", "it appears that", "seems to be", "appears to be", "seemingly",
     "it is likely", "it's likely", "most likely", "is likely to", "are likely to", "likely to be",
     "it is possible that", "it's possible that", "there is a chance", "chances are",
-    "might be", "may be", "could be", "should be around", "roughly speaking",
+    "roughly speaking",
     "generally speaking", "as a rule", "as far as i know", "to my knowledge", "to the best of my knowledge",
     "if i recall correctly", "if i remember correctly", "i would guess", "my guess is",
     "it is believed", "it's believed", "in all likelihood", "arguably",

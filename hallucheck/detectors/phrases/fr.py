@@ -6,7 +6,7 @@ SPECULATION = (
     "probablement", "peut-être", "sans doute", "vraisemblablement", "possiblement",
     "apparemment", "semble-t-il", "il semble", "il semblerait", "il paraît", "on dirait",
     "je pense", "je crois", "je suppose", "je dirais", "j'imagine", "je ne suis pas sûr",
-    "il est possible que", "il se peut", "il est probable que", "pourrait être", "devrait être",
+    "il est possible que", "il se peut", "il est probable que",
     "en général", "généralement", "d'habitude", "habituellement", "à ma connaissance",
     "pour autant que je sache", "selon moi", "à mon avis", "sûrement", "a priori",
 )
