@@ -72,33 +72,28 @@ class GuardRun(BaseModel):
     exhausted: bool = False  # stopped by max_iterations, not by a "synthesize" action
 
 
+_NO_LOOP: dict[str, Action] = {"low": "synthesize", "moderate": "refine_search", "high": "continue"}
+
+
 def agent_action(level: RiskLevel, iteration: int, max_iterations: int | None) -> tuple[Action, bool]:
-    """Seed 000's loop rule: ``(action, forced)``; ``forced`` = high risk accepted near the limit."""
-    try:  # the policies package owns the rule when it ships it
-        from hallucheck.policies.agent_loop import agent_action as _policy_action
-    except ImportError:
-        _policy_action = None
-    if _policy_action is not None:
-        return _from_policy(_policy_action(level, iteration, max_iterations), level)
-    near = max_iterations is not None and iteration >= max_iterations - 3
-    last = max_iterations is not None and iteration >= max_iterations
-    if level == "low":
-        return "synthesize", False
-    if level == "high":
-        return ("synthesize", True) if near else ("continue", False)
-    return ("synthesize", True) if last else ("refine_search", False)
+    """Seed 000's loop rule as ``(action, forced)``; ``forced`` = high risk accepted near the limit.
+
+    The rule itself lives in ``hallucheck.policies.agent_loop``; without an iteration limit there
+    is no "near the limit" and the level alone decides.
+    """
+    if max_iterations is None:
+        return _NO_LOOP[level], False
+    from hallucheck.policies.agent_loop import agent_action as next_step
+
+    step = next_step(level, iteration, max_iterations)
+    return step.action, step.forced
 
 
-def _from_policy(value: Any, level: RiskLevel) -> tuple[Action, bool]:
-    if isinstance(value, tuple):
-        return value[0], bool(value[1])
-    action = getattr(value, "action", value)
-    forced = bool(getattr(value, "forced", getattr(value, "forced_accept", False)))
-    return str(getattr(action, "value", action)), forced  # type: ignore[return-value]
+def near_iteration_limit(iteration: int | None, max_iterations: int | None) -> bool:
+    """Whether ``iteration`` is within the agent-loop rule's window of the limit."""
+    from hallucheck.policies.agent_loop import NEAR_LIMIT
 
-
-def near_iteration_limit(iteration: int | None, max_iterations: int | None, window: int = 3) -> bool:
-    return iteration is not None and max_iterations is not None and iteration >= max_iterations - window
+    return iteration is not None and max_iterations is not None and iteration >= max_iterations - NEAR_LIMIT
 
 
 class Guard:
