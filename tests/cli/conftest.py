@@ -15,13 +15,9 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-import fakes  # noqa: E402,F401 - registers fake_words, fake_crash and fake_any
+import cli_fakes  # noqa: E402,F401 - registers fake_words, fake_crash and fake_any
+from cli_fakes import CASE  # noqa: E402
 
-CASE = {
-    "question": "When was the company founded?",
-    "contexts": ["The company was founded in 2010 in Paris."],
-    "answer": "The company was founded in 2010 in Paris by Jean Dupont.",
-}
 
 
 @pytest.fixture
@@ -37,7 +33,7 @@ def run_cli(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
 
     def run(*args: str, stdin: str | bytes | None = None, fakes_loaded: bool = True) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]), "NO_COLOR": "1", "COLUMNS": "120"}
-        cmd = [sys.executable, "-c", "import fakes; from hallucheck.cli import main; main()"] if fakes_loaded else [sys.executable, "-m", "hallucheck"]
+        cmd = [sys.executable, "-c", "import cli_fakes; from hallucheck.cli import main; main()"] if fakes_loaded else [sys.executable, "-m", "hallucheck"]
         data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
         proc = subprocess.run([*cmd, *args], input=data, capture_output=True, cwd=tmp_path, env=env, timeout=120)
         return subprocess.CompletedProcess(

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import CASE
+from cli_fakes import CASE
 
 FAKE = ("-d", "fake_words", "-p", "fake_any")
 

@@ -9,4 +9,4 @@ FAKES = Path(__file__).resolve().parents[1] / "cli"
 if str(FAKES) not in sys.path:
     sys.path.insert(0, str(FAKES))
 
-import fakes  # noqa: E402,F401 - registers fake_words, fake_crash and fake_any
+import cli_fakes  # noqa: E402,F401 - registers fake_words, fake_crash and fake_any

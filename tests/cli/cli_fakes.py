@@ -14,7 +14,13 @@ from hallucheck.detectors import BaseDetector, register
 from hallucheck.policies import Verdict, decision_for, level_for, register_policy
 from hallucheck.types import Evidence, Finding, Span
 
-__all__ = ["FakeWordsDetector", "AnyPolicy", "NeverPolicy", "CrashDetector"]
+__all__ = ["CASE", "FakeWordsDetector", "AnyPolicy", "NeverPolicy", "CrashDetector"]
+
+CASE = {
+    "question": "When was the company founded?",
+    "contexts": ["The company was founded in 2010 in Paris."],
+    "answer": "The company was founded in 2010 in Paris by Jean Dupont.",
+}
 
 _WORD = re.compile(r"\w+")
 
@@ -77,5 +83,5 @@ class NeverPolicy(AnyPolicy):
         return Verdict(hallucinated=False, risk_score=0.0, risk_level="low", decision="accept")
 
 
-register_policy("fake_any", "fakes:AnyPolicy")
-register_policy("fake_never", "fakes:NeverPolicy")
+register_policy("fake_any", "cli_fakes:AnyPolicy")
+register_policy("fake_never", "cli_fakes:NeverPolicy")
