@@ -1,0 +1,60 @@
+"""``hallucheck llm-check``: try the configured LLM backend once and show what it answered.
+
+Why: the first thing to find out when the judge misbehaves is whether the backend is reachable,
+which model answers, how fast, and whether its JSON can be used. One small call, printed as JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from hallucheck.cli import app
+
+__all__ = ["llm_check"]
+
+_PROMPT = 'Reply with exactly this JSON object and nothing else: {"hallucination_risk": 0.0, "claims": []}'
+
+
+@app.command("llm-check")
+def llm_check(
+    llm_backend: Optional[str] = typer.Option(None, "--llm-backend", help="openai | anthropic | local (default: HALLUCHECK_LLM_BACKEND)"),
+    llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url", help="API root, e.g. http://localhost:11434/v1"),
+    llm_model: Optional[str] = typer.Option(None, "--llm-model", help="model name (local: path of a .gguf file)"),
+    max_tokens: int = typer.Option(64, "--max-tokens", min=1, help="completion tokens for the test call"),
+) -> None:
+    """Send one small judge-shaped request to the configured LLM and report latency, tokens and
+    whether the reply parses as the judge's JSON."""
+    import json
+    import time
+
+    from hallucheck.cli.errors import EXIT_FAILED, fail
+    from hallucheck.errors import InputError
+    from hallucheck.llm.base import LLMError
+    from hallucheck.llm.config import build_client
+    from hallucheck.llm.schemas import JudgeOutput
+    from hallucheck.llm.structured import parse_structured
+
+    client = build_client(llm_backend, base_url=llm_base_url, model=llm_model, cache="off")
+    if client is None:
+        raise InputError("no LLM configured: set HALLUCHECK_LLM_BASE_URL and HALLUCHECK_LLM_MODEL, "
+                         "HALLUCHECK_LLM_BACKEND=local, or pass --llm-backend/--llm-base-url/--llm-model (see docs/llm.md)")
+    t0 = time.perf_counter()
+    try:
+        out = client.complete(_PROMPT, max_tokens=max_tokens, temperature=0.0)
+    except LLMError as exc:
+        fail(f"the LLM backend failed: {exc}", EXIT_FAILED)
+    parsed = parse_structured(out.text, JudgeOutput)
+    report = {
+        "backend": getattr(client, "backend", "?"),
+        "model": out.model,
+        "seconds": round(time.perf_counter() - t0, 3),
+        "prompt_tokens": out.prompt_tokens,
+        "completion_tokens": out.completion_tokens,
+        "reply": out.text[:500],
+        "json_usable": parsed.ok,
+        "json_repaired": parsed.repaired,
+        "json_error": parsed.error,
+    }
+    typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
