@@ -1,0 +1,55 @@
+"""The Markdown and HTML reports: ranking, charts, every answer with its flagged spans."""
+
+from __future__ import annotations
+
+import pytest
+from scripted_checker import ScriptedChecker
+
+from hallucheck.abtest.cases import demo_cases
+from hallucheck.abtest.charts import charts_available
+from hallucheck.abtest.extractive import EXTRACTIVE_NOTE, ExtractiveLLM
+from hallucheck.abtest.report import render_html, render_markdown, write_report
+from hallucheck.abtest.runner import ABTester
+from hallucheck.llm.fake import FakeLLM
+
+
+@pytest.fixture(scope="module")
+def result():  # noqa: ANN201
+    cases = [c for c in demo_cases() if c.id in ("refund-zh", "refund-en")]
+    llm = FakeLLM(lambda m, s: "Unopened products: full refund within 30 days. HIGH extra <b>bonus</b>.")
+    return ABTester(llm, ["basic", "forced_citation"], ScriptedChecker(), backend_note="scripted").run(cases)
+
+
+def test_markdown_has_ranking_formula_and_marked_spans(result):  # noqa: ANN001
+    md = render_markdown(result, {})
+    assert "## Recommendation" in md and "| 1 | " in md and "0.30 × keyword coverage" in md
+    assert "**⟦HIGH⟧**" in md and "— fabrication (scripted)" in md
+    assert "### refund-zh — 我對產品不滿意，可以退款嗎？" in md and "**[POLICY-005]**" in md
+
+
+def test_html_escapes_and_highlights(result):  # noqa: ANN001
+    page = render_html(result, {})
+    assert page.startswith("<!doctype html>") and "scripted" in page
+    assert "<mark " in page and ">HIGH</mark>" in page
+    assert "&lt;b&gt;bonus&lt;/b&gt;" in page and "<b>bonus</b>" not in page
+    assert page.count('class="run"') == 4
+
+
+@pytest.mark.skipif(not charts_available(), reason="matplotlib (extra 'report') not installed")
+def test_write_report_embeds_charts(result, tmp_path):  # noqa: ANN001
+    paths = write_report(result, tmp_path / "out")
+    for name in ("score", "metrics", "risk", "cost"):
+        png = paths[f"chart_{name}"].read_bytes()
+        assert png.startswith(b"\x89PNG")
+    html = paths["html"].read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") == 4
+    assert "](charts/score.png)" in paths["markdown"].read_text(encoding="utf-8")
+    assert paths["json"].is_file()
+
+
+def test_extractive_backend_is_named_in_the_report(tmp_path):
+    cases = demo_cases()[:2]
+    res = ABTester(ExtractiveLLM(), ["forced_citation", "structured"], ScriptedChecker(), backend_note=EXTRACTIVE_NOTE).run(cases)
+    assert res.backend == "extractive-demo"
+    assert "no language model" in render_html(res, {}) and "no language model" in render_markdown(res, {})
+    assert all(r.cited for r in res.runs) and all(r.keyword_coverage >= 0.5 for r in res.runs)
