@@ -190,8 +190,9 @@ class CitationDetector(BaseDetector):
                 notes.append(NO_CLAIMS_NOTE)
 
         numerator = {"distinct": len(resolved), "markers": valid_markers, "sentences": cited_claims}[self.count]
-        ratio = numerator / max(claims, 1)
-        formula_risk = 1.0 - min(ratio, 1.0)
+        # Rounded so that the guideline's boundaries hold exactly (1 - 0.7 is 0.30000000000000004).
+        ratio = round(numerator / max(claims, 1), 9)
+        formula_risk = round(1.0 - min(ratio, 1.0), 9)
         if not answer.strip() or claims == 0:
             formula_risk = 0.0
         if not applied:

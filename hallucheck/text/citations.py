@@ -87,7 +87,7 @@ def _item_ids(item: str, prefixed: bool, known: Collection[str]) -> list[str] | 
     if n:
         value = int(n.group(1))
         return [str(value)] if value >= 1 or prefixed else None
-    if item in known:
+    if item.lower() in known:
         return [item]
     if " " in item or not _IDLIKE.match(item) or item.lower() in _NOT_CITATION:
         return None
@@ -106,10 +106,10 @@ def _parse(content: str, known: Collection[str]) -> tuple[str, ...] | None:
     # "[Source 1, 2]": the source word in front applies to every item.
     prefixed = False
     m = _PREFIX.match(content)
-    if m and m.end() < len(content) and content not in known:
+    if m and m.end() < len(content) and content.lower() not in known:
         prefixed = True
         content = content[m.end() :]
-    if content.strip() in known:
+    if content.strip().lower() in known:
         return (content.strip(),)
     ids: list[str] = []
     for item in _SEP.split(content):
@@ -122,7 +122,7 @@ def _parse(content: str, known: Collection[str]) -> tuple[str, ...] | None:
 
 def find_citations(text: str, known_ids: Collection[str] = ()) -> list[CitationMarker]:
     """All citation markers in ``text``, in order; ``known_ids`` lets bare words like ``[intro]`` count."""
-    known = known_ids if isinstance(known_ids, (set, frozenset, dict)) else frozenset(known_ids)
+    known = frozenset(k.lower() for k in known_ids)  # ids match case-insensitively
     out: list[CitationMarker] = []
     if "[" not in text and "［" not in text and "【" not in text and "(" not in text and "（" not in text:
         return out
@@ -140,7 +140,7 @@ def find_citations(text: str, known_ids: Collection[str] = ()) -> list[CitationM
         for m in _PARENS.finditer(text):
             ids = _parse(m.group(1), known)
             # In parentheses only numbers and known ids count: "(Item three)" is prose.
-            if ids and all(i.isdigit() or i in known for i in ids):
+            if ids and all(i.isdigit() or i.lower() in known for i in ids):
                 out.append(CitationMarker(m.start(), m.end(), m.group(), ids))
         out.sort()
     return out
