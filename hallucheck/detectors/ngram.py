@@ -11,6 +11,11 @@ marks the runs of novel content words inside a flagged sentence (``span_mode="ru
 default); ``span_mode="sentence"`` marks whole sentences as the seed does. The sentence, its
 novelty and the novel n-grams go into the span's reason either way.
 
+Risk: the whole answer's novelty (all n pooled), mapped so that the task threshold sits at 0.5
+(``novelty_risk``); ``details["flagged"]`` is the seed's own verdict (some sentence over the
+threshold). On RAGTruth most answers have one sentence over the seed thresholds, so the
+whole-answer novelty ranks answers better than the worst sentence does.
+
 Paraphrase awareness: a word the semantic layer found supported (a synonym of a source word)
 should not count as novel. Pass ``grounded_tokens`` (a callable returning one bool per answer
 token, aligned with ``analysis.tokens``), or let an earlier detector put that list in
@@ -232,6 +237,8 @@ class NgramDetector(BaseDetector):
                     "novelty": round(sn.novelty, 4),
                     "per_n": {str(n): round(sn.novelty_for(n), 4) for n in self.n_values},
                     "novel_ngrams": sn.novel_ngrams[: self.max_listed],
+                    "novel_count": sn.novel,
+                    "total": sn.total,
                     "flagged": sn.flagged,
                 }
                 for sn in sentences

@@ -9,7 +9,8 @@ answer sentence is covered, in order, by its best-matching source sentence
 precision is below ``sentence_threshold`` is flagged, with that source sentence as "nearest"
 evidence; the words of the sentence absent from that source sentence become the spans.
 
-``risk`` is ``1 − mean(whole-answer LCS precision, least-covered sentence's best precision)``.
+``risk`` grows with ``1 − mean(whole-answer LCS precision, least-covered sentence's best
+precision)`` (0.5 where that uncovered share is ``risk_center``, 0.75 by default).
 The sentence threshold defaults to the seed's own low cut-off, 0.3, applied per sentence. The LCS of one answer sentence with every
 source sentence comes from one bit-parallel pass (see ``lcs.py``); the source side is cached.
 """
@@ -22,6 +23,7 @@ from typing import Any, ClassVar, Literal
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.lcs import PackedSequences, lcs_length
+from hallucheck.detectors.ngram import novelty_risk
 from hallucheck.detectors.token_runs import marked_runs
 from hallucheck.detectors.source_index import SourceIndex, locate_in_sources, source_index
 from hallucheck.text import Token
@@ -35,6 +37,8 @@ SpanMode = Literal["runs", "sentence"]
 # (those sharing the most content words), because packed masks grow with the source.
 MAX_PACKED_WORDS = 6000
 CANDIDATES = 24
+# Uncovered share at which the risk is 0.5 (half of such RAGTruth train answers were hallucinated).
+RISK_CENTER = 0.75
 # Whole-text ROUGE-L is skipped (with a note) when answer words × source words exceeds this.
 MAX_WHOLE_CELLS = 400_000_000
 
@@ -98,8 +102,10 @@ class OverlapDetector(BaseDetector):
         stopwords: bool = False,
         min_words: int = 3,
         span_mode: SpanMode = "runs",
+        risk_center: float = RISK_CENTER,
     ) -> None:
-        for name, value in (("low", low), ("high", high), ("sentence_threshold", sentence_threshold)):
+        checks = (("low", low), ("high", high), ("sentence_threshold", sentence_threshold), ("risk_center", risk_center))
+        for name, value in checks:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be a number between 0 and 1, got {value!r}")
         if low > high:
@@ -114,6 +120,7 @@ class OverlapDetector(BaseDetector):
         self.stopwords = stopwords
         self.min_words = min_words
         self.span_mode: SpanMode = span_mode
+        self.risk_center = float(risk_center)
 
     def _sentence_seqs(self, index: SourceIndex) -> tuple[list[list[str]], PackedSequences]:
         if self.stopwords:
@@ -157,6 +164,8 @@ class OverlapDetector(BaseDetector):
     def _whole(self, analysis: CaseAnalysis, index: SourceIndex, notes: list[str]) -> dict[str, Any]:
         answer_words = [t.norm for t in analysis.tokens if not t.is_punct]
         source_words = index.all_words
+        if not answer_words:
+            return {"precision": None, "recall": None, "fmeasure": None, "interpretation": None}
         if len(answer_words) * len(source_words) > MAX_WHOLE_CELLS:
             notes.append("whole-text ROUGE-L skipped: answer and sources too long; per-sentence scores cover the answer")
             return {"precision": None, "recall": None, "fmeasure": None, "interpretation": None}
@@ -182,6 +191,8 @@ class OverlapDetector(BaseDetector):
         index = source_index(analysis.source)
         if not index.all_words:
             return self._empty("sources have no words; overlap cannot be measured", base)
+        if all(t.is_punct for t in analysis.tokens):
+            return self._empty("answer has no words; overlap cannot be measured", base)
         sentences = self.score_sentences(analysis, notes)
         judged = [so for so in sentences if len(so.words) >= self.min_words]
         for so in judged:
@@ -223,20 +234,21 @@ class OverlapDetector(BaseDetector):
         }
         return Finding(detector=self.name, risk=round(risk, 6), spans=spans, notes=notes, details=details)
 
-    @staticmethod
-    def _risk(whole_precision: float | None, min_precision: float | None) -> float:
-        """``1 − mean(whole-answer LCS precision, least-covered sentence's best precision)``.
+    def _risk(self, whole_precision: float | None, min_precision: float | None) -> float:
+        """The uncovered share ``u = 1 − mean(whole-answer LCS precision, least-covered sentence's
+        best precision)``, mapped piecewise-linearly so that ``u = risk_center`` gives 0.5.
 
         Both halves measure how much of the answer the sources cover in order: the whole-answer
         LCS against the whole source (the seed's ROUGE-L, read as precision) and the weakest
         sentence against its best source sentence. Measured on the RAGTruth train part
         (bench/lexical_train.py, 2026-11-22) the mean ranks hallucinated answers better
-        (AUROC 0.75) than either half or the seed's F-measure (0.66).
+        (AUROC 0.75) than either half or the seed's F-measure (0.66); answers with ``u`` near
+        0.75 were hallucinated half of the time, hence the default centre.
         """
         parts = [p for p in (whole_precision, min_precision) if p is not None]
         if not parts:
             return 0.0
-        return min(max(1.0 - sum(parts) / len(parts), 0.0), 1.0)
+        return novelty_risk(1.0 - sum(parts) / len(parts), self.risk_center)
 
     def _empty(self, note: str, base: dict[str, Any]) -> Finding:
         features = {
