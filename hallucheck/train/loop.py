@@ -285,7 +285,10 @@ def train(cfg: TrainConfig, run_dir: str | Path, resume: bool = True, echo: bool
     if step >= total:
         metrics = evaluate(model, eval_examples) if eval_examples else {}
         summary["eval"] = metrics
-        _atomic_save({"model": model.state_dict(), "config": json.loads(cfg.to_json()), "data_hash": data_hash}, run / "final.pt")
+        _atomic_save(
+            {"model": model.state_dict(), "config": json.loads(cfg.to_json()), "data_hash": data_hash, "step": step},
+            run / "final.pt",
+        )
         (run / "DONE").write_text(json.dumps(summary, indent=2) + "\n")
         log("done " + json.dumps(summary))
     else:

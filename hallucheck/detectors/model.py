@@ -1,0 +1,181 @@
+"""Layer 4: the project's own groundedness model, a token tagger of unsupported answer spans.
+
+Each answer sentence (grouped with its neighbours into windows, with the question and the
+previous sentence) is read together with the source evidence retrieved for it, plus per-token
+lexical signals; the tagger (trained on RAGTruth, int8 ONNX, see docs/model.md) gives every word
+piece a probability of being unsupported. Pieces above the threshold become spans (grown to whole
+words, neighbours merged) whose evidence is the source text the model compared them with.
+
+Every sentence of the answer is read (long sentences in overlapping windows). The source is not
+read whole: for each window the best-matching source units fill the model's input, and the
+Finding's notes say how much of the source the evidence covered. ``max_windows`` caps the work on
+huge answers; sentences beyond it are reported in ``Finding.coverage``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors.base import BaseDetector
+from hallucheck.types import Coverage, Evidence, Finding, Span
+
+__all__ = ["ModelDetector", "model_features", "FEATURE_KEYS"]
+
+FEATURE_KEYS: tuple[str, ...] = (
+    "model_max",
+    "model_top3_mean",
+    "model_mean",
+    "model_frac_above",
+    "model_sent_max_mean",
+    "model_sent_frac_flagged",
+    "model_span_chars_frac",
+    "model_n_spans",
+)
+
+
+def model_features(probs: np.ndarray, sentences: list[int], threshold: float, span_chars: int, n_spans: int, answer_chars: int) -> dict[str, float]:
+    """Answer-level numbers the learned policy stacks (stable names, never NaN)."""
+    if len(probs) == 0:
+        return {k: 0.0 for k in FEATURE_KEYS}
+    top = np.sort(probs)[::-1]
+    per_sent: dict[int, float] = {}
+    for s, p in zip(sentences, probs):
+        per_sent[s] = max(per_sent.get(s, 0.0), float(p))
+    sent_max = np.array(list(per_sent.values()))
+    return {
+        "model_max": float(top[0]),
+        "model_top3_mean": float(top[:3].mean()),
+        "model_mean": float(probs.mean()),
+        "model_frac_above": float((probs >= threshold).mean()),
+        "model_sent_max_mean": float(sent_max.mean()),
+        "model_sent_frac_flagged": float((sent_max >= threshold).mean()),
+        "model_span_chars_frac": span_chars / max(answer_chars, 1),
+        "model_n_spans": float(n_spans),
+    }
+
+
+class ModelDetector(BaseDetector):
+    """Options: ``model_dir`` (default: the shipped tagger), ``threshold`` (token probability for
+    a span; default from the model's config, chosen on the calib part), ``answer_threshold``
+    (max token probability above which the answer is flagged), ``max_windows`` (cap on model
+    inputs per answer), ``threads``."""
+
+    name: ClassVar[str] = "model"
+    layer: ClassVar[int] = 4
+
+    def __init__(
+        self,
+        model_dir: str | Path | None = None,
+        threshold: float | None = None,
+        answer_threshold: float | None = None,
+        max_windows: int = 48,
+        threads: int | None = None,
+    ) -> None:
+        if max_windows < 1:
+            raise ValueError("max_windows must be at least 1")
+        self.model_dir = model_dir
+        self._threshold = threshold
+        self._answer_threshold = answer_threshold
+        self.max_windows = max_windows
+        self.threads = threads
+
+    def _tagger(self) -> Any:
+        from hallucheck.models.tagger import get_tagger
+
+        return get_tagger(self.model_dir, self.threads)
+
+    def _detect(self, analysis: CaseAnalysis) -> Finding:
+        case = analysis.case
+        if not case.answer.strip():
+            return Finding(detector=self.name, risk=0.0, notes=["empty answer: nothing to check"],
+                           details={"flagged": False, "features": model_features(np.zeros(0), [], 0.5, 0, 0, 0)})
+        tagger = self._tagger()
+        thr = self._threshold if self._threshold is not None else tagger.threshold
+        ans_thr = self._answer_threshold if self._answer_threshold is not None else float(
+            tagger.config.get("answer_threshold", thr)
+        )
+        from hallucheck.models.tagger_spans import probs_to_spans
+
+        contexts = tuple(s.text for s in case.contexts)
+        tagged, skipped = tagger.tag(
+            case.answer, case.question or "", contexts, analysis.language,
+            analysis.sentences, analysis.tokens, self.max_windows,
+        )
+        pspans = probs_to_spans(case.answer, tagged.offsets, tagged.probs, thr, analysis.tokens)
+        spans = [self._span(analysis, tagged, ps) for ps in pspans]
+        span_chars = sum(s.end - s.start for s in spans)
+        feats = model_features(tagged.probs, tagged.sentences, thr, span_chars, len(spans), len(case.answer))
+        risk = feats["model_max"]
+        notes: list[str] = []
+        if not contexts or not any(c.strip() for c in contexts):
+            notes.append("no source text: every claim is unsupported by construction")
+        shown = {u for w in tagged.windows for u in w.units}
+        if tagged.view.units:
+            notes.append(f"evidence: {len(shown)} of {len(tagged.view.units)} source units were read")
+        coverage = None
+        if skipped:
+            covered_to = max((e for _, e in tagged.offsets), default=0)
+            coverage = Coverage(
+                answer_chars=len(case.answer),
+                checked_chars=covered_to,
+                unchecked=[(covered_to, len(case.answer))],
+                note=f"{skipped} model windows beyond max_windows={self.max_windows} were not read",
+            )
+        return Finding(
+            detector=self.name,
+            risk=min(max(risk, 0.0), 1.0),
+            spans=spans,
+            notes=notes,
+            coverage=coverage,
+            details={
+                "flagged": bool(risk >= ans_thr),
+                "threshold": thr,
+                "answer_threshold": ans_thr,
+                "features": feats,
+                "token_probs": {"offsets": [list(o) for o in tagged.offsets], "probs": [round(float(p), 4) for p in tagged.probs]},
+            },
+        )
+
+    def _span(self, analysis: CaseAnalysis, tagged: Any, ps: Any) -> Span:
+        case = analysis.case
+        # the window that holds the span's first piece: its evidence units, best overlap first
+        evidence: list[Evidence] = []
+        for w in tagged.windows:
+            if any(s <= ps.start < e or ps.start <= s < ps.end for s, e in w.target_offsets):
+                from hallucheck.text import tokenize
+
+                words = {t.norm for t in tokenize(case.answer[ps.start : ps.end], analysis.language) if not t.is_punct}
+                sent_idx = {si for (s, e), si in zip(w.target_offsets, w.sentences) if s < ps.end and ps.start < e}
+                sent_words = {t.norm for si in sent_idx for t in analysis.tokens_by_sentence[si] if not t.is_punct and not t.is_stop} if sent_idx else set()
+                ranked = sorted(
+                    w.units,
+                    key=lambda ui: (-len(tagged.view.units[ui].norms & words), -len(tagged.view.units[ui].norms & sent_words), ui),
+                )
+                for ui in ranked[:2]:
+                    u = tagged.view.units[ui]
+                    src = case.contexts[u.context] if u.context < len(case.contexts) else None
+                    evidence.append(
+                        Evidence(
+                            source_id=src.id if src is not None else None,
+                            text=u.text,
+                            relation="nearest",
+                            score=round(len(u.norms & sent_words) / max(len(sent_words), 1), 3),
+                            start=u.start,
+                            end=u.end,
+                        )
+                    )
+                break
+        return Span(
+            start=ps.start,
+            end=ps.end,
+            text=case.answer[ps.start : ps.end],
+            label="baseless",
+            score=round(min(max(ps.score, 0.0), 1.0), 4),
+            detector=self.name,
+            reason=f"the span tagger finds no support in the source evidence (p={ps.score:.2f})",
+            evidence=evidence,
+        )

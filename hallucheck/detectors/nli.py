@@ -1,0 +1,126 @@
+"""Layer 4: a user-supplied NLI cross-encoder judges each answer sentence against its evidence.
+
+Each answer sentence is the hypothesis; the premise is its best evidence — the source sentences
+the semantic layer aligned to it (``analysis.shared["semantic_alignment"]``) when that ran, else
+the top units of a lexical retrieval over the sources. A sentence whose contradiction probability
+reaches ``threshold`` becomes a ``contradiction`` span; one that is neither entailed nor
+contradicted (entailment below ``1 - threshold``) becomes a ``baseless`` span with a lower score.
+
+No model ships: pass ``model_path`` (see :mod:`hallucheck.models.nli` for the accepted layouts).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors.base import BaseDetector
+from hallucheck.types import Evidence, Finding, Span
+
+__all__ = ["NLIDetector", "sentence_premises"]
+
+_MIN_CHARS = 8
+
+
+def sentence_premises(analysis: CaseAnalysis, top_k: int = 3, max_chars: int = 1200) -> list[list[tuple[str | None, str, int | None, int | None]]]:
+    """For each answer sentence: (source id, text, start, end) of its best evidence, best first."""
+    aligned = analysis.shared.get("semantic_alignment")
+    case = analysis.case
+    out: list[list[tuple[str | None, str, int | None, int | None]]] = []
+    if isinstance(aligned, list) and len(aligned) == len(analysis.sentences):
+        for row in aligned:
+            items = [(sid, text, s, e) for sid, text, s, e, *_ in list(row)[:top_k]]
+            out.append(items)
+        return out
+    from hallucheck.models.tagger_evidence import select_units, source_view
+
+    view = source_view(tuple(s.text for s in case.contexts), analysis.language, None)
+    for toks in analysis.tokens_by_sentence:
+        target = frozenset(t.norm for t in toks if not t.is_punct and not t.is_stop)
+        chosen = select_units(view, [target], frozenset(), top_k + 1) if target else []
+        items = []
+        used = 0
+        for ui in chosen:
+            u = view.units[ui]
+            if used + len(u.text) > max_chars and items:
+                break
+            used += len(u.text)
+            sid = case.contexts[u.context].id if u.context < len(case.contexts) else None
+            items.append((sid, u.text, u.start, u.end))
+        out.append(items)
+    return out
+
+
+class NLIDetector(BaseDetector):
+    """Options: ``model_path`` (required; local NLI cross-encoder directory), ``backend``
+    ("auto" | "onnx" | "transformers"), ``threshold`` (contradiction probability for a span, 0.5),
+    ``top_k`` (evidence sentences joined into the premise), ``max_length`` (tokens per pair)."""
+
+    name: ClassVar[str] = "nli"
+    layer: ClassVar[int] = 4
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        backend: Literal["auto", "onnx", "transformers"] = "auto",
+        threshold: float = 0.5,
+        top_k: int = 3,
+        max_length: int = 256,
+    ) -> None:
+        if not model_path:
+            raise ValueError(
+                "the nli detector needs model_path: a local directory with a Hugging Face NLI "
+                "cross-encoder (or its ONNX export: model.onnx + tokenizer.json + config.json); "
+                "none ships with hallucheck, e.g. detector_options={'nli': {'model_path': '/models/nli'}}"
+            )
+        if not 0.0 < threshold < 1.0:
+            raise ValueError("threshold must be between 0 and 1")
+        from hallucheck.models.nli import get_nli_model
+
+        self.model: Any = get_nli_model(model_path, backend, max_length)
+        self.threshold = threshold
+        self.top_k = top_k
+
+    def _detect(self, analysis: CaseAnalysis) -> Finding:
+        case = analysis.case
+        feats = {"nli_max_contradiction": 0.0, "nli_min_entailment": 1.0, "nli_mean_entailment": 1.0, "nli_frac_not_entailed": 0.0}
+        rows = [i for i, s in enumerate(analysis.sentences) if len(s.text.strip()) >= _MIN_CHARS and any(c.isalnum() for c in s.text)]
+        if not rows:
+            return Finding(detector=self.name, risk=0.0, notes=["no sentence long enough to check"], details={"flagged": False, "features": feats})
+        premises = sentence_premises(analysis, self.top_k)
+        pairs = []
+        for i in rows:
+            premise = " ".join(t for _, t, _, _ in premises[i]) if premises[i] else ""
+            pairs.append((premise, analysis.sentences[i].text))
+        probs = self.model.predict(pairs)
+        spans: list[Span] = []
+        for i, (ent, neu, con) in zip(rows, probs):
+            seg = analysis.sentences[i]
+            evidence = [
+                Evidence(source_id=sid, text=text, relation="contradicts" if con >= self.threshold else "nearest",
+                         score=round(float(con if con >= self.threshold else ent), 4), start=s, end=e)
+                for sid, text, s, e in premises[i]
+            ]
+            if con >= self.threshold:
+                spans.append(Span(start=seg.start, end=seg.end, text=seg.text, label="contradiction", score=round(float(con), 4),
+                                  detector=self.name, reason=f"the evidence contradicts this sentence (NLI p={con:.2f})", evidence=evidence))
+            elif ent < 1.0 - self.threshold:
+                spans.append(Span(start=seg.start, end=seg.end, text=seg.text, label="baseless", score=round(float(1.0 - ent) * 0.8, 4),
+                                  detector=self.name, reason=f"the evidence does not entail this sentence (NLI entailment p={ent:.2f})", evidence=evidence))
+        ent_all = probs[:, 0]
+        feats = {
+            "nli_max_contradiction": float(probs[:, 2].max()),
+            "nli_min_entailment": float(ent_all.min()),
+            "nli_mean_entailment": float(ent_all.mean()),
+            "nli_frac_not_entailed": float((ent_all < 1.0 - self.threshold).mean()),
+        }
+        risk = float(np.clip(max(feats["nli_max_contradiction"], 1.0 - feats["nli_min_entailment"]), 0.0, 1.0))
+        notes = [] if any(premises[i] for i in rows) else ["no source text to use as premise"]
+        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes,
+                       details={"flagged": bool(spans), "features": feats, "sentences": [
+                           {"start": analysis.sentences[i].start, "end": analysis.sentences[i].end,
+                            "entailment": round(float(p[0]), 4), "neutral": round(float(p[1]), 4), "contradiction": round(float(p[2]), 4)}
+                           for i, p in zip(rows, probs)]})

@@ -1,0 +1,175 @@
+"""The span tagger at run time: ONNX Runtime + tokenizers, no torch.
+
+The model files ship in ``hallucheck/models/tagger/`` (``model.onnx``, ``tokenizer.json``,
+``config.json``, ``MODEL_CARD.md``); ``hallucheck train ... --export`` rebuilds them. The session
+is created lazily, once per process and model directory, with two intra-op threads (or
+``HALLUCHECK_THREADS``). Inputs are built by :mod:`hallucheck.models.tagger_features`, the same
+code that built the training data, so the model sees at run time exactly what it learned from.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hallucheck.models.tagger_evidence import SourceView, source_view
+from hallucheck.models.tagger_features import FEATURE_NAMES, EncoderSettings, Window, encode_answer
+from hallucheck.text import Segment
+from hallucheck.text.tokens import Token
+
+__all__ = ["TAGGER_DIR", "TaggerUnavailable", "Tagger", "TaggedAnswer", "get_tagger", "tagger_available"]
+
+TAGGER_DIR = Path(__file__).resolve().parent / "tagger"
+_LOCK = threading.Lock()
+_CACHE: dict[str, Tagger] = {}
+
+
+class TaggerUnavailable(RuntimeError):
+    """The tagger's model files are missing or unreadable."""
+
+
+@dataclass
+class TaggedAnswer:
+    """Token probabilities of one answer, merged over windows.
+
+    ``offsets[i]`` are answer character offsets of word piece i, ``sentences[i]`` its answer
+    sentence index, ``probs[i]`` P(unsupported). ``windows`` are the model inputs (for evidence).
+    """
+
+    offsets: list[tuple[int, int]]
+    sentences: list[int]
+    probs: np.ndarray
+    windows: list[Window]
+    window_probs: list[np.ndarray]
+    view: SourceView
+
+
+def tagger_available(model_dir: str | Path | None = None) -> bool:
+    d = Path(model_dir) if model_dir else TAGGER_DIR
+    return (d / "model.onnx").is_file() and (d / "tokenizer.json").is_file() and (d / "config.json").is_file()
+
+
+def _threads() -> int:
+    try:
+        return max(1, int(os.environ.get("HALLUCHECK_THREADS", "2")))
+    except ValueError:
+        return 2
+
+
+class Tagger:
+    """One loaded tagger (session, tokenizer, settings); thread-safe for inference."""
+
+    def __init__(self, model_dir: str | Path | None = None, threads: int | None = None) -> None:
+        d = Path(model_dir) if model_dir else TAGGER_DIR
+        if not tagger_available(d):
+            raise TaggerUnavailable(
+                f"span tagger files missing in {d} (model.onnx, tokenizer.json, config.json); "
+                "train and export one with: hallucheck train --export"
+            )
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self.model_dir = d
+        self.config: dict[str, Any] = json.loads((d / "config.json").read_text(encoding="utf-8"))
+        if tuple(self.config.get("feature_names", ())) != FEATURE_NAMES:
+            raise TaggerUnavailable(f"tagger in {d} was trained with other features than this version computes")
+        self.settings = EncoderSettings(**self.config["encoder"])
+        self.threshold = float(self.config.get("threshold", 0.5))
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or _threads()
+        opts.inter_op_num_threads = 1
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(str(d / "model.onnx"), sess_options=opts, providers=["CPUExecutionProvider"])
+        self.tokenizer = Tokenizer.from_file(str(d / "tokenizer.json"))
+        self.tokenizer.no_padding()
+        self.tokenizer.no_truncation()
+
+    def view(self, contexts: tuple[str, ...], language: str) -> SourceView:
+        return source_view(contexts, language, self.tokenizer)
+
+    def run(self, windows: list[Window], batch_size: int = 16) -> list[np.ndarray]:
+        """P(unsupported) of the answer word pieces of each window (batched, padded per batch)."""
+        out: list[np.ndarray] = [np.zeros(0, dtype=np.float32)] * len(windows)
+        order = sorted(range(len(windows)), key=lambda i: len(windows[i].input_ids))
+        n_feat = len(FEATURE_NAMES)
+        for a in range(0, len(order), batch_size):
+            idx = order[a : a + batch_size]
+            length = max(len(windows[i].input_ids) for i in idx)
+            ids = np.zeros((len(idx), length), dtype=np.int64)
+            mask = np.zeros_like(ids)
+            types = np.zeros_like(ids)
+            feats = np.zeros((len(idx), length, n_feat), dtype=np.float32)
+            for r, i in enumerate(idx):
+                w = windows[i]
+                k = len(w.input_ids)
+                ids[r, :k] = w.input_ids
+                mask[r, :k] = 1
+                types[r, :k] = w.type_ids
+                feats[r, :k] = w.features
+            probs = self.session.run(
+                ["probs"], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types, "features": feats}
+            )[0]
+            for r, i in enumerate(idx):
+                n = len(windows[i].target_offsets)
+                out[i] = np.asarray(probs[r, 1 : 1 + n], dtype=np.float32)
+        return out
+
+    def tag(
+        self,
+        answer: str,
+        question: str,
+        contexts: tuple[str, ...],
+        language: str,
+        sentences: list[Segment] | None = None,
+        tokens: list[Token] | None = None,
+        max_windows: int | None = None,
+    ) -> tuple[TaggedAnswer, int]:
+        """Token probabilities for ``answer``; returns (result, windows skipped because of max_windows)."""
+        view = self.view(contexts, language)
+        windows = encode_answer(answer, question, view, self.tokenizer, language, self.settings, sentences, tokens)
+        skipped = 0
+        if max_windows is not None and len(windows) > max_windows:
+            skipped = len(windows) - max_windows
+            windows = windows[:max_windows]
+        wprobs = self.run(windows)
+        merged: dict[tuple[int, int], tuple[float, int]] = {}
+        for w, p in zip(windows, wprobs):
+            for off, s, pr in zip(w.target_offsets, w.sentences, p):
+                old = merged.get(off)
+                # a piece seen by two overlapping windows keeps the larger probability
+                if old is None or pr > old[0]:
+                    merged[off] = (float(pr), s)
+        keys = sorted(merged)
+        return (
+            TaggedAnswer(
+                keys,
+                [merged[k][1] for k in keys],
+                np.array([merged[k][0] for k in keys], dtype=np.float32),
+                windows,
+                wprobs,
+                view,
+            ),
+            skipped,
+        )
+
+
+def get_tagger(model_dir: str | Path | None = None, threads: int | None = None) -> Tagger:
+    """The process-wide tagger for ``model_dir`` (default: the shipped one), loaded on first use."""
+    d = Path(model_dir) if model_dir else TAGGER_DIR
+    onnx = d / "model.onnx"
+    stat = onnx.stat() if onnx.is_file() else None
+    key = f"{d.resolve()}|{threads}|{stat.st_mtime_ns if stat else 0}"
+    t = _CACHE.get(key)
+    if t is None:
+        with _LOCK:
+            t = _CACHE.get(key)
+            if t is None:
+                t = Tagger(d, threads)
+                _CACHE[key] = t
+    return t
