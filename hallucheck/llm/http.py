@@ -97,63 +97,64 @@ class HTTPClient(BaseClient):
         body = self._body(messages, settings)
         client = self._sync_client()
         last: LLMError | None = None
-        attempts = self.retry.max_retries + 1
-        for attempt in range(attempts):
+        for attempt in range(self.retry.max_retries + 1):
+            if attempt:
+                time.sleep(last.wait)  # type: ignore[union-attr]
             t0 = time.perf_counter()
             try:
-                resp = client.post(self.url, json=body, headers=self._headers())
-            except httpx.TimeoutException:
-                last, wait = LLMError(f"timed out after {self.timeout:g}s"), self.retry.delay(attempt)
+                done = self._handle(client.post(self.url, json=body, headers=self._headers()), t0, attempt)
             except httpx.HTTPError as exc:
-                last, wait = LLMError(f"connection failed: {type(exc).__name__}: {exc}"), self.retry.delay(attempt)
-            else:
-                done = self._handle(resp, t0)
-                if isinstance(done, Completion):
-                    return done
-                last, wait = done, self.retry.delay(attempt, resp.headers)
-            if attempt + 1 < attempts:
-                time.sleep(wait)
-        raise LLMError(f"{self.backend} {self.url}: gave up after {attempts} attempt(s): {last}")
-
-    # ---- async ----------------------------------------------------------------------------
+                done = self._transport_error(exc, attempt)
+            if isinstance(done, Completion):
+                return done
+            last = done
+        raise self._gave_up(last)
 
     async def _acomplete(self, messages: list[Message], settings: dict[str, Any]) -> Completion:
         body = self._body(messages, settings)
         last: LLMError | None = None
-        attempts = self.retry.max_retries + 1
         async with httpx.AsyncClient(timeout=self._timeout(), transport=self._async_transport) as client:
-            for attempt in range(attempts):
+            for attempt in range(self.retry.max_retries + 1):
+                if attempt:
+                    await asyncio.sleep(last.wait)  # type: ignore[union-attr]
                 t0 = time.perf_counter()
                 try:
-                    resp = await client.post(self.url, json=body, headers=self._headers())
-                except httpx.TimeoutException:
-                    last, wait = LLMError(f"timed out after {self.timeout:g}s"), self.retry.delay(attempt)
+                    done = self._handle(await client.post(self.url, json=body, headers=self._headers()), t0, attempt)
                 except httpx.HTTPError as exc:
-                    last, wait = LLMError(f"connection failed: {type(exc).__name__}: {exc}"), self.retry.delay(attempt)
-                else:
-                    done = self._handle(resp, t0)
-                    if isinstance(done, Completion):
-                        return done
-                    last, wait = done, self.retry.delay(attempt, resp.headers)
-                if attempt + 1 < attempts:
-                    await asyncio.sleep(wait)
-        raise LLMError(f"{self.backend} {self.url}: gave up after {attempts} attempt(s): {last}")
+                    done = self._transport_error(exc, attempt)
+                if isinstance(done, Completion):
+                    return done
+                last = done
+        raise self._gave_up(last)
 
     # ---- shared -----------------------------------------------------------------------------
 
-    def _handle(self, resp: httpx.Response, t0: float) -> Completion | LLMError:
-        """A Completion, or a retryable error to wait on; non-retryable errors are raised."""
+    def _retryable(self, err: LLMError, attempt: int, headers: Any = None) -> LLMError:
+        err.wait = self.retry.delay(attempt, headers)  # type: ignore[attr-defined]
+        return err
+
+    def _transport_error(self, exc: httpx.HTTPError, attempt: int) -> LLMError:
+        if isinstance(exc, httpx.TimeoutException):
+            return self._retryable(LLMError(f"timed out after {self.timeout:g}s"), attempt)
+        return self._retryable(LLMError(f"connection failed: {type(exc).__name__}: {exc}"), attempt)
+
+    def _gave_up(self, last: LLMError | None) -> LLMError:
+        return LLMError(f"{self.backend} {self.url}: gave up after {self.retry.max_retries + 1} attempt(s): {last}")
+
+    def _handle(self, resp: httpx.Response, t0: float, attempt: int) -> Completion | LLMError:
+        """A Completion, or a retryable error carrying how long to wait (``.wait``); errors that
+        retrying cannot fix are raised."""
         latency = (time.perf_counter() - t0) * 1000.0
         if resp.status_code >= 400:
             snippet = resp.text[:300].replace("\n", " ")
             err = LLMHTTPError(f"HTTP {resp.status_code}: {snippet}", resp.status_code)
             if self.retry.retryable(resp.status_code):
-                return err
+                return self._retryable(err, attempt, resp.headers)
             raise LLMHTTPError(f"{self.backend} {self.url}: {err}", resp.status_code)
         try:
             data = resp.json()
         except (json.JSONDecodeError, UnicodeDecodeError):
-            return LLMError(f"response is not JSON: {resp.text[:200]!r}")
+            return self._retryable(LLMError(f"response is not JSON: {resp.text[:200]!r}"), attempt)
         if not isinstance(data, dict):
-            return LLMError(f"response is not a JSON object: {str(data)[:200]!r}")
+            return self._retryable(LLMError(f"response is not a JSON object: {str(data)[:200]!r}"), attempt)
         return self._parse(data, latency)
