@@ -19,7 +19,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import Response
 
 import hallucheck
-from hallucheck.service import dashboard, routes_check, routes_store
+from hallucheck.service import dashboard, routes_check, routes_guard, routes_store
 from hallucheck.service.context import ServiceContext
 from hallucheck.service.deps import get_context
 from hallucheck.service.errors import install_error_handlers
@@ -48,7 +48,7 @@ async def metrics(ctx: ServiceContext = Depends(get_context)) -> Response:
 
 
 def _routers() -> list[APIRouter]:
-    return [routes_check.router, routes_store.router, ops, dashboard.router]
+    return [routes_check.router, routes_guard.router, routes_store.router, ops, dashboard.router]
 
 
 async def _retention_loop(ctx: ServiceContext) -> None:

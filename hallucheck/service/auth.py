@@ -67,8 +67,9 @@ class KeyRing:
 
     def __init__(self, static: Mapping[str, str], loader: object = None, reload_every_s: float = 5.0) -> None:
         self._static = dict(static)
-        self._loader = loader  # callable returning {id: digest}
+        self._loader = loader  # callable returning ({id: digest}, any key ever created)
         self._dynamic: dict[str, str] = {}
+        self._ever = False
         self._loaded_at = 0.0
         self._reload_every = reload_every_s
         self._lock = threading.Lock()
@@ -77,12 +78,20 @@ class KeyRing:
     def reload(self) -> None:
         if self._loader is not None:
             with self._lock:
-                self._dynamic = dict(self._loader())  # type: ignore[operator]
+                active, ever = self._loader()  # type: ignore[operator]
+                self._dynamic, self._ever = dict(active), bool(ever)
                 self._loaded_at = time.monotonic()
+
+    def refresh(self) -> None:
+        """Reload from the store when the last load is older than ``reload_every_s``."""
+        if self._loader is not None and time.monotonic() - self._loaded_at > self._reload_every:
+            self.reload()
 
     @property
     def configured(self) -> bool:
-        return bool(self._static or self._dynamic)
+        """Whether any key exists (a key created while the server runs counts within seconds)."""
+        self.refresh()
+        return bool(self._static or self._dynamic or self._ever)
 
     def _match(self, key: str) -> str | None:
         digest = digest_key(key)
@@ -97,8 +106,7 @@ class KeyRing:
         """The key id for a valid, unrevoked key, else None."""
         if not key:
             return None
-        if self._loader is not None and time.monotonic() - self._loaded_at > self._reload_every:
-            self.reload()  # picks up revocations within reload_every_s
+        self.refresh()  # picks up revocations within reload_every_s
         found = self._match(key)
         if found is None and self._loader is not None and time.monotonic() - self._loaded_at > 0.5:
             self.reload()  # a key created a moment ago

@@ -63,7 +63,7 @@ class ServiceContext:
         static = digests_of(settings.api_keys)
         if settings.api_keys_file:
             static.update(read_key_file(settings.api_keys_file))
-        keys = KeyRing(static, loader=store.active_key_digests)
+        keys = KeyRing(static, loader=store.key_state)
         return cls(
             settings=settings,
             store=store,

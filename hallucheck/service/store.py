@@ -347,11 +347,12 @@ class Store:
                 for r in rows
             ]
 
-    def active_key_digests(self) -> dict[str, str]:
-        """key id -> digest for keys not revoked."""
+    def key_state(self) -> tuple[dict[str, str], bool]:
+        """(active key id -> digest, whether any key was ever created). Revoking the last key
+        must not reopen a server that once required keys."""
         with self._session() as s:
-            rows = s.execute(select(ApiKeyRow.id, ApiKeyRow.digest).where(ApiKeyRow.revoked_at.is_(None))).all()
-            return {k: d for k, d in rows}
+            rows = s.execute(select(ApiKeyRow.id, ApiKeyRow.digest, ApiKeyRow.revoked_at)).all()
+            return {k: d for k, d, revoked in rows if revoked is None}, bool(rows)
 
     def revoke_key(self, key_id: str) -> bool:
         with self._session.begin() as s:

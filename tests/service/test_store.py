@@ -172,8 +172,9 @@ def test_api_keys_are_stored_hashed(store):
     store.add_key(kid, "ci", digest_key(key))
     listed = store.keys()
     assert [k["id"] for k in listed] == [kid] and listed[0]["revoked_at"] is None
-    assert key not in str(store.active_key_digests())
-    ring = KeyRing({}, loader=store.active_key_digests, reload_every_s=0.0)
+    assert key not in str(store.key_state()) and store.key_state()[0] == {kid: digest_key(key)}
+    ring = KeyRing({}, loader=store.key_state, reload_every_s=0.0)
     assert ring.identify(key) == kid and ring.identify(key + "x") is None and ring.identify(None) is None
     assert store.revoke_key(kid) and not store.revoke_key(kid)
     assert ring.identify(key) is None
+    assert ring.configured  # revoking the last key must not reopen the server

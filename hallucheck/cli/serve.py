@@ -1,0 +1,48 @@
+"""``hallucheck serve``: the HTTP service (extra ``service``) on uvicorn."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from hallucheck.cli import app
+
+__all__ = ["serve"]
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on (loopback by default)."),
+    port: int = typer.Option(8000, "--port", help="TCP port."),
+    db: Optional[str] = typer.Option(
+        None, "--db", help="Database URL: sqlite:///path.db or postgresql://user@host/db (default: HALLUCHECK_DB_URL "
+        "or an SQLite file under ~/.local/share/hallucheck)."
+    ),
+    detectors: Optional[str] = typer.Option(None, "--detectors", "-d", help="Comma-separated detector names."),
+    policy: Optional[str] = typer.Option(None, "--policy", "-p", help="tiered, vote, weighted, learned or default."),
+    workers: Optional[int] = typer.Option(None, "--workers", help="Checks run at once (threads)."),
+    log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
+) -> None:
+    """Serve POST /v1/check, the check store, /metrics and the dashboard (settings: HALLUCHECK_* env vars)."""
+    from hallucheck.cli.options import check_policy, parse_detectors
+    from hallucheck.errors import InputError
+
+    try:
+        from hallucheck.service.server import run
+        from hallucheck.service.settings import Settings
+    except ImportError as exc:
+        raise InputError(f"the service needs the 'service' extra: pip install 'hallucheck[service]' ({exc})") from None
+    names = parse_detectors(detectors)
+    if policy is not None:
+        check_policy(policy)
+    if not 0 < port < 65536:
+        raise InputError("--port must be between 1 and 65535")
+    if workers is not None and workers < 1:
+        raise InputError("--workers must be at least 1")
+    try:
+        settings = Settings.from_env(db_url=db, detectors=tuple(names) if names else None, policy=policy,
+                                     workers=workers)
+    except ValueError as exc:
+        raise InputError(f"bad HALLUCHECK_* setting: {exc}") from None
+    run(settings, host, port, log_level=log_level)

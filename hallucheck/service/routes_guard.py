@@ -1,0 +1,130 @@
+"""POST /v1/guard: generate a guarded answer (forced citations, check, repair) and store it.
+
+The answer is written by the LLM configured with ``HALLUCHECK_LLM_*`` (built once, on the first
+guard request) and checked by the service's own Checker, so a guarded answer is judged exactly
+like one sent to /v1/check. Without a configured LLM the route answers 503 ``llm_not_configured``
+instead of inventing a fallback. The final answer and its report are stored as a check (tagged
+``guard`` in the case metadata with the action and the attempts' strategies); the response adds
+every attempt and the agent-loop action.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from starlette.concurrency import run_in_threadpool
+
+from hallucheck.guard import Guard, GuardResult
+from hallucheck.service.context import Principal, ServiceContext
+from hallucheck.service.deps import get_context, principal, take
+from hallucheck.service.errors import ApiError
+from hallucheck.service.schemas import ErrorResponse
+from hallucheck.service.store import build_record, new_id, utcnow
+from hallucheck.types import Case, Source
+
+__all__ = ["router", "GuardRequest", "GuardResponse", "set_guard_llm"]
+
+router = APIRouter(prefix="/v1", tags=["guard"])
+
+_ERRORS = {
+    401: {"model": ErrorResponse}, 413: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
+    429: {"model": ErrorResponse}, 503: {"model": ErrorResponse},
+}
+_LOCK = threading.Lock()
+
+
+class GuardRequest(BaseModel):
+    """A question and the retrieved sources to answer it from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1, max_length=10_000)
+    contexts: list[Source] = Field(default_factory=list, max_length=200)
+    language: str | None = None
+    strategy: Literal["basic", "chain_of_thought", "forced_citation", "self_reflection", "structured"] = "forced_citation"
+    max_attempts: int = Field(3, ge=0, le=6)
+    temperature: float = Field(0.5, ge=0.0, le=2.0)
+    abstain: bool = True
+    correction: Literal["rewrite", "remove"] = "rewrite"
+    iteration: int | None = Field(None, ge=0)
+    max_iterations: int | None = Field(None, ge=1, le=1000)
+
+    @field_validator("contexts", mode="before")
+    @classmethod
+    def _contexts(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            return [{"id": str(i), "text": c} if isinstance(c, str) else c for i, c in enumerate(v, start=1)]
+        return v
+
+
+class GuardResponse(GuardResult):
+    id: str  # the stored check of the final answer
+    created_at: str
+
+
+def set_guard_llm(app: Any, llm: Any) -> None:
+    """Use ``llm`` for this app's guard route (tests, or an app embedding its own client)."""
+    app.state.guard_llm = llm
+
+
+def _llm(request: Request) -> Any:
+    state = request.app.state
+    llm = getattr(state, "guard_llm", None)
+    if llm is not None:
+        return llm
+    with _LOCK:
+        llm = getattr(state, "guard_llm", None)
+        if llm is None:
+            from hallucheck.llm.config import client_from_env
+
+            try:
+                llm = client_from_env()
+            except ValueError as exc:  # InputError: an incomplete HALLUCHECK_LLM_* configuration
+                raise ApiError(503, "llm_not_configured", f"the LLM configuration is not usable: {exc}") from None
+            if llm is None:
+                raise ApiError(503, "llm_not_configured",
+                               "no LLM is configured for generation: set HALLUCHECK_LLM_BACKEND / HALLUCHECK_LLM_MODEL")
+            state.guard_llm = llm
+    return llm
+
+
+@router.post("/guard", response_model=GuardResponse, responses=_ERRORS,
+             summary="Answer from the sources with forced citations, check, repair; the final answer is stored")
+async def guard(req: GuardRequest, request: Request, who: Principal = Depends(principal),
+                ctx: ServiceContext = Depends(get_context)) -> GuardResponse:
+    if (req.iteration is None) != (req.max_iterations is None):
+        raise ApiError(422, "invalid_request", "give iteration and max_iterations together")
+    probe = Case(question=req.question, contexts=req.contexts or [Source(id="-", text="")], answer="")
+    ctx.check_limits(probe)
+    llm = _llm(request)
+    take(ctx, who, float(req.max_attempts))  # every repair may cost a generation and a check
+    g = Guard(llm, ctx.checker, max_attempts=req.max_attempts, strategy=req.strategy, temperature=req.temperature,
+              abstain=req.abstain, correction=req.correction)
+    t0 = time.perf_counter()
+    result = await g.aanswer(req.question, req.contexts, language=req.language, iteration=req.iteration,
+                             max_iterations=req.max_iterations)
+    seconds = time.perf_counter() - t0
+    cid, created = await run_in_threadpool(_store, ctx, req, result, who.key_id, seconds)
+    return GuardResponse(id=cid, created_at=created, **result.model_dump())
+
+
+def _store(ctx: ServiceContext, req: GuardRequest, result: GuardResult, key_id: str | None,
+           seconds: float) -> tuple[str, str]:
+    contexts = req.contexts or [Source(id="-", text="")]
+    case = Case(
+        question=req.question, contexts=contexts, answer=result.answer, task="qa", language=result.language,
+        citations_expected=True,
+        metadata={"guard": {"action": result.action, "abstained": result.abstained, "repaired": result.repaired,
+                            "strategies": [a.strategy for a in result.attempts], "llm_calls": result.llm_calls}},
+    )
+    ctx.metrics.observe(result.report, seconds)
+    created = utcnow()
+    timings = {"guard_ms": seconds * 1000.0}
+    rec = build_record(case, result.report, api_key_id=key_id, timings=timings, created_at=created, check_id=new_id())
+    ctx.store.add([rec])
+    ctx.metrics.stored.inc(1)
+    return rec.row.id, created.isoformat() + "Z"
