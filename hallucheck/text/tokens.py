@@ -78,14 +78,19 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
             else:
                 out.append(_make(w, s, e, lang, stops))
         return out
+    # The hot loop of every lexical check: built with as few Python-level calls per token as possible.
+    info = _word_info
+    new = tuple.__new__
+    append = out.append
     for m in _WORD.finditer(text):
-        out.append(_make(m.group(), m.start(), m.end(), lang, stops))
+        w = m.group()
+        s, e = m.span()
+        append(new(Token, (s, e, w, *info(w, lang, stops))))
     return out
 
 
 def _make(w: str, s: int, e: int, lang: str, stops: frozenset[str]) -> Token:
-    norm, is_stop, is_punct, is_number = _word_info(w, lang, stops)
-    return Token(s, e, w, norm, is_stop, is_punct, is_number)
+    return tuple.__new__(Token, (s, e, w, *_word_info(w, lang, stops)))
 
 
 @lru_cache(maxsize=400_000)
