@@ -20,9 +20,20 @@ from hallucheck.llm.session import LLMSession
 from hallucheck.prompts import render
 from hallucheck.types import Finding
 
-__all__ = ["LLMJudgeDetector", "judge_windows"]
+__all__ = ["LLMJudgeDetector", "judge_windows", "echoes_example"]
 
 _SYSTEM = "You are a careful fact-checker. You answer with one JSON object only."
+# Texts of the example in the prompts: a reply that repeats them has not judged anything.
+_EXAMPLE_TEXTS = frozenset({"exact words from the answer", "exact words from the candidate answer", "回答中的原文",
+                            "候选答案中的原文", "overall assessment", "总体评估", "總體評估", "..."})
+
+
+def echoes_example(value: JudgeOutput) -> str | None:
+    """Why a parsed verdict is a copy of the prompt's example (small models do this), or None."""
+    quotes = [c.quote.strip() for c in value.claims]
+    if any(q in _EXAMPLE_TEXTS for q in quotes) or value.reasoning.strip() in _EXAMPLE_TEXTS - {"..."}:
+        return "the reply repeats the example from the prompt instead of judging the answer"
+    return None
 
 
 def judge_windows(det: LLMDetector, analysis: CaseAnalysis, session: LLMSession,
@@ -76,7 +87,7 @@ class LLMJudgeDetector(LLMDetector):
         def ask(s: LLMSession, text: str, sources: list[dict[str, str]], language: str) -> Any:
             prompt = render(f"judge/{self.style}", language, question=question, sources=sources, answer=text)
             return s.structured([Message("system", _SYSTEM), Message("user", prompt)], JudgeOutput,
-                                reask=self.reask, **self.settings())
+                                reask=self.reask, check=echoes_example, **self.settings())
 
         verdicts, unchecked, notes, failure = judge_windows(self, analysis, session, ask)
         if not verdicts:

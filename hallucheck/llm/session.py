@@ -9,7 +9,7 @@ to the detector, which turns them into a Finding with ``error`` set.
 from __future__ import annotations
 
 import threading
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -73,9 +73,11 @@ class LLMSession:
             self.meter.add(out)
         return out
 
-    def structured(self, messages: Any, schema: type[T], *, reask: bool = True, **settings: Any) -> StructuredResult[T]:
+    def structured(self, messages: Any, schema: type[T], *, reask: bool = True,
+                   check: Callable[[T], str | None] | None = None, **settings: Any) -> StructuredResult[T]:
         """A validated reply, one re-ask with the error when the first is unusable, or a typed
-        failure (stage ``llm_error`` / ``budget`` when the backend failed or the budget ran out)."""
+        failure (stage ``llm_error`` / ``budget`` when the backend failed or the budget ran out).
+        ``check`` may reject a valid-looking value (returns the reason), e.g. a copied example."""
         msgs = to_messages(messages)
         try:
             first = self.complete(msgs, **settings)
@@ -83,7 +85,7 @@ class LLMSession:
             return StructuredResult(None, "budget", str(exc))
         except LLMError as exc:
             return StructuredResult(None, "llm_error", str(exc))
-        result = parse_structured(first.text, schema)
+        result = _checked(parse_structured(first.text, schema), check)
         if result.ok or not reask:
             return result
         retry_msgs = [*msgs, Message("assistant", first.text[:4000]), Message("user", _REASK.format(error=result.error))]
@@ -92,8 +94,17 @@ class LLMSession:
         except LLMError as exc:
             result.error = f"{result.error}; re-ask not possible: {exc}"
             return result
-        again = parse_structured(second.text, schema)
+        again = _checked(parse_structured(second.text, schema), check)
         again.reasked = True
         if not again.ok:
             again.error = f"{again.error} (after one re-ask; first reply: {result.error})"
         return again
+
+
+def _checked(result: StructuredResult[T], check: Callable[[T], str | None] | None) -> StructuredResult[T]:
+    if check is None or result.value is None:
+        return result
+    why = check(result.value)
+    if why:
+        return StructuredResult(None, "invalid", why, result.raw, result.repaired)
+    return result

@@ -193,3 +193,11 @@ def test_over_http_timeout_is_a_finding_with_error(chat_server: ChatServer) -> N
                        retry=RetryPolicy(max_retries=1, base_delay=0.01))
     f = judge(llm).finding("llm_judge")
     assert f is not None and "timed out" in (f.error or "")
+
+
+def test_a_copied_prompt_example_is_not_a_verdict() -> None:
+    echo = json.dumps({"claims": [{"quote": "exact words from the answer", "label": "SUPPORTED", "source_id": "1"}],
+                       "score": 0.0, "reasoning": "overall assessment", "hallucination_risk": 0.0})
+    llm = FakeLLM(echo)
+    f = judge(llm).finding("llm_judge")
+    assert f is not None and f.error is not None and "repeats the example" in f.error and len(llm.calls) == 2
