@@ -14,13 +14,25 @@ from hallucheck.detectors import BaseDetector, register
 from hallucheck.policies import Verdict, decision_for, level_for, register_policy
 from hallucheck.types import Evidence, Finding, Span
 
-__all__ = ["CASE", "FakeWordsDetector", "AnyPolicy", "NeverPolicy", "CrashDetector"]
+__all__ = ["CASE", "TINY_RECORDS", "FakeWordsDetector", "AnyPolicy", "NeverPolicy", "CrashDetector"]
 
 CASE = {
     "question": "When was the company founded?",
     "contexts": ["The company was founded in 2010 in Paris."],
     "answer": "The company was founded in 2010 in Paris by Jean Dupont.",
 }
+
+# A tiny labelled data set whose metrics under fake_words + fake_any are known by hand:
+TINY_RECORDS = [
+    # gold "green" [11,16): predicted "green" -> TP, exact span
+    {"id": "1", "contexts": ["The sky is blue."], "answer": "The sky is green.", "spans": [{"start": 11, "end": 16}], "task": "qa"},
+    # grounded, nothing predicted -> TN
+    {"id": "2", "contexts": ["Paris is in France."], "answer": "Paris is in France.", "label": False, "task": "qa"},
+    # not labelled but "Lyon" is new -> FP with 4 predicted chars
+    {"id": "3", "contexts": ["Paris is big."], "answer": "Lyon is big.", "label": False, "task": "summary"},
+    # labelled [0,5) but every word is in the source -> FN
+    {"id": "4", "contexts": ["Cats purr."], "answer": "Cats purr.", "spans": [{"start": 0, "end": 5}], "task": "summary"},
+]
 
 _WORD = re.compile(r"\w+")
 

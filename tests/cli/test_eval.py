@@ -6,14 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_fakes import TINY_RECORDS
 
 FAKE = ("-d", "fake_words", "-p", "fake_any")
-RECORDS = [
-    {"id": "1", "contexts": ["The sky is blue."], "answer": "The sky is green.", "spans": [{"start": 11, "end": 16}], "task": "qa"},
-    {"id": "2", "contexts": ["Paris is in France."], "answer": "Paris is in France.", "label": False, "task": "qa"},
-    {"id": "3", "contexts": ["Paris is big."], "answer": "Lyon is big.", "label": False, "task": "summary"},
-    {"id": "4", "contexts": ["Cats purr."], "answer": "Cats purr.", "spans": [{"start": 0, "end": 5}], "task": "summary"},
-]
+RECORDS = TINY_RECORDS
 
 
 @pytest.fixture

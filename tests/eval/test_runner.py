@@ -11,18 +11,9 @@ from hallucheck.batch import CheckerSpec
 from hallucheck.eval.datasets import load_dataset
 from hallucheck.eval.html import render_html
 from hallucheck.eval.runner import ReportPredictor, ViewsPredictor, evaluate
+from cli_fakes import TINY_RECORDS
 
-# fake_words flags every answer word missing from the sources.
-RECORDS = [
-    # gold "green" [11,16): predicted "green" -> TP, exact span
-    {"id": "1", "contexts": ["The sky is blue."], "answer": "The sky is green.", "spans": [{"start": 11, "end": 16}], "task": "qa"},
-    # grounded, nothing predicted -> TN
-    {"id": "2", "contexts": ["Paris is in France."], "answer": "Paris is in France.", "label": False, "task": "qa"},
-    # not labelled but "Lyon" is new -> FP with 4 predicted chars
-    {"id": "3", "contexts": ["Paris is big."], "answer": "Lyon is big.", "label": False, "task": "summary"},
-    # labelled [0,5) but every word is in the source -> FN
-    {"id": "4", "contexts": ["Cats purr."], "answer": "Cats purr.", "spans": [{"start": 0, "end": 5}], "task": "summary"},
-]
+RECORDS = TINY_RECORDS
 
 
 @pytest.fixture
