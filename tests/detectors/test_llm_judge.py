@@ -201,3 +201,16 @@ def test_a_copied_prompt_example_is_not_a_verdict() -> None:
     llm = FakeLLM(echo)
     f = judge(llm).finding("llm_judge")
     assert f is not None and f.error is not None and "repeats the example" in f.error and len(llm.calls) == 2
+
+
+def test_tiered_cascade_asks_the_judge_only_when_rules_are_not_conclusive() -> None:
+    llm = FakeLLM(json.dumps(VERDICT))
+    checker = Checker(["citations", "llm_judge"], llm=llm, policy="tiered", cascade=True,
+                      budget=Budget(max_llm_calls=1), citations_expected=True)
+    high = checker.check(question="q", contexts=[{"id": "1", "text": "The company was founded in 2010 in Paris."}],
+                         answer="The company was founded in 2010 in Paris [7]. It has three hundred employees [9].")
+    assert high.risk_level == "high" and not llm.calls and high.finding("llm_judge") is None
+    unclear = checker.check({**CASE, "answer": "The company was founded in 2010 in Paris by Jean Dupont [1]."})
+    assert unclear.finding("citations").risk <= 0.3  # type: ignore[union-attr]
+    assert len(llm.calls) == 1 and unclear.finding("llm_judge") is not None
+    assert unclear.risk_level == "high" and unclear.cost.llm_calls == 1
