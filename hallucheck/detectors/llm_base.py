@@ -110,10 +110,14 @@ class LLMDetector(BaseDetector):
 
     # ---- outputs ------------------------------------------------------------------------------
 
+    def empty_features(self) -> dict[str, float]:
+        """The detector's feature names with neutral values, for findings where the LLM did not run."""
+        return {k: 0.0 for k in FEATURE_NAMES}
+
     def failure(self, session: LLMSession, stage: str, error: str | None, raw: str = "",
                 notes: list[str] | None = None) -> Finding:
         """The Finding of a detector whose LLM step did not produce a usable answer."""
-        features = {k: 0.0 for k in FEATURE_NAMES}
+        features = self.empty_features()
         details: dict[str, Any] = {"flagged": False, "features": features, "ran": False, "stage": stage}
         if raw:
             details["raw"] = raw[:2000]

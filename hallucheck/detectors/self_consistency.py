@@ -66,6 +66,9 @@ class SelfConsistencyDetector(LLMDetector):
         self.max_claims = max_claims
         self._model_detector: Any = None
 
+    def empty_features(self) -> dict[str, float]:
+        return _features(0, [], 0.0)
+
     # ---- sampling ---------------------------------------------------------------------------
 
     def _samples(self, analysis: CaseAnalysis, session: LLMSession, notes: list[str]) -> tuple[list[str], str | None]:
