@@ -290,6 +290,7 @@ def parse_chinese_numeral(s: str) -> int | None:
 
 
 def _precision(value: float, decimals: int, scale: float, rounded_ints: bool) -> float:
+    """The unit of the last written digit: 0.1 for ``3.5``, 1e6 for ``3 million``, 1 for ``24``."""
     if decimals:
         return 10.0 ** (-decimals) * scale
     if scale > 1:
@@ -297,17 +298,17 @@ def _precision(value: float, decimals: int, scale: float, rounded_ints: bool) ->
     if rounded_ints and value >= 1000 and value == int(value):
         v = int(value)
         zeros = len(str(v)) - len(str(v).rstrip("0"))
-        return float(min(10**zeros, max(1, v // 10))) if zeros else 0.0
-    return 0.0
+        return float(min(10**zeros, max(1, v // 10))) if zeros else 1.0
+    return 1.0
 
 
 def same_value(a: NumberMention, b: NumberMention) -> bool:
     """Whether ``a`` restates ``b``'s value, allowing for rounding.
 
-    Numbers are equal within half the coarser of the two written precisions: 3.5 (one decimal)
-    matches 3.47; 1.2 million matches 1,234,567; 1,200 matches 1,234 (trailing zeros of an integer
-    of 1000 or more mark it as rounded, at most to a tenth of its size); small integers, years,
-    times and ordinals must be exact (a time written without am/pm, such as ``5:00``, matches
+    Numbers are equal within half the unit of the coarser one's last written digit: 3.5 (one
+    decimal) matches 3.47, 3 matches 3.4, 1.2 million matches 1,234,567, 1,200 matches 1,234
+    (trailing zeros of an integer of 1000 or more mark it as rounded, at most to a tenth of its
+    size); two plain integers (20 and 24), years, times and ordinals must be exact (a time written without am/pm, such as ``5:00``, matches
     5 am and 5 pm). Dates match when every field both give agrees; phones when
     their digits agree (ignoring leading zeros and a country code).
     """

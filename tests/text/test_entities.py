@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+import pytest
+
+from hallucheck.text.entities import entity_words, find_entities, name_words, word_supported
+
+
+def names(text: str, language: str) -> list[str]:
+    out = []
+    for e in find_entities(text, language):
+        assert text[e.start : e.end] == e.text
+        for a, b in e.words:
+            assert e.start <= a < b <= e.end
+        out.append(e.text)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("L'entreprise a été fondée en 2010 à Paris par Jean Dupont.", "fr", ["Paris", "Jean Dupont"]),
+        ("The company was founded by Jean Dupont in Paris.", "en", ["Jean Dupont", "Paris"]),
+        ("Die Firma wurde von Jean Dupont gegründet.", "de", ["Jean Dupont"]),
+        ("该公司由 Jean Dupont 于2010年创立，使用 iPhone 和 AI。", "zh-Hans", ["Jean Dupont", "iPhone"]),
+        ("It was opened by Bank of America and John Smith's friend.", "en", ["Bank of America", "John Smith"]),
+        ("Le général Charles de Gaulle est venu.", "fr", ["Charles de Gaulle"]),
+    ],
+)
+def test_names(text: str, language: str, expected: list[str]) -> None:
+    assert names(text, language) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Customers love it. However, prices vary.", "en"),
+        ("Der Kunde ist mit dem Service zufrieden.", "de"),  # German nouns are capitalised
+        ("Key Features Of The Product Line", "en"),  # a Title Case heading
+        ("Hours of Operation: every day.", "en"),  # a label
+        ("We use AI and the USA.", "en"),  # lone acronyms
+        ("I think OK. Yes, it is.", "en"),
+        ("le prix est bas", "fr"),
+        ("这是一个普通的句子。", "zh-Hans"),
+    ],
+)
+def test_not_names(text: str, language: str) -> None:
+    assert names(text, language) == []
+
+
+def test_sentence_initial_common_word_is_dropped_from_a_run() -> None:
+    assert names("The Red Piano is a bar.", "en") == ["Red Piano"]
+
+
+def test_support_lookup_forms() -> None:
+    words = name_words("'city': 'Santa Barbara', 'state': 'CA', 'WiFi': 'no', 'days': 'Saturday', Sharky's")
+    assert all(word_supported(w, words) for w in entity_words("California"))
+    assert word_supported("wi-fi", words)
+    assert word_supported("saturdays", words)
+    assert word_supported("sharky", words)
+    assert not word_supported("dupont", words)
+    assert entity_words("L'Oréal's") == ["oréal"]
