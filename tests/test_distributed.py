@@ -70,3 +70,22 @@ def test_local_ray_instance_same_results_in_order():
     assert remote == local
     assert len(remote) == 41 and remote[-1]["error"]
     assert any(s["label"] == "invalid_citation" for r in remote[:-1] for s in r["spans"])  # the checks ran
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_detect_batch_cli_on_ray_matches_local(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    pytest.importorskip("ray")
+    data = tmp_path / "log.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for _, r in records(10)[:-1]), encoding="utf-8")
+    base = [sys.executable, "-m", "hallucheck", "detect", "--batch", str(data), "-d", "citations,lexicon", "-p", "weighted"]
+    local = subprocess.run(base, capture_output=True, text=True, timeout=300)
+    on_ray = subprocess.run([*base, "--ray", "local"], capture_output=True, text=True, timeout=300)
+    assert local.returncode == 0 and on_ray.returncode == 0, on_ray.stderr[-2000:]
+    a = [_strip(json.loads(line)) for line in local.stdout.splitlines()]
+    b = [_strip(json.loads(line)) for line in on_ray.stdout.splitlines()]
+    assert len(a) == 10 and a == b

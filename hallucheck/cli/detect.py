@@ -36,6 +36,11 @@ def detect(
     task: Optional[str] = typer.Option(None, "--task", help="qa, summary, data2txt, dialogue or generic."),
     language: Optional[str] = typer.Option(None, "--language", help="en, de, fr, zh-Hans, zh-Hant (default: detected)."),
     workers: int = typer.Option(1, "--workers", "-w", help="Processes for --batch (local cores)."),
+    ray: Optional[str] = typer.Option(
+        None, "--ray", metavar="ADDRESS",
+        help="Run on Ray (extra 'distributed'): 'local' starts one here, 'auto' joins this machine's cluster, "
+        "or ray://host:10001.",
+    ),
     keep_going: bool = typer.Option(
         False, "--keep-going", help="--batch: write an error line for an invalid case and go on (exit 1 at the end)."
     ),
@@ -63,7 +68,7 @@ def detect(
     if batch is not None:
         if output_format != "json":
             raise InputError("--batch writes JSON lines; --format text is for one case")
-        _batch(batch, spec, overrides, out, workers, keep_going)
+        _batch(batch, spec, overrides, out, workers, keep_going, ray)
     else:
         assert case_file is not None
         _single(case_file, spec, overrides, out, output_format)
@@ -98,7 +103,10 @@ def _single(case_file: str, spec: Any, overrides: dict[str, Any], out: Path | No
         render_report(Console(), case, report)
 
 
-def _batch(batch: str, spec: Any, overrides: dict[str, Any], out: Path | None, workers: int, keep_going: bool) -> None:
+def _batch(
+    batch: str, spec: Any, overrides: dict[str, Any], out: Path | None, workers: int, keep_going: bool,
+    ray: str | None = None,
+) -> None:
     import json
 
     from rich.console import Console
@@ -123,7 +131,14 @@ def _batch(batch: str, spec: Any, overrides: dict[str, Any], out: Path | None, w
             transient=True,
         ) as progress:
             bar = progress.add_task("batch", total=None, rate="")
-            for result in iter_checked(iter_jsonl(batch, require_objects=False), spec, overrides, workers):
+            records = iter_jsonl(batch, require_objects=False)
+            if ray:
+                from hallucheck.distributed import iter_checked_ray
+
+                results = iter_checked_ray(records, spec, overrides, address=ray)
+            else:
+                results = iter_checked(records, spec, overrides, workers)
+            for result in results:
                 if "error" in result:
                     where = f"line {result['line']}"
                     message = result["error"]

@@ -89,6 +89,11 @@ def eval_command(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the JSON report here."),
     html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report here."),
     workers: int = typer.Option(1, "--workers", "-w", help="Processes (local cores)."),
+    ray: Optional[str] = typer.Option(
+        None, "--ray", metavar="ADDRESS",
+        help="Run on Ray (extra 'distributed'): 'local' starts one here, 'auto' joins this machine's cluster, "
+        "or ray://host:10001.",
+    ),
     samples: int = typer.Option(12, "--samples", help="Flagged answers kept for the HTML report."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
@@ -137,6 +142,7 @@ def eval_command(
         "policy": policy,
         "citations_expected": citations_expected,
         "workers": workers,
+        "ray": ray,
     }
     err = Console(stderr=True)
     with Progress(
@@ -159,7 +165,8 @@ def eval_command(
             elapsed = time.perf_counter() - t0
             progress.update(bar, completed=n, rate=f"{n / elapsed:.1f}/s" if elapsed > 0 else "")
 
-        result = evaluate(examples, ReportPredictor(spec), workers=workers, sample_size=samples, on_progress=tick, config=config)
+        result = evaluate(examples, ReportPredictor(spec), workers=workers, sample_size=samples, on_progress=tick, config=config,
+                          ray_address=ray)
     if result.n == 0:
         raise InputError(f"{data}: no records matched")
     from hallucheck.batch import checker_for

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from hallucheck.batch import CheckerSpec, checker_for, parallel_map
+from hallucheck.batch import CheckerSpec, checker_for
 from hallucheck.eval.datasets import Example
 from hallucheck.eval.metrics import MetricsAccumulator
 
@@ -215,8 +215,14 @@ def evaluate(
     sample_size: int = 12,
     on_progress: Callable[[int], None] | None = None,
     config: dict[str, Any] | None = None,
+    ray_address: str | None = None,
 ) -> EvalResult:
-    """Run ``predictor`` over ``examples`` and count every view's metrics, overall and per task."""
+    """Run ``predictor`` over ``examples`` and count every view's metrics, overall and per task.
+
+    ``ray_address`` runs the same per-case function as Ray tasks (see ``hallucheck.distributed``).
+    """
+    from hallucheck.distributed import map_records
+
     views = {v: MetricsAccumulator() for v in predictor.views()}
     primary = next(iter(views))
     samples: list[dict[str, Any]] = []
@@ -231,7 +237,7 @@ def evaluate(
     n = 0
     t0 = time.perf_counter()
     fn = partial(_predict, predictor=predictor)
-    for preds in parallel_map(fn, cases(), workers=workers, chunksize=4):
+    for preds in map_records(fn, cases(), workers=workers, ray_address=ray_address, chunk_size=4):
         example = pending.popleft()
         gold = example.gold
         failed: set[str] = set()
