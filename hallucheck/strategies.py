@@ -97,7 +97,11 @@ def parse_strategy(value: str | PromptStrategy) -> PromptStrategy:
 
 
 def as_sources(contexts: Sequence[Any]) -> list[Source]:
-    """Sources from strings (ids "1", "2", ...), ``{id, text}`` mappings or Source objects."""
+    """Sources from strings (ids "1", "2", ...), ``{id, text}`` mappings or Source objects.
+
+    Mappings may say ``content`` for the text and ``source`` for the id; other keys (a
+    retriever's ``score``) are ignored.
+    """
     out: list[Source] = []
     for i, item in enumerate(contexts, start=1):
         if isinstance(item, Source):
@@ -108,6 +112,8 @@ def as_sources(contexts: Sequence[Any]) -> list[Source]:
             data = dict(item)
             if "text" not in data and "content" in data:
                 data["text"] = data.pop("content")
+            if "id" not in data and "source" in data:  # retriever results often name the id "source"
+                data["id"] = data.pop("source")
             data.setdefault("id", str(i))
             out.append(Source.model_validate({k: data[k] for k in ("id", "text", "title", "parent_id") if k in data}))
         else:

@@ -39,26 +39,11 @@ class ABCase(BaseModel):
     @field_validator("contexts", mode="before")
     @classmethod
     def _contexts(cls, v: Any) -> Any:
+        from hallucheck.strategies import as_sources
+
         if isinstance(v, str):
             v = [v]
-        if not isinstance(v, list):
-            return v
-        out: list[Any] = []
-        for i, item in enumerate(v, start=1):
-            if isinstance(item, str):
-                out.append({"id": str(i), "text": item})
-            elif isinstance(item, dict):
-                d = dict(item)
-                if "text" not in d and "content" in d:
-                    d["text"] = d.pop("content")
-                if "id" not in d and "source" in d:
-                    d["id"] = d.pop("source")
-                d.setdefault("id", str(i))
-                d.pop("score", None)
-                out.append(d)
-            else:
-                out.append(item)
-        return out
+        return as_sources(v) if isinstance(v, list) else v
 
 
 def _records(path: Path) -> list[Any]:
