@@ -9,9 +9,12 @@ write has committed: a 200 means the check is stored.
 from __future__ import annotations
 
 import importlib
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from hallucheck.checker import Checker
 from hallucheck.service.auth import KeyRing, RateLimiter, digests_of, read_key_file
@@ -22,6 +25,8 @@ from hallucheck.service.store import Store, build_record, new_id, utcnow
 from hallucheck.types import Case, Report
 
 __all__ = ["ServiceContext", "Principal", "build_checker"]
+
+log = logging.getLogger("hallucheck.service")
 
 
 @dataclass(frozen=True)
@@ -98,7 +103,6 @@ class ServiceContext:
             t0 = time.perf_counter()
             report = self.checker.check(case)
             seconds = time.perf_counter() - t0
-            self.metrics.observe(report, seconds)
             timings = {"check_ms": seconds * 1000.0, **{f"{k}_ms": v for k, v in report.timings_ms.items()}}
             created = utcnow()
             rec = build_record(case, report, api_key_id=key_id, timings=timings, batch_id=batch_id,
@@ -106,9 +110,16 @@ class ServiceContext:
             records.append(rec)
             results.append((rec.row.id, created.isoformat() + "Z", report, timings))
         t1 = time.perf_counter()
-        self.store.add(records)
+        try:
+            self.store.add(records)
+        except SQLAlchemyError as exc:
+            log.error("store write failed: %s", exc)
+            raise ApiError(503, "store_unavailable", "the check could not be stored; nothing was kept, retry later",
+                           headers={"Retry-After": "5"}) from None
         store_ms = (time.perf_counter() - t1) * 1000.0
         self.metrics.stored.inc(len(records))
+        for _, _, report, timings in results:
+            self.metrics.observe(report, timings["check_ms"] / 1000.0)
         for _, _, _, timings in results:
             timings["store_ms"] = store_ms
         return results
