@@ -69,18 +69,37 @@ def _chinese_variant(text: str) -> str:
     return "zh-Hant" if trad > simp else "zh-Hans"
 
 
-_LETTER = regex.compile(r"\p{L}")
-# The same ranges as is_cjk_char, letters only.
-_CJK_LETTER = regex.compile(r"(?=\p{L})[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff\U00020000-\U0002fa1f]")
+# The same ranges as is_cjk_char (practically every code point in them is a letter).
+_CJK_LETTER = regex.compile(r"[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff\U00020000-\U0002fa1f]")
 # The statistical identifier's cost grows with the text; a few hundred characters are plenty of evidence
 # for telling the supported languages apart.
 _LANGID_SAMPLE = 400
+
+# Fast path for unmistakable English (most RAG logs): plain ASCII prose dense in English function
+# words and free of German and French ones. Anything less clear-cut goes to the identifier.
+_ASCII_WORD = regex.compile(r"[a-z]+")
+_EN_WORDS = frozenset("the and of to is that with for was are this it on be as by from have has were".split())
+_DE_FR_WORDS = frozenset(
+    "der die und das ist nicht mit sich ein eine den von auf für dem im auch wird sind "
+    "le la les et est des une du pour que dans pas sur au qui ce il elle sont avec".split()
+)
+
+
+def _clearly_english(sample: str, letters: int) -> bool:
+    if sum(map(str.isascii, sample)) < len(sample) - 2:  # accents, umlauts, other scripts
+        return False
+    words = _ASCII_WORD.findall(sample.lower())
+    if len(words) < 20 or letters < 80:
+        return False
+    english = sum(1 for w in words if w in _EN_WORDS)
+    other = sum(1 for w in words if w in _DE_FR_WORDS)
+    return english >= 0.15 * len(words) and other <= 0.02 * len(words)
 
 
 def detect_language(text: str, default: str = "en") -> str:
     """Best guess of the language of ``text`` as one of our codes (others pass through as ISO 639-1)."""
     sample = text[:2000]
-    letters = len(_LETTER.findall(sample))
+    letters = sum(map(str.isalpha, sample))
     if not letters:
         return default
     cjk = len(_CJK_LETTER.findall(sample))
@@ -88,7 +107,10 @@ def detect_language(text: str, default: str = "en") -> str:
         return _chinese_variant(sample)
     if letters < 12:
         return default  # too short for a statistical guess
-    lang, _ = _langid().classify(sample[:_LANGID_SAMPLE])
+    head = sample[:_LANGID_SAMPLE]
+    if _clearly_english(head, sum(map(str.isalpha, head))):
+        return "en"
+    lang, _ = _langid().classify(head)
     if lang == "zh":
         return _chinese_variant(sample)
     return str(lang)

@@ -35,6 +35,7 @@ _CLOSERS = "\"'”’」』）)]》】"
 _CITATION_TAIL = regex.compile(r"(?:\s*\[[^\[\]\n]{1,40}\])+")
 _LATIN_END = regex.compile(r"[.!?…]+")
 _WORD_BEFORE = regex.compile(r"([\p{L}\p{N}.°\-]+)$")
+_INITIALISM = regex.compile(r"(?:\p{L}\.)+\p{L}")
 _CANDIDATE = regex.compile(r"[。！？.!?…]")
 # How far back to look for the word before a full stop: enough for any abbreviation, and it keeps
 # the search from rescanning the whole line at every full stop (quadratic on long paragraphs).
@@ -57,7 +58,7 @@ def _is_abbreviation(line: str, dot: int, sentence_start: int) -> bool:
     if word.isdigit() and len(word) <= 2 and not line[sentence_start : m.start()].strip():
         return True
     # Dotted initialisms: "U.S.A." "e.g."
-    return bool(regex.fullmatch(r"(?:\p{L}\.)+\p{L}", word))
+    return bool(_INITIALISM.fullmatch(word))
 
 
 def _line_sentences(line: str, offset: int, out: list[Segment]) -> None:

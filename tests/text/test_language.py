@@ -1,0 +1,45 @@
+"""Language detection: script rules, the English fast path, and the statistical fallback."""
+
+from __future__ import annotations
+
+import pytest
+
+from hallucheck.text.language import _clearly_english, _langid, detect_language
+
+ENGLISH = (
+    "The company was founded in 2010 in Paris and it has grown steadily since then. "
+    "Most of its revenue comes from the sale of software to banks, and the rest is from consulting."
+)
+GERMAN_WITH_ENGLISH = (
+    "Die Bundesregierung hat am Mittwoch beschlossen, the funding for electric cars zu verlängern, "
+    "und der Minister sagte, dass es ein guter Tag für die Industrie sei."
+)
+GERMAN_ASCII = (
+    "Die Lieferung dauert drei bis fuenf Werktage und kostet nichts, wenn man mehr als fuenfzig Euro "
+    "bestellt hat, sagte der Sprecher am Montag in Berlin."
+)
+FRENCH = (
+    "Le gouvernement a annoncé mercredi une nouvelle réforme des retraites qui entrera en vigueur "
+    "le mois prochain, selon the minister et les syndicats."
+)
+
+
+def test_english_fast_path_agrees_with_the_identifier() -> None:
+    head = ENGLISH[:400]
+    assert _clearly_english(head, sum(map(str.isalpha, head)))
+    assert _langid().classify(head)[0] == "en"
+    assert detect_language(ENGLISH) == "en"
+
+
+@pytest.mark.parametrize(("text", "expected"), [(GERMAN_WITH_ENGLISH, "de"), (GERMAN_ASCII, "de"), (FRENCH, "fr")])
+def test_other_languages_skip_the_fast_path(text: str, expected: str) -> None:
+    head = text[:400]
+    assert not _clearly_english(head, sum(map(str.isalpha, head)))
+    assert detect_language(text) == expected
+
+
+def test_chinese_scripts_and_short_texts() -> None:
+    assert detect_language("未開封產品可在 30 天內申請全額退款。") == "zh-Hant"
+    assert detect_language("未开封产品可在 30 天内申请全额退款。") == "zh-Hans"
+    assert detect_language("OK.") == "en"  # too short to guess: the default
+    assert detect_language("12 345 !!!", default="de") == "de"  # no letters at all
