@@ -34,6 +34,12 @@ _EXPORTS: dict[str, str] = {
     "get_detector": "hallucheck.detectors",
     "available_policies": "hallucheck.policies",
     "get_policy": "hallucheck.policies",
+    "Guard": "hallucheck.guard",
+    "GuardResult": "hallucheck.guard",
+    "Mitigator": "hallucheck.mitigate",
+    "PromptStrategy": "hallucheck.strategies",
+    "render_prompt": "hallucheck.strategies",
+    "filter_retrieved": "hallucheck.retrieval",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -42,7 +48,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from hallucheck.checker import Budget, Checker, check
     from hallucheck.detectors import available_detectors, get_detector
     from hallucheck.errors import HallucheckError, InputError
+    from hallucheck.guard import Guard, GuardResult
+    from hallucheck.mitigate import Mitigator
     from hallucheck.policies import available_policies, get_policy
+    from hallucheck.retrieval import filter_retrieved
+    from hallucheck.strategies import PromptStrategy, render_prompt
     from hallucheck.types import (
         Case,
         CitationSummary,
