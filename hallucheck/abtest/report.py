@@ -216,7 +216,8 @@ th{background:#eef1f6;font-weight:600;color:#2c3444}td:nth-child(2),th:nth-child
 tr.best td{background:#f1faf4;font-weight:600}
 .formula{font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:#4a5365;margin:.5rem 0}
 .small{font-size:.85rem;color:#5a6375}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(520px,1fr));gap:1rem}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(520px,100%),1fr));gap:1rem}
+.scroll{overflow-x:auto}
 figure{margin:0;background:#fff;border-radius:8px;padding:.8rem;box-shadow:0 1px 2px rgba(0,0,0,.05)}
 figure img{width:100%;height:auto;display:block}figcaption{font-size:.85rem;color:#4a5365;margin-bottom:.4rem;font-weight:600}
 details.case{background:#fff;border-radius:10px;margin:.8rem 0;box-shadow:0 1px 2px rgba(0,0,0,.06)}
@@ -349,7 +350,7 @@ def render_html(result: ABTestResult, charts: dict[str, tuple[str, bytes]] | Non
         f"<title>Prompt strategy A/B test — {_e(best)}</title><style>{_CSS}</style></head><body><main>"
         f"<h1>Prompt strategy A/B test</h1>{meta}"
         f'<div class="reco"><b>Recommendation.</b> {_e(_recommendation(result))}</div>'
-        f"<h2>Results</h2>{table}<p class=\"formula\">{_e(_formula(result))}</p>{explain}"
+        f'<h2>Results</h2><div class="scroll">{table}</div><p class="formula">{_e(_formula(result))}</p>{explain}'
         f"{charts_html}<h2>Answers</h2>{_legend(result)}{''.join(cases_html)}"
         "</main></body></html>\n"
     )
