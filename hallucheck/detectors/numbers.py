@@ -13,6 +13,7 @@ Source-side parsing is cached on the shared SourceAnalysis, because RAG logs rep
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -21,7 +22,14 @@ from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.text import Segment, Token
 from hallucheck.text.citations import find_citations
-from hallucheck.text.entities import EntityMention, entity_words, find_entities, name_words, word_supported
+from hallucheck.text.entities import (
+    REFERENCE_WORDS,
+    EntityMention,
+    entity_words,
+    find_entities,
+    name_words,
+    word_supported,
+)
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
 from hallucheck.types import Evidence, Finding, Span
 
@@ -73,10 +81,14 @@ def source_facts(source: SourceAnalysis) -> SourceFacts:
     if cached is None:
         mentions = find_numbers(source.text, source.language)
         sentences = source.sentences
-        toks = _assign(source.tokens, sentences)
+        tokens = source.tokens
+        token_starts = [t.start for t in tokens]
+        toks = [
+            tokens[bisect_left(token_starts, seg.start) : bisect_left(token_starts, seg.end)] for seg in sentences
+        ]
         by_sentence = _assign(mentions, sentences)
         where = {id(m): i for i, group in enumerate(by_sentence) for m in group}
-        content = [t for t in source.tokens if not t.is_punct and not t.is_stop and not t.is_number]
+        content = [t for t in tokens if not t.is_punct and not t.is_stop and not t.is_number]
         starts = [t.start for t in content]
         neighbours = []
         close = []
@@ -98,6 +110,39 @@ def source_facts(source: SourceAnalysis) -> SourceFacts:
         )
         source.__dict__["_hc_numbers"] = cached
     return cached  # type: ignore[no-any-return]
+
+
+_REFERENCE_BEFORE = re.compile(
+    r"([^\W\d_]+)\.?\s*(?:#|no\.?\s*|nr\.?\s*)?(?:\d+\s*(?:,|-|–|and|und|et|&|or|to)\s*)*$", re.IGNORECASE
+)
+_SCALE_BEFORE = re.compile(r"(?:out\s+of|of\s+a\s+possible|sur|von|auf)\s*$|/\s*$", re.IGNORECASE)
+_META_AFTER = re.compile(
+    r"\s*(?:words?|sentences?|characters?|bullet\s+points|wörtern?|sätzen?|zeichen|mots|phrases|caractères|字|个字|句)\b",
+    re.IGNORECASE,
+)
+_OPEN_PAREN = re.compile(r"\(\s*[^()\d]{0,12}$")
+
+
+def _not_a_claim(answer: str, m: NumberMention, supported_end: int) -> bool:
+    """Figures that are not claims about the world.
+
+    A reference to the sources' own parts ("passage 3", "steps 7 and 8"), the top of a rating
+    scale ("4 out of 5"), the answer talking about itself ("in 79 words"), and a conversion in
+    parentheses right after a supported figure ("145 degrees F (63 degrees C)").
+    """
+    if m.kind not in ("number", "ordinal"):
+        return False
+    before = answer[max(0, m.start - 40) : m.start]
+    ref = _REFERENCE_BEFORE.search(before)
+    if ref and ref.group(1).lower() in REFERENCE_WORDS:
+        return True
+    if m.value in (5.0, 10.0, 100.0) and _SCALE_BEFORE.search(before):
+        return True
+    if _META_AFTER.match(answer, m.end):
+        return True
+    if 0 <= m.start - supported_end <= 30 and _OPEN_PAREN.search(answer, supported_end, m.start):
+        return True
+    return False
 
 
 @lru_cache(maxsize=1024)
@@ -231,9 +276,13 @@ class NumbersDetector(BaseDetector):
         spans: list[Span] = []
         number_spans: list[Span] = []
         unsupported = contradicted = 0
+        supported_end = -100
         for si, group in enumerate(by_sentence):
             for m in group:
                 if any(same_value(m, s) for s in facts.mentions) or any(same_value(m, q) for q in question_mentions):
+                    supported_end = m.end
+                    continue
+                if _not_a_claim(answer, m, supported_end):
                     continue
                 local = self._local(analysis, si, m.start, m.end)
                 span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1))
@@ -321,11 +370,11 @@ class NumbersDetector(BaseDetector):
         answer = analysis.case.answer
         missing: list[tuple[int, int]] = []
         for a, b in ent.words:
-            forms = entity_words(answer[a:b])
+            forms = entity_words(answer[a:b], lower=False)
             if not forms:
                 continue
             if all(
-                word_supported(f, facts.words) or word_supported(f, q_words) or (lang.startswith("zh") and f in facts.lower)
+                word_supported(f, facts.words) or word_supported(f, q_words) or (lang.startswith("zh") and f.lower() in facts.lower)
                 for f in forms
             ):
                 continue

@@ -28,7 +28,15 @@ import regex
 from hallucheck.text.language import base_language
 from hallucheck.text.stopwords import stopwords
 
-__all__ = ["EntityMention", "find_entities", "entity_words", "name_words", "word_supported", "NAME_ALIASES"]
+__all__ = [
+    "EntityMention",
+    "find_entities",
+    "entity_words",
+    "name_words",
+    "word_supported",
+    "NAME_ALIASES",
+    "REFERENCE_WORDS",
+]
 
 
 class EntityMention(NamedTuple):
@@ -44,6 +52,18 @@ _POSSESSIVE = regex.compile(r"['’]s$")
 _CONNECTORS = frozenset({"of", "de", "du", "des", "la", "le", "von", "van", "der", "den", "di", "da", "del", "y", "&", "zu", "dei", "do"})
 _LATIN_RUN = regex.compile(r"[A-Za-z][A-Za-z0-9&'’.\-]*(?:[ \u00a0]+[A-Za-z0-9][A-Za-z0-9&'’.\-]*)*")
 _NOT_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "ok", "okay", "yes", "no", "oui", "non", "ja", "nein"})
+# Words by which an answer refers to its own sources or steps ("Passage 2", "Step 3"): not names,
+# and the number after them is a reference, not a claim.
+REFERENCE_WORDS = frozenset(
+    "passage passages source sources document documents doc docs context contexts article text "
+    "section chapter page pages paragraph point points item items step steps option options tip tips "
+    "method methods part parts stage stages phase figure fig table appendix line lines question example "
+    "quelle quellen dokument abschnitt kapitel seite punkt schritt schritte teil absatz "
+    "étape étapes extrait chapitre partie paragraphe".split()
+)
+_ROMAN = regex.compile(r"^[IVXLC]+$")
+_CAMEL_WORD = regex.compile(r"\p{L}*\p{Ll}\p{Lu}\p{L}*")
+_CAMEL = regex.compile(r"\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})")
 
 
 @lru_cache(maxsize=100_000)
@@ -61,19 +81,18 @@ def _is_cap(word: str) -> bool:
 
 
 def _is_acronym(word: str) -> bool:
-    letters = [c for c in word if c.isalpha()]
-    return len(letters) >= 2 and all(c.isupper() for c in letters)
+    return len(word) >= 2 and word.isupper()
 
 
-def entity_words(text: str) -> list[str]:
-    """Lower-cased word forms of a name, without elisions and possessives (for source lookup)."""
+def entity_words(text: str, lower: bool = True) -> list[str]:
+    """Word forms of a name without elisions and possessives (lower-cased for source lookup)."""
     out = []
     for m in _WORD.finditer(text):
         w = m.group()
         if "'" in w or "’" in w:
             w = _POSSESSIVE.sub("", _ELISION.sub("", w))
         if w:
-            out.append(w.lower())
+            out.append(w.lower() if lower else w)
     return out
 
 
@@ -89,11 +108,12 @@ _UPPER_AFTER_FIRST = regex.compile(r"(?<=.)\p{Lu}", regex.DOTALL)
 
 
 def _clause_start(sentence: str, a: int) -> bool:
-    """Whether the word at ``a`` opens the sentence or a clause after ``:`` / a bullet / a quote."""
+    """Whether the word at ``a`` opens the sentence or a clause after ``:`` / a bullet / a quote
+    (or after a full stop the sentence splitter took for an abbreviation: "Santa Barbara, CA. The")."""
     before = sentence[:a].rstrip()
     if not _LETTER.search(before):
         return True
-    return before.endswith((":", ";", "\"", "“", "«", "(", "–", "—", "*")) or before.endswith("- ")
+    return before.endswith((":", ";", ".", "!", "?", "\"", "“", "«", "(", "–", "—", "*")) or before.endswith("- ")
 
 
 def _run_words(text: str, a: int, b: int) -> list[tuple[int, int, str]]:
@@ -138,7 +158,15 @@ def _latin_entities(text: str, offset: int, lang: str, out: list[EntityMention])
                 words = words[1:]
                 while words and (words[0][2].lower() in _CONNECTORS or not _is_cap(words[0][2])):
                     words = words[1:]
-        names = [w for w in words if _is_cap(w[2]) and w[2].lower() not in _NOT_NAMES and len(w[2]) > 1]
+        names = [
+            w
+            for w in words
+            if _is_cap(w[2])
+            and w[2].lower() not in _NOT_NAMES
+            and w[2].lower() not in REFERENCE_WORDS
+            and len(w[2]) > 1
+            and not (_is_acronym(w[2]) and (len(w[2]) <= 3 or _ROMAN.match(w[2])))  # PM, CEO, II
+        ]
         if not names:
             continue
         if text[words[-1][1] : words[-1][1] + 1] == ":" and _clause_start(text, r.start()):
@@ -201,9 +229,13 @@ _ABBR = regex.compile(r"\b[A-Z]{2,3}\b")
 def name_words(text: str) -> frozenset[str]:
     """Lower-cased word forms a text offers as support for names: its words, the same words without
     hyphens (``Wi-Fi`` = ``WiFi``), and the names behind abbreviations such as ``CA``."""
-    words = {m.group().lower() for m in _WORD.finditer(text)}
-    words |= set(entity_words(text))
+    raw = _WORD.findall(text)
+    words = {w.lower() for w in raw}
+    words |= {_POSSESSIVE.sub("", _ELISION.sub("", w)).lower() for w in words if "'" in w or "’" in w}
     words |= {w.replace("-", "") for w in words if "-" in w}
+    # CamelCase keys of structured sources: "OutdoorSeating" offers "outdoor" and "seating"
+    for m in _CAMEL_WORD.finditer(text):
+        words.update(p.lower() for p in _CAMEL.findall(m.group()))
     for m in _ABBR.finditer(text):
         alias = NAME_ALIASES.get(m.group())
         if alias:
@@ -212,10 +244,24 @@ def name_words(text: str) -> frozenset[str]:
 
 
 def word_supported(word: str, words: frozenset[str]) -> bool:
-    """Whether a lower-cased name word occurs among ``words``, allowing a plural and hyphens."""
-    if word in words:
+    """Whether a name word occurs among ``words`` (lower case), allowing a plural and hyphens.
+
+    A hyphenated word is also supported when its capitalised parts are: "Cajun-inspired" by
+    "Cajun", "Texas-Mexico" by "Texas" and "Mexico".
+    """
+    low = word.lower()
+    if _supported(low, words):
         return True
-    flat = word.replace("-", "")
+    if "-" in word:
+        parts = [p for p in word.split("-") if p and p[0].isupper()]
+        return bool(parts) and all(_supported(p.lower(), words) for p in parts)
+    return False
+
+
+def _supported(low: str, words: frozenset[str]) -> bool:
+    if low in words:
+        return True
+    flat = low.replace("-", "")
     if flat in words:
         return True
     for suffix in ("s", "es", "'s"):
