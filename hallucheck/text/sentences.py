@@ -34,7 +34,6 @@ _CJK_END = "。！？!?"
 _CLOSERS = "\"'”’」』）)]》】"
 _CITATION_TAIL = regex.compile(r"(?:\s*\[[^\[\]\n]{1,40}\])+")
 _LATIN_END = regex.compile(r"[.!?…]+")
-_WORD_BEFORE = regex.compile(r"([\p{L}\p{N}.°\-]+)$")
 _INITIALISM = regex.compile(r"(?:\p{L}\.)+\p{L}")
 _CANDIDATE = regex.compile(r"[。！？.!?…]")
 # How far back to look for the word before a full stop: enough for any abbreviation, and it keeps
@@ -44,10 +43,14 @@ _WORD_WINDOW = 48
 
 def _is_abbreviation(line: str, dot: int, sentence_start: int) -> bool:
     """Whether the ``.`` at ``dot`` belongs to an abbreviation, an initial or a list number."""
-    m = _WORD_BEFORE.search(line, max(0, dot - _WORD_WINDOW), dot)
-    if not m:
+    # Walk back over the word before the dot (letters, digits, "." "°" "-"), at most a window.
+    lo = max(0, dot - _WORD_WINDOW)
+    begin = dot
+    while begin > lo and (line[begin - 1].isalnum() or line[begin - 1] in ".°-"):
+        begin -= 1
+    if begin == dot:
         return False
-    word = m.group(1).lower().strip(".")
+    word = line[begin:dot].lower().strip(".")
     if not word:
         return False
     if word in ABBREVIATIONS:
@@ -55,7 +58,7 @@ def _is_abbreviation(line: str, dot: int, sentence_start: int) -> bool:
     if len(word) == 1 and word.isalpha():
         return True  # an initial: "J. Smith"
     # A list number opening a sentence: "1. First item"
-    if word.isdigit() and len(word) <= 2 and not line[sentence_start : m.start()].strip():
+    if word.isdigit() and len(word) <= 2 and not line[sentence_start:begin].strip():
         return True
     # Dotted initialisms: "U.S.A." "e.g."
     return bool(_INITIALISM.fullmatch(word))
