@@ -262,7 +262,7 @@ class NumbersDetector(BaseDetector):
                 details={"flagged": False, "features": _features(0, 0, 0, 0, 0)},
             )
         facts = source_facts(analysis.source)
-        if not case.source_text.strip():
+        if not analysis.source.text.strip():
             notes.append("The sources are empty: every figure and name of the answer is unsupported")
         question_mentions = _question_numbers(case.question, lang) if case.question else ()
         markers = find_citations(answer) if "[" in answer or "【" in answer or "(" in answer else []

@@ -135,10 +135,9 @@ def _run_words(text: str, a: int, b: int) -> list[tuple[int, int, str]]:
     return out
 
 
-def _latin_entities(text: str, offset: int, lang: str, out: list[EntityMention]) -> None:
+def _latin_entities(text: str, offset: int, lang: str, stops: frozenset[str], out: list[EntityMention]) -> None:
     if not _UPPER_AFTER_FIRST.search(text):
         return  # no capital after the first character: nothing but a sentence-initial word
-    stops = stopwords(lang)
     pattern = _RUN_PLAIN if lang == "de" else _RUN_WITH_CONNECTORS
     runs = list(pattern.finditer(text))
     n_words = len(text.split())
@@ -203,8 +202,9 @@ def find_entities(text: str, language: str, sentences: list[tuple[int, int, str]
         from hallucheck.text.sentences import split_sentences
 
         sentences = [tuple(s) for s in split_sentences(text, language)]  # type: ignore[misc]
+    stops = stopwords(lang)
     for start, _end, stext in sentences:
-        _latin_entities(stext, start, lang, out)
+        _latin_entities(stext, start, lang, stops, out)
     return out
 
 

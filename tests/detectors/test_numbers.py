@@ -188,3 +188,28 @@ def test_source_parsing_is_cached_on_the_source_analysis() -> None:
     a1, a2 = CaseAnalysis(case), CaseAnalysis(case)
     assert a1.source is a2.source
     assert source_facts(a1.source) is source_facts(a2.source)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "According to passage 3, it works. Repeat steps 7 and 8, then steps 1-3.",
+        "It has a rating of 4 stars out of 5.",
+        "Here is the summary within 79 words: it works.",
+        "Cook it to 145 degrees F (63 degrees C).",
+    ],
+)
+def test_figures_that_are_not_claims(answer: str) -> None:
+    f = run(answer, "It works. It has a rating of 4 stars. Cook it to 145 degrees F.")
+    assert f.details["unsupported_numbers"] == [] and f.details["contradicted_numbers"] == [], labelled(f)
+
+
+def test_structured_sources_support_names_by_keys_aliases_and_parts() -> None:
+    source = "{'name': 'Sharky's', 'state': 'CA', 'categories': 'Cajun, Bars', 'OutdoorSeating': True, 'WiFi': 'no'}"
+    answer = "Sharky's is a Cajun-inspired bar in California with Outdoor Seating but no Wi-Fi."
+    assert run(answer, source).details["unsupported_entities"] == []
+
+
+def test_short_acronyms_inside_names_are_not_flagged() -> None:
+    f = run("Israeli PM Netanyahu spoke.", "Israeli leader Netanyahu spoke.")
+    assert f.spans == []
