@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Literal
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.judge_finding import JudgeWindow, judge_details
 from hallucheck.detectors.llm_base import LLMDetector
+from hallucheck.llm.judge_text import judge_from_text
 from hallucheck.llm.base import Message
 from hallucheck.llm.schemas import JudgeOutput
 from hallucheck.llm.session import LLMSession
@@ -87,7 +88,7 @@ class LLMJudgeDetector(LLMDetector):
         def ask(s: LLMSession, text: str, sources: list[dict[str, str]], language: str) -> Any:
             prompt = render(f"judge/{self.style}", language, question=question, sources=sources, answer=text)
             return s.structured([Message("system", _SYSTEM), Message("user", prompt)], JudgeOutput,
-                                reask=self.reask, check=echoes_example, **self.settings())
+                                reask=self.reask, check=echoes_example, fallback=judge_from_text, **self.settings())
 
         verdicts, unchecked, notes, failure = judge_windows(self, analysis, session, ask)
         if not verdicts:

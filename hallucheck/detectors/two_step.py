@@ -15,6 +15,7 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.judge_finding import judge_details
 from hallucheck.detectors.llm_base import LLMDetector
 from hallucheck.detectors.llm_judge import echoes_example, judge_windows
+from hallucheck.llm.judge_text import judge_from_text
 from hallucheck.llm.base import LLMError, Message
 from hallucheck.llm.schemas import JudgeOutput
 from hallucheck.llm.session import BudgetExhausted, LLMSession
@@ -57,8 +58,8 @@ class TwoStepDetector(LLMDetector):
                 return StructuredResult(None, "empty", "the critique step returned an empty reply")
             critiques.append(critique.text)
             structure = render("two_step/structure", language, answer=text, critique=critique.text)
-            return small.structured([Message("user", structure)], JudgeOutput, reask=self.reask, check=echoes_example,
-                                    **self.settings())
+            return small.structured([Message("user", structure)], JudgeOutput, reask=self.reask,
+                                    check=echoes_example, fallback=judge_from_text, **self.settings())
 
         verdicts, unchecked, notes, failure = judge_windows(self, analysis, strong, ask)
         cost = strong.cost.add(small.cost)

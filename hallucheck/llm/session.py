@@ -74,10 +74,12 @@ class LLMSession:
         return out
 
     def structured(self, messages: Any, schema: type[T], *, reask: bool = True,
-                   check: Callable[[T], str | None] | None = None, **settings: Any) -> StructuredResult[T]:
+                   check: Callable[[T], str | None] | None = None,
+                   fallback: Callable[[str], Any] | None = None, **settings: Any) -> StructuredResult[T]:
         """A validated reply, one re-ask with the error when the first is unusable, or a typed
         failure (stage ``llm_error`` / ``budget`` when the backend failed or the budget ran out).
-        ``check`` may reject a valid-looking value (returns the reason), e.g. a copied example."""
+        ``check`` may reject a valid-looking value (returns the reason), e.g. a copied example;
+        ``fallback`` reads a reply that has no JSON at all (see :func:`parse_structured`)."""
         msgs = to_messages(messages)
         try:
             first = self.complete(msgs, **settings)
@@ -85,7 +87,7 @@ class LLMSession:
             return StructuredResult(None, "budget", str(exc))
         except LLMError as exc:
             return StructuredResult(None, "llm_error", str(exc))
-        result = _checked(parse_structured(first.text, schema), check)
+        result = _checked(parse_structured(first.text, schema, fallback), check)
         if result.ok or not reask:
             return result
         retry_msgs = [*msgs, Message("assistant", first.text[:4000]), Message("user", _REASK.format(error=result.error))]
@@ -94,7 +96,7 @@ class LLMSession:
         except LLMError as exc:
             result.error = f"{result.error}; re-ask not possible: {exc}"
             return result
-        again = _checked(parse_structured(second.text, schema), check)
+        again = _checked(parse_structured(second.text, schema, fallback), check)
         again.reasked = True
         if not again.ok:
             again.error = f"{again.error} (after one re-ask; first reply: {result.error})"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -328,15 +329,26 @@ def validation_message(exc: ValidationError, limit: int = 3) -> str:
     return "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
 
 
-def parse_structured(text: str, schema: type[T]) -> StructuredResult[T]:
-    """Extract, repair and validate; never raises for bad model output."""
+def parse_structured(text: str, schema: type[T],
+                     fallback: Callable[[str], Any] | None = None) -> StructuredResult[T]:
+    """Extract, repair and validate; never raises for bad model output. ``fallback`` reads a
+    reply without any JSON (e.g. a verdict in a line format) into a value to validate, or None."""
     if not text or not text.strip():
         return StructuredResult(None, "empty", "the model returned an empty reply", text or "")
     try:
         value, repaired = loads_lenient(text)
     except ValueError as exc:
-        return StructuredResult(None, "no_json", str(exc), text)
+        value = fallback(text) if fallback is not None else None
+        if value is None:
+            return StructuredResult(None, "no_json", str(exc), text)
+        repaired = True
     try:
         return StructuredResult(schema.model_validate(value), "ok", None, text, repaired)
     except ValidationError as exc:
+        alt = fallback(text) if fallback is not None else None
+        if alt is not None and alt != value:  # brackets in prose ("[1]") are not the answer's JSON
+            try:
+                return StructuredResult(schema.model_validate(alt), "ok", None, text, True)
+            except ValidationError:
+                pass
         return StructuredResult(None, "invalid", f"the JSON does not fit: {validation_message(exc)}", text, repaired)

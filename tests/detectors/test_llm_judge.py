@@ -214,3 +214,10 @@ def test_tiered_cascade_asks_the_judge_only_when_rules_are_not_conclusive() -> N
     assert unclear.finding("citations").risk <= 0.3  # type: ignore[union-attr]
     assert len(llm.calls) == 1 and unclear.finding("llm_judge") is not None
     assert unclear.risk_level == "high" and unclear.cost.llm_calls == 1
+
+
+def test_a_verdict_in_line_format_is_used() -> None:
+    text = 'VERDICT: HAS_HALLUCINATIONS\n- "by Jean Dupont": HALLUCINATION - not in the source\n'
+    f = judge(FakeLLM(text)).finding("llm_judge")
+    assert f is not None and f.error is None and [s.text for s in f.spans] == ["by Jean Dupont"]
+    assert f.risk == pytest.approx(0.8)
