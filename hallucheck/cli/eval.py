@@ -23,9 +23,11 @@ def print_summary(console: Any, result: Any, title: str = "") -> None:
 
     summary = result.view_summary(result.primary)
     rows = [("all", summary["overall"])] + list(summary["per_task"].items())
-    resp = Table(title=f"Response level{title}", title_justify="left", header_style="bold")
-    for col in ("task", "n", "halluc.", "flagged", "precision", "recall", "F1", "accuracy", "AUROC"):
-        resp.add_column(col, justify="left" if col == "task" else "right")
+    resp = Table(
+        title=f"Response level (P precision, R recall, acc accuracy){title}", title_justify="left", header_style="bold"
+    )
+    for col in ("task", "n", "halluc", "flagged", "P", "R", "F1", "acc", "AUROC"):
+        resp.add_column(col, justify="left" if col == "task" else "right", no_wrap=True)
     for name, m in rows:
         r = m["response"]
         resp.add_row(
@@ -41,12 +43,12 @@ def print_summary(console: Any, result: Any, title: str = "") -> None:
         )
     console.print(resp)
     span = Table(
-        title="Span level (character overlap; micro over all answers, and per-answer mean)",
+        title="Span level (characters; micro over all answers, and 'mean' = per-answer average)",
         title_justify="left",
         header_style="bold",
     )
-    for col in ("task", "precision", "recall", "F1", "answer-mean P", "answer-mean R", "answer-mean F1"):
-        span.add_column(col, justify="left" if col == "task" else "right")
+    for col in ("task", "P", "R", "F1", "mean P", "mean R", "mean F1"):
+        span.add_column(col, justify="left" if col == "task" else "right", no_wrap=True)
     for name, m in rows:
         s = m["span"]
         span.add_row(
