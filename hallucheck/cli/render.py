@@ -102,13 +102,26 @@ def _span_table(spans: list[Any]) -> Table:
     table.add_column("span", ratio=2)
     table.add_column("why", ratio=3)
     table.add_column("evidence", ratio=3)
+    first_with: dict[str, int] = {}  # a sentence-level reason is shown once, then referred to
     for k, span in enumerate(sorted(spans, key=lambda s: s.start), start=1):
         evidence = Text()
-        for ev in span.evidence[:2]:
-            who = f"[{ev.source_id}] " if ev.source_id else ""
-            evidence.append(f"{ev.relation} ", style="italic dim")
-            evidence.append(f"{who}{_clip(ev.text, 160)}\n")
-        reason = Text(_clip(span.reason, 240) if span.reason else "")
+        shown = list(dict.fromkeys((ev.relation, ev.source_id, ev.text) for ev in span.evidence))[:2]
+        key = repr(shown)
+        if shown and key in first_with:
+            evidence.append(f"as #{first_with[key]}", style="dim")
+        else:
+            if shown:
+                first_with[key] = k
+            for relation, source_id, text in shown:
+                who = f"[{source_id}] " if source_id else ""
+                evidence.append(f"{relation} ", style="italic dim")
+                evidence.append(f"{who}{_clip(text, 160)}\n")
+        if span.reason and span.reason in first_with:
+            reason = Text(f"as #{first_with[span.reason]}", style="dim")
+        else:
+            reason = Text(_clip(span.reason, 240) if span.reason else "")
+            if span.reason:
+                first_with[span.reason] = k
         reason.append(f"\n{span.detector} · {span.score:.2f}", style="dim")
         table.add_row(
             str(k),
