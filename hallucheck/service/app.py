@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None, *, context: ServiceContext | No
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            ctx.store.close()
+            ctx.close()
 
     app = FastAPI(
         title="hallucheck",

@@ -22,6 +22,7 @@ from hallucheck.service.errors import ApiError
 from hallucheck.service.metrics import ServiceMetrics
 from hallucheck.service.settings import Settings
 from hallucheck.service.store import Store, build_record, new_id, utcnow
+from hallucheck.service.writer import GroupWriter
 from hallucheck.types import Case, Report
 
 __all__ = ["ServiceContext", "Principal", "build_checker"]
@@ -38,9 +39,17 @@ class Principal:
     rate_key: str
 
 
+_WARMUP = {
+    "en": ("The plant probably opened in 2011.", "The plant opened in 2011 in Lyon."),
+    "de": ("Das Werk wurde wahrscheinlich 2011 eröffnet.", "Das Werk wurde 2011 in Lyon eröffnet."),
+    "fr": ("L'usine a probablement ouvert en 2011.", "L'usine a ouvert en 2011 à Lyon."),
+    "zh": ("工厂可能在2011年开业。", "工厂于2011年在里昂开业。"),
+}
+
+
 def build_checker(settings: Settings) -> Checker:
-    """The Checker for these settings, warmed up on a tiny case so the first request is not
-    the one that pays for loading lemma tables and models."""
+    """The Checker for these settings, warmed up on one small case per language so that no
+    request pays for loading lemma tables, word lists and models (seconds per language)."""
     from hallucheck.batch import CheckerSpec
 
     for module in settings.plugins:  # modules that register extra detectors or policies
@@ -48,7 +57,9 @@ def build_checker(settings: Settings) -> Checker:
     checker: Checker = CheckerSpec.of(
         settings.detectors, settings.policy, settings.citations_expected, settings.detector_options
     ).build()
-    checker.check(question="Warm-up?", contexts=["The service starts."], answer="The service starts [1].")
+    for lang in settings.warmup:
+        answer, source = _WARMUP.get(lang, _WARMUP["en"])
+        checker.check(question="?", contexts=[source], answer=answer + " [1]")
     return checker
 
 
@@ -61,6 +72,14 @@ class ServiceContext:
     limiter: RateLimiter
     metrics: ServiceMetrics = field(default_factory=ServiceMetrics)
     thread_limiter: Any = None  # anyio CapacityLimiter, made at startup inside the event loop
+    writer: GroupWriter = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.writer = GroupWriter(self.store)
+
+    def close(self) -> None:
+        self.writer.close()
+        self.store.close()
 
     @classmethod
     def build(cls, settings: Settings) -> ServiceContext:
@@ -111,7 +130,7 @@ class ServiceContext:
             results.append((rec.row.id, created.isoformat() + "Z", report, timings))
         t1 = time.perf_counter()
         try:
-            self.store.add(records)
+            self.writer.add(records)
         except SQLAlchemyError as exc:
             log.error("store write failed: %s", exc)
             raise ApiError(503, "store_unavailable", "the check could not be stored; nothing was kept, retry later",

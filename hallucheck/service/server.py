@@ -18,9 +18,9 @@ __all__ = ["run", "main", "warn_if_exposed"]
 log = logging.getLogger("hallucheck.service")
 
 
-def warn_if_exposed(host: str, settings: Settings) -> str | None:
+def warn_if_exposed(host: str, auth_enabled: bool) -> str | None:
     """A warning when the server listens beyond loopback with API keys off."""
-    if host not in {"127.0.0.1", "localhost", "::1"} and settings.auth is False:
+    if host not in {"127.0.0.1", "localhost", "::1"} and not auth_enabled:
         return f"listening on {host} with API keys off: anyone who can reach it can read every stored check"
     return None
 
@@ -32,10 +32,10 @@ def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, log_le
     from hallucheck.service.app import create_app
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    warning = warn_if_exposed(host, settings)
+    app = create_app(settings)
+    warning = warn_if_exposed(host, app.state.ctx.auth_enabled)
     if warning:
         log.warning(warning)
-    app = create_app(settings)
     uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=graceful_s,
                 access_log=log_level == "debug")
 

@@ -73,6 +73,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     workers: int = 4
     plugins: tuple[str, ...] = ()
+    warmup: tuple[str, ...] = ("en", "de", "fr", "zh")
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)
@@ -114,6 +115,9 @@ class Settings:
             kw["retention_days"] = None if v in {"", "0", "none", "off"} else float(v)
         if e.get("HALLUCHECK_CORS_ORIGINS"):
             kw["cors_origins"] = _split(e["HALLUCHECK_CORS_ORIGINS"])
+        if "HALLUCHECK_WARMUP" in e:
+            v = e["HALLUCHECK_WARMUP"].strip().lower()
+            kw["warmup"] = () if v in {"", "off", "none", "0"} else _split(v)
         if e.get("HALLUCHECK_PLUGINS"):
             kw["plugins"] = _split(e["HALLUCHECK_PLUGINS"])
         kw.update({k: v for k, v in overrides.items() if v is not None})

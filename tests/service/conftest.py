@@ -56,6 +56,7 @@ def start_server(tmp: Path, port: int | None = None, **env_overrides: str) -> Se
         "HALLUCHECK_POLICY": "test_max",
         "HALLUCHECK_RATE_PER_SECOND": "1000",
         "HALLUCHECK_RATE_BURST": "1000",
+        "HALLUCHECK_WARMUP": "en",
     })
     env.update(env_overrides)
     log = tmp / f"server-{port}.log"

@@ -188,7 +188,7 @@ def test_size_limits(server_factory):
 
 def test_api_keys_isolation_and_rate_limit(server_factory):
     key_a, key_b = "hc_aaaa1111_secret-a-0123456789", "hc_bbbb2222_secret-b-0123456789"
-    srv = server_factory(HALLUCHECK_API_KEYS=f"{key_a},{key_b}", HALLUCHECK_RATE_PER_SECOND="1",
+    srv = server_factory(HALLUCHECK_API_KEYS=f"{key_a},{key_b}", HALLUCHECK_RATE_PER_SECOND="0.01",
                          HALLUCHECK_RATE_BURST="5")
     assert httpx.get(srv.url + "/healthz").json()["auth"] is True
     _is_error(httpx.post(srv.url + "/v1/check", json=CLEAN), 401)

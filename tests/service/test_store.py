@@ -178,3 +178,29 @@ def test_api_keys_are_stored_hashed(store):
     assert store.revoke_key(kid) and not store.revoke_key(kid)
     assert ring.identify(key) is None
     assert ring.configured  # revoking the last key must not reopen the server
+
+
+def test_group_writer_commits_concurrent_requests(store):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hallucheck.service.store import ALL, build_record
+    from hallucheck.service.writer import GroupWriter
+
+    writer = GroupWriter(store, max_rows=8)
+    try:
+        def one(i: int) -> list[str]:
+            recs = [build_record(CASE, report(0.1 * (i % 10), "low"), api_key_id=f"k{i % 3}", timings={})
+                    for _ in range(1 + i % 2)]
+            return writer.add(recs)
+
+        with ThreadPoolExecutor(8) as pool:
+            ids = [cid for got in pool.map(one, range(40)) for cid in got]
+        assert len(ids) == len(set(ids)) == 60
+        assert store.count(ALL) == 60 and store.count("k0") == sum(1 + i % 2 for i in range(40) if i % 3 == 0)
+        dup = build_record(CASE, report(0.2, "low"), api_key_id=None, timings={}, check_id=ids[0])
+        with pytest.raises(Exception):
+            writer.add([dup])  # a failed commit reaches the request that waits on it
+        assert store.count(ALL) == 60
+        assert writer.add([build_record(CASE, report(0.2, "low"), api_key_id=None, timings={})])  # still works
+    finally:
+        writer.close()

@@ -141,7 +141,7 @@ function drawCheck(c) {
       li.append(el("div", { class: "ev" }, el("span", { class: "rel", text: `${ev.relation} · source ${ev.source_id ?? "?"}` }),
         el("div", { text: ev.text })));
     }
-    if (!(s.evidence || []).length) li.append(el("div", { class: "ev", text: "no source sentence supports this span" }));
+    if (!(s.evidence || []).length) li.append(el("div", { class: "ev", text: "no source text attached to this span" }));
     li.addEventListener("mouseenter", () => { const m = document.getElementById(`span-${i}`); if (m) m.classList.add("active"); });
     li.addEventListener("mouseleave", () => { const m = document.getElementById(`span-${i}`); if (m) m.classList.remove("active"); });
     return li;
@@ -155,13 +155,13 @@ function drawCheck(c) {
   void sources;
 }
 
-async function showCheck(id) {
+async function showCheck(id, scroll) {
   const box = document.getElementById("check");
   try {
     drawCheck(await api("/v1/checks/" + encodeURIComponent(id)));
     box.hidden = false;
     document.body.dataset.view = "check";
-    box.scrollIntoView();
+    if (scroll) box.scrollIntoView();
   } catch (e) { status(e.message); box.hidden = true; }
 }
 
@@ -178,9 +178,10 @@ async function refresh() {
   } catch (e) { status(e.message); }
 }
 
+let scrolled = false; // the first view (a link to one check) keeps the figures in sight
 function route() {
   const m = /^#check=([A-Za-z0-9]+)$/.exec(location.hash);
-  if (m) showCheck(m[1]);
+  if (m) showCheck(m[1], scrolled);
   else { document.getElementById("check").hidden = true; document.body.dataset.view = "list"; }
 }
 
@@ -191,6 +192,6 @@ document.getElementById("savekey").addEventListener("click", () => {
   localStorage.setItem("hallucheck.key", document.getElementById("apikey").value.trim());
   document.getElementById("keybox").hidden = true; refresh(); route();
 });
-window.addEventListener("hashchange", route);
+window.addEventListener("hashchange", () => { scrolled = true; route(); });
 refresh().then(route);
 setInterval(refresh, 30000);
