@@ -2,7 +2,8 @@
 
 Runs the default cheap detectors once per answer, hands the same findings to every policy, and
 prints per policy: response-level precision / recall / F1 of ``hallucinated``, the share of
-accept / review / reject, and AUROC of ``risk_score``. Used to choose the weighted policy's
+accept / review / reject, and AUROC of ``risk_score``; first, character-level span P/R/F1 of the merged spans of all
+detectors (what a report shows; the same for every policy). Used to choose the weighted policy's
 role combination; never tune on the calib or dev parts.
 
     python bench/policies_train.py --limit 2000
@@ -18,10 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lexical_train import DATA, analyses, auroc, prf, records  # noqa: E402
+from lexical_train import DATA, analyses, auroc, chars, prf, records  # noqa: E402
 
 from hallucheck.detectors import get_detector  # noqa: E402
 from hallucheck.policies import get_policy  # noqa: E402
+from hallucheck.spans import merge_spans  # noqa: E402
 
 DETECTORS = ("citations", "lexicon", "numbers", "ngram", "overlap")
 
@@ -40,6 +42,12 @@ def main() -> None:
     dets = [get_detector(n) for n in DETECTORS]
     findings = [[d.detect(a) for d in dets] for a in cases]
     labels = [int(bool(r["labels"])) for r in rows]
+    tp = fp = fn = 0
+    for r, a, fs in zip(rows, cases, findings):
+        gold = chars((lab["start"], lab["end"]) for lab in r["labels"])
+        pred = chars((s.start, s.end) for s in merge_spans([s for f in fs for s in f.spans], a.case.answer))
+        tp, fp, fn = tp + len(gold & pred), fp + len(pred - gold), fn + len(gold - pred)
+    print(json.dumps({"merged_spans_char_prf": [round(x, 4) for x in prf(tp, fp, fn)], "detectors": list(DETECTORS)}))
     for name, options in json.loads(args.policies):
         policy = get_policy(name, **options)
         verdicts = [policy.decide(a, fs) for a, fs in zip(cases, findings)]

@@ -141,7 +141,7 @@ def test_per_n_thresholds_of_the_seed_dataset_mode() -> None:
 
 def test_spans_are_the_novel_word_runs_and_reason_lists_ngrams() -> None:
     answer = "Apple acquired Company B in 2024 and Tesla launched new cars in Berlin."
-    f = NgramDetector().detect(analyse(answer, APPLE))
+    f = NgramDetector(span_margin=0.0).detect(analyse(answer, APPLE))
     texts = [s.text for s in f.spans]
     assert "Tesla launched new cars in Berlin" in texts
     for s in f.spans:
@@ -149,6 +149,17 @@ def test_spans_are_the_novel_word_runs_and_reason_lists_ngrams() -> None:
         assert s.label == "baseless" and s.detector == "ngram"
         assert "novel" in s.reason or "not in the sources" in s.reason
     assert all("apple" not in s.text.lower() for s in f.spans)
+
+
+def test_spans_only_well_over_the_threshold() -> None:
+    # Pooled novelty 11/19 = 0.58: over the generic threshold 0.4 (flagged) but not over 0.4 + 0.3.
+    answer = "Apple acquired Company B in 2024 and Tesla launched new cars in Berlin."
+    f = NgramDetector().detect(analyse(answer, APPLE))
+    assert f.details["sentences"][0]["novelty"] == pytest.approx(11 / 19, abs=1e-4)
+    assert f.details["flagged"] and not f.spans
+    assert NgramDetector(span_margin=0.15).detect(analyse(answer, APPLE)).spans
+    # The margin is capped so that a fully novel sentence is always marked.
+    assert NgramDetector(threshold=0.9, span_margin=0.3).detect(analyse("Tesla launched new cars", APPLE)).spans
 
 
 def test_sentence_span_mode_marks_whole_sentences() -> None:
@@ -216,7 +227,7 @@ def test_long_answer_is_checked_whole() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"n_values": []}, {"n_values": [0]}, {"threshold": 1.5}, {"thresholds": {"qa": -0.1}}, {"span_mode": "words"},
+    [{"n_values": []}, {"n_values": [0]}, {"threshold": 1.5}, {"span_margin": -0.1}, {"thresholds": {"qa": -0.1}}, {"span_mode": "words"},
      {"n_values": [1], "n_thresholds": {2: 0.2}}, {"threshold": "high"}],
 )
 def test_bad_options_are_clear_errors(options: dict[str, object]) -> None:

@@ -80,7 +80,7 @@ def test_lcs_is_order_aware() -> None:
 def test_flagged_sentence_has_nearest_evidence_and_short_spans() -> None:
     contexts = ["Unrelated opening text about weather.", "Apple bought Company B in 2024 for cash."]
     answer = "Apple bought Company B in 2024 for cash. Apple also bought Tesla Motors with gold bars yesterday."
-    f = OverlapDetector().detect(analyse(answer, contexts))
+    f = OverlapDetector(span_threshold=0.3).detect(analyse(answer, contexts))
     assert f.details["flagged"]
     flagged = [s for s in f.details["sentences"] if s["flagged"]]
     assert len(flagged) == 1 and answer[flagged[0]["start"] :].startswith("Apple also")
@@ -92,9 +92,19 @@ def test_flagged_sentence_has_nearest_evidence_and_short_spans() -> None:
     assert contexts[1][ev.start : ev.end] == ev.text == "Apple bought Company B in 2024 for cash."
 
 
+def test_spans_only_below_the_span_threshold() -> None:
+    # Best precision 2/7 = 0.29: flagged (< 0.3) but not marked (not < 0.2).
+    answer = "Apple bought Company B in 2024. Apple also bought Tesla Motors with gold bars yesterday."
+    f = OverlapDetector().detect(analyse(answer, "Apple bought Company B in 2024."))
+    assert f.details["sentences"][1]["precision"] == pytest.approx(2 / 7, abs=1e-4)
+    assert f.details["flagged"] and not f.spans
+    f = OverlapDetector().detect(analyse("Tesla made gold bars on Mars.", "Apple bought Company B in 2024."))
+    assert f.spans
+
+
 def test_sentence_span_mode() -> None:
     answer = "Apple bought Company B in 2024. Apple also bought Tesla Motors with gold bars yesterday."
-    f = OverlapDetector(span_mode="sentence").detect(analyse(answer, "Apple bought Company B in 2024."))
+    f = OverlapDetector(span_mode="sentence", span_threshold=0.3).detect(analyse(answer, "Apple bought Company B in 2024."))
     assert [s.text for s in f.spans] == ["Apple also bought Tesla Motors with gold bars yesterday."]
 
 
@@ -157,7 +167,7 @@ def test_risk_grows_as_coverage_falls() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"low": 0.6, "high": 0.5}, {"sentence_threshold": 2}, {"min_words": 0}, {"span_mode": "x"}, {"risk_center": -1}],
+    [{"low": 0.6, "high": 0.5}, {"sentence_threshold": 2}, {"span_threshold": 1.2}, {"min_words": 0}, {"span_mode": "x"}, {"risk_center": -1}],
 )
 def test_bad_options_are_clear_errors(options: dict[str, object]) -> None:
     with pytest.raises(ValueError):
