@@ -165,7 +165,8 @@ class Checker:
         notes.extend(verdict.notes)
         for f in findings:
             notes.extend(f"{f.detector}: {n}" for n in f.notes)
-        spans = merge_spans([s for f in findings for s in f.spans], case.answer)
+        chosen = verdict.spans if getattr(verdict, "spans", None) is not None else [s for f in findings for s in f.spans]
+        spans = merge_spans(list(chosen), case.answer)
         cost = Cost()
         for f in findings:
             cost = cost.add(f.cost)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.types import Decision, Finding, RiskLevel
+from hallucheck.types import Decision, Finding, RiskLevel, Span
 
 __all__ = [
     "Verdict",
@@ -37,6 +37,9 @@ class Verdict:
     risk_level: RiskLevel
     decision: Decision
     notes: list[str] = field(default_factory=list)
+    # Spans the policy chose for the report (e.g. fused from token probabilities and cheap
+    # detectors); None means the report shows the union of all findings' spans.
+    spans: list[Span] | None = None
 
 
 @runtime_checkable
