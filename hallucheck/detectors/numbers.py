@@ -297,14 +297,14 @@ class NumbersDetector(BaseDetector):
         if self.entities:
             taken = [(m.start, m.end) for m in mentions] + [(mk.start, mk.end) for mk in markers]
             q_words = _question_words(case.question) if case.question else frozenset()
-            for ent in find_entities(answer, lang, [tuple(s) for s in sentences]):  # type: ignore[misc]
+            for ent in find_entities(answer, lang, [(s.start, s.end, s.text) for s in sentences]):
                 if any(not (ent.end <= a or ent.start >= b) for a, b in taken):
                     continue
                 n_entities += 1
-                span = self._entity(analysis, facts, ent, q_words, lang)
-                if span is not None:
+                name_span = self._entity(analysis, facts, ent, q_words, lang)
+                if name_span is not None:
                     unsupported_entities += 1
-                    spans.append(span)
+                    spans.append(name_span)
 
         spans.sort(key=lambda s: (s.start, s.end))
         keep = 1.0

@@ -135,13 +135,12 @@ def _run_words(text: str, a: int, b: int) -> list[tuple[int, int, str]]:
     return out
 
 
-def _latin_entities(text: str, offset: int, lang: str, stops: frozenset[str], out: list[EntityMention]) -> None:
-    if not _UPPER_AFTER_FIRST.search(text):
-        return  # no capital after the first character: nothing but a sentence-initial word
-    pattern = _RUN_PLAIN if lang == "de" else _RUN_WITH_CONNECTORS
-    runs = list(pattern.finditer(text))
+def _latin_entities(
+    text: str, offset: int, runs: list[regex.Match[str]], lang: str, stops: frozenset[str], out: list[EntityMention]
+) -> None:
+    """Names among the capitalised ``runs`` of one sentence ``text`` (run offsets are into ``text``)."""
     n_words = len(text.split())
-    n_caps = sum(len(r.group().split()) for r in runs)
+    n_caps = sum(r.group().count(" ") + 1 for r in runs)
     if n_words >= 4 and n_caps / n_words >= 0.7:
         return  # a Title Case heading
     for r in runs:
@@ -203,8 +202,13 @@ def find_entities(text: str, language: str, sentences: list[tuple[int, int, str]
 
         sentences = [tuple(s) for s in split_sentences(text, language)]  # type: ignore[misc]
     stops = stopwords(lang)
+    pattern = _RUN_PLAIN if lang == "de" else _RUN_WITH_CONNECTORS
     for start, _end, stext in sentences:
-        _latin_entities(stext, start, lang, stops, out)
+        if not _UPPER_AFTER_FIRST.search(stext):
+            continue  # no capital after the first character: nothing but a sentence-initial word
+        runs = list(pattern.finditer(stext))
+        if runs:
+            _latin_entities(stext, start, runs, lang, stops, out)
     return out
 
 

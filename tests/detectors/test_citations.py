@@ -277,3 +277,18 @@ def test_checker_reads_the_summary() -> None:
     )
     assert report.citations is not None
     assert report.citations.invalid == ["5"]
+
+
+def test_long_answer_is_checked_in_full() -> None:
+    answer = " ".join(f"{SHORT} [1]." for _ in range(3000)) + f" {SHORT} [9]."
+    f = run(answer)
+    s = summary(f)
+    assert s.claims == 3001 and s.invalid == ["9"]
+    assert f.coverage is None
+    assert f.spans[-1].text == "[9]" and answer[f.spans[-1].start : f.spans[-1].end] == "[9]"
+
+
+def test_empty_sources_make_every_citation_invalid() -> None:
+    f = run(f"{SHORT} [1].", contexts=[])
+    assert summary(f).invalid == ["1"]
+    assert "none" in f.spans[0].reason
