@@ -114,13 +114,16 @@ class ViewsPredictor:
             )
         out[f"policy:{self.policies[0]}"] = prediction_from_report(report, elapsed)
         if len(self.policies) > 1:
-            spans = merge_spans([s for f in report.findings for s in f.spans], case.answer)
+            union = [s for f in report.findings for s in f.spans]
             analysis = CaseAnalysis(case)
             for name in self.policies[1:]:
                 policy = _policy(name)
                 t1 = time.perf_counter()
                 verdict = policy.decide(analysis, report.findings)
                 decided = time.perf_counter() - t1
+                # As the Checker does: the policy's own choice of spans when it makes one.
+                chosen = verdict.spans if getattr(verdict, "spans", None) is not None else union
+                spans = merge_spans(list(chosen), case.answer)
                 out[f"policy:{name}"] = Prediction(
                     hallucinated=verdict.hallucinated,
                     risk=min(max(float(verdict.risk_score), 0.0), 1.0),
