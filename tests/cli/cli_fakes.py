@@ -14,7 +14,7 @@ from hallucheck.detectors import BaseDetector, register
 from hallucheck.policies import Verdict, decision_for, level_for, register_policy
 from hallucheck.types import Evidence, Finding, Span
 
-__all__ = ["CASE", "TINY_RECORDS", "FakeWordsDetector", "AnyPolicy", "NeverPolicy", "CrashDetector"]
+__all__ = ["CASE", "TINY_RECORDS", "FakeWordsDetector", "AnyPolicy", "NeverPolicy", "FirstSpanPolicy", "CrashDetector"]
 
 CASE = {
     "question": "When was the company founded?",
@@ -95,5 +95,18 @@ class NeverPolicy(AnyPolicy):
         return Verdict(hallucinated=False, risk_score=0.0, risk_level="low", decision="accept")
 
 
+class FirstSpanPolicy(AnyPolicy):
+    """Like fake_any, but keeps only the first span of all findings (a policy choosing its spans)."""
+
+    name = "fake_first_span"
+
+    def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
+        verdict = super().decide(analysis, findings)
+        spans = sorted((s for f in findings for s in f.spans), key=lambda s: s.start)[:1]
+        verdict.spans = spans
+        return verdict
+
+
 register_policy("fake_any", "cli_fakes:AnyPolicy")
+register_policy("fake_first_span", "cli_fakes:FirstSpanPolicy")
 register_policy("fake_never", "cli_fakes:NeverPolicy")

@@ -60,9 +60,12 @@ def test_parallel_gives_the_same_numbers(data: Path) -> None:
 
 
 def test_views_detector_alone_and_policy(data: Path) -> None:
-    predictor = ViewsPredictor(detectors=("fake_crash", "fake_words"), policies=("fake_any", "fake_never"))
+    predictor = ViewsPredictor(detectors=("fake_crash", "fake_words"), policies=("fake_any", "fake_never", "fake_first_span"))
     result = evaluate(load_dataset(data, "generic"), predictor)
-    assert set(result.views) == {"detector:fake_crash", "detector:fake_words", "policy:fake_any", "policy:fake_never"}
+    assert set(result.views) == {
+        "detector:fake_crash", "detector:fake_words", "policy:fake_any", "policy:fake_never", "policy:fake_first_span"
+    }
+
     never = result.view_summary("policy:fake_never")["overall"]
     assert never["response"]["predicted_positive"] == 0 and never["span"]["predicted_chars"] == 0
     both = result.view_summary("policy:fake_any")["overall"]["response"]
@@ -73,3 +76,15 @@ def test_views_detector_alone_and_policy(data: Path) -> None:
     assert crash["predicted_positive"] == 0
     assert result.errors == {"fake_crash": 4}
     assert "views" in result.to_dict()
+
+
+def test_policy_views_use_the_policys_own_spans(tmp_path: Path) -> None:
+    path = tmp_path / "two.jsonl"
+    record = {"contexts": ["Paris is big."], "answer": "Lyon and Nice are big.", "label": True}
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    predictor = ViewsPredictor(detectors=("fake_words",), policies=("fake_any", "fake_first_span"))
+    result = evaluate(load_dataset(path, "generic"), predictor)
+    union = result.view_summary("policy:fake_any")["overall"]["span"]["predicted_chars"]
+    first = result.view_summary("policy:fake_first_span")["overall"]["span"]["predicted_chars"]
+    assert union == len("Lyon") + len("and") + len("Nice") + len("are")
+    assert first == len("Lyon")
