@@ -144,7 +144,7 @@ def render_markdown(result: ABTestResult, charts: dict[str, tuple[str, bytes]] |
         f"- **Cases:** {len(result.cases)} ({_languages(result)}); **strategies:** {', '.join(result.strategies)}; "
         f"**runs:** {len(result.runs)}",
         f"- **Generation:** temperature {result.settings.get('temperature')}, max tokens {result.settings.get('max_tokens')}",
-        f"- **Started:** {result.started_at} UTC; **took** {result.duration_s:.1f} s",
+        f"- **Started:** {result.started_at}; **took** {result.duration_s:.1f} s",
         "",
         "## Recommendation",
         "",
@@ -303,7 +303,7 @@ def render_html(result: ABTestResult, charts: dict[str, tuple[str, bytes]] | Non
         f"<dt>Checker</dt><dd>{_e(result.checker)}</dd>"
         f"<dt>Cases</dt><dd>{len(result.cases)} ({_e(_languages(result))}) × {len(result.strategies)} strategies = {len(result.runs)} runs</dd>"
         f"<dt>Generation</dt><dd>temperature {_e(result.settings.get('temperature'))}, max tokens {_e(result.settings.get('max_tokens'))}</dd>"
-        f"<dt>Started</dt><dd>{_e(result.started_at)} UTC, took {result.duration_s:.1f} s</dd>"
+        f"<dt>Started</dt><dd>{_e(result.started_at)}, took {result.duration_s:.1f} s</dd>"
         "</dl>"
     )
     if charts:

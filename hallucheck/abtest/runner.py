@@ -114,7 +114,7 @@ class ABTester:
             weights=self.weights.as_dict(),
             checker=_describe(self.checker),
             settings={"temperature": self.temperature, "max_tokens": self.max_tokens},
-            started_at=started.isoformat(timespec="seconds"),
+            started_at=started.strftime("%Y-%m-%d %H:%M:%S UTC"),
             duration_s=round(time.perf_counter() - t0, 2),
         )
 
