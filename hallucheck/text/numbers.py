@@ -198,7 +198,22 @@ _NUMBER = re.compile(
 )
 _CUR_BEFORE_RE = re.compile(rf"(?:(?<![{_LAT}])(?:{trie_pattern(_CUR_BEFORE)}))\s?$")
 _EN_COMPOUNDS = {f"{t}-{u}": tv + uv for t, tv in _EN_TENS.items() for u, uv in _EN_UNITS.items()}
-_SPELLED = re.compile(rf"\b(?<![{_LAT}\-])(?:{trie_pattern(list(SPELLED) + list(_EN_COMPOUNDS))})(?![{_LAT}\-])")
+# Spelled ordinals ("the second largest"): weak, they only support a written "2nd".
+ORDINAL_WORDS: dict[str, int] = {}
+for _lang_words in (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth",
+    "premier deuxième troisième quatrième cinquième sixième septième huitième neuvième dixième",
+    "erste zweite dritte vierte fünfte sechste siebte achte neunte zehnte elfte zwölfte",
+):
+    for _i, _w in enumerate(_lang_words.split(), start=1):
+        ORDINAL_WORDS[_w] = _i
+ORDINAL_WORDS.update({"première": 1, "seconde": 2})
+for _w, _i in list(ORDINAL_WORDS.items()):
+    if _w.endswith("te"):  # German endings: erste, ersten, erster, erstes, erstem
+        ORDINAL_WORDS.update({_w + e: _i for e in ("n", "r", "s", "m")})
+_SPELLED = re.compile(
+    rf"\b(?<![{_LAT}\-])(?:{trie_pattern(list(SPELLED) + list(_EN_COMPOUNDS) + list(ORDINAL_WORDS))})(?![{_LAT}\-])"
+)
 _SCALE_AFTER = re.compile(rf"\s+({trie_pattern(_SCALE_WORDS)})(?![{_LAT}])")
 _CN_NUM = re.compile(
     r"(?P<pre>第|百分之)?(?P<n>[零〇一二两兩三四五六七八九十百千万萬亿億]+)"
@@ -539,6 +554,10 @@ def _scan_spelled(lt: str, text: str, out: list[NumberMention], taken: _Taken) -
         if not taken.free(a, b):
             continue
         w = mt.group()
+        if w in ORDINAL_WORDS:
+            out.append(NumberMention(a, b, text[a:b], "ordinal", float(ORDINAL_WORDS[w]), 0.0, "", str(ORDINAL_WORDS[w]), weak=True))
+            taken.take(a, b)
+            continue
         value = float(_EN_COMPOUNDS.get(w, SPELLED.get(w, -1)))
         if value < 0:
             continue

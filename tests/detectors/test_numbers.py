@@ -213,3 +213,8 @@ def test_structured_sources_support_names_by_keys_aliases_and_parts() -> None:
 def test_short_acronyms_inside_names_are_not_flagged() -> None:
     f = run("Israeli PM Netanyahu spoke.", "Israeli leader Netanyahu spoke.")
     assert f.spans == []
+
+
+def test_written_ordinal_supported_by_spelled_one() -> None:
+    assert run("It is the 2nd largest city.", "It is the second largest city.").spans == []
+    assert labelled(run("It is the first city.", "It is a city.")) == []  # spelled ordinals are never flagged

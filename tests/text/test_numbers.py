@@ -203,7 +203,8 @@ def test_ordinals_spelled_and_years() -> None:
 def test_identifiers_lists_and_versions_are_not_numbers() -> None:
     assert all_of("COVID-19 and B2B and v1.2") == []
     assert all_of("version 1.2.3") == []
-    assert all_of("1. First\n2. Second with 5 apples") == [("5", "number", 5)]
+    strong = [(m.text, m.value) for m in find_numbers("1. First\n2. Second with 5 apples") if not m.weak]
+    assert strong == [("5", 5)]
 
 
 @pytest.mark.parametrize(
@@ -228,3 +229,14 @@ def test_rounding_tolerance(answer: str, source: str, same: bool) -> None:
 @pytest.mark.parametrize("text", ["", "no numbers here", "。！？", "..."])
 def test_nothing_to_find(text: str) -> None:
     assert find_numbers(text, "en") == []
+
+
+def test_spelled_ordinals_are_weak_and_support_written_ones() -> None:
+    found = find_numbers("the first and second floor, la deuxième fois, der zweiten Etage")
+    assert [(m.text, m.kind, m.value, m.weak) for m in found] == [
+        ("first", "ordinal", 1, True),
+        ("second", "ordinal", 2, True),
+        ("deuxième", "ordinal", 2, True),
+        ("zweiten", "ordinal", 2, True),
+    ]
+    assert same_value(one("the 2nd floor"), found[1])
