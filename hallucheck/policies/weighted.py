@@ -17,10 +17,11 @@ by silent neighbours. Also available: "max", "mean", "noisy_or". Roles with no d
 dropped and the remaining weights renormalised (the seed's ``total_weight``), so with only the
 cheap default stack the score is the grounding role's score.
 
-Measured on 2000 answers of the RAGTruth train part (2026-11-22, default detectors citations,
-lexicon, numbers, ngram, overlap): "alarm_mean" rejected 45% of answers (44% are hallucinated)
-with precision 0.67 and recall 0.68, accepted 14%; a plain mean rejected almost none (the
-silent rule detectors pull it down), a plain max rejected 73%. Severity of the weighted score: ≥ 0.8 critical, ≥ 0.6 high,
+Measured on 2000 answers of the RAGTruth train part (2026-11-22, bench/policies_train.py,
+default detectors citations, lexicon, numbers, ngram, overlap): "alarm_mean" rejected 38% of
+answers (44% are hallucinated) at precision 0.71, recall 0.62, and accepted 15%; a plain mean
+rejected almost none (the silent rule detectors pull it down); a plain max rejected 47% at
+precision 0.67 and ranked answers worse (AUROC 0.76 against 0.77). Severity of the weighted score: ≥ 0.8 critical, ≥ 0.6 high,
 ≥ 0.35 medium, otherwise low. Critical and high are hallucinated (level high, reject); medium
 is level moderate (review); low is accept. The seed's severity name is given in the notes.
 
