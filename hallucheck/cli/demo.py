@@ -12,6 +12,7 @@ from typing import Any, Optional
 import typer
 
 from hallucheck.cli import app
+from hallucheck.cli.options import DETECTORS_OPTION, POLICY_OPTION
 
 __all__ = ["demo", "example_cases"]
 
@@ -33,8 +34,8 @@ def demo(
     names: Optional[list[str]] = typer.Argument(None, help="Which examples (default: all); see --list."),
     list_only: bool = typer.Option(False, "--list", help="List the bundled examples and stop."),
     output_format: str = typer.Option("text", "--format", "-f", help="text (default) or json."),
-    detectors: Optional[str] = typer.Option(None, "--detectors", "-d", help="Comma-separated detector names."),
-    policy: str = typer.Option("default", "--policy", "-p", help="tiered, vote, weighted, learned or default."),
+    detectors: Optional[str] = DETECTORS_OPTION,
+    policy: str = POLICY_OPTION,
 ) -> None:
     """Check the bundled example answers and show what hallucheck finds in each."""
     from rich.console import Console

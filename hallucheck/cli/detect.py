@@ -10,6 +10,7 @@ from typing import Any, Optional
 import typer
 
 from hallucheck.cli import app
+from hallucheck.cli.options import CITATIONS_OPTION, DETECTORS_OPTION, POLICY_OPTION, RAY_OPTION, WORKERS_OPTION
 
 __all__ = ["detect"]
 
@@ -24,23 +25,13 @@ def detect(
     ),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the output here instead of stdout."),
     output_format: str = typer.Option("json", "--format", "-f", help="json (report) or text (for people)."),
-    detectors: Optional[str] = typer.Option(
-        None, "--detectors", "-d", help="Comma-separated detector names (default: the default stack)."
-    ),
-    policy: str = typer.Option("default", "--policy", "-p", help="tiered, vote, weighted, learned or default."),
-    citations_expected: Optional[bool] = typer.Option(
-        None,
-        "--citations-expected/--no-citations-expected",
-        help="Whether answers were asked to cite sources (default: only when the answer cites).",
-    ),
+    detectors: Optional[str] = DETECTORS_OPTION,
+    policy: str = POLICY_OPTION,
+    citations_expected: Optional[bool] = CITATIONS_OPTION,
     task: Optional[str] = typer.Option(None, "--task", help="qa, summary, data2txt, dialogue or generic."),
     language: Optional[str] = typer.Option(None, "--language", help="en, de, fr, zh-Hans, zh-Hant (default: detected)."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Processes for --batch (local cores)."),
-    ray: Optional[str] = typer.Option(
-        None, "--ray", metavar="ADDRESS",
-        help="Run on Ray (extra 'distributed'): 'local' starts one here, 'auto' joins this machine's cluster, "
-        "or ray://host:10001.",
-    ),
+    workers: int = WORKERS_OPTION,
+    ray: Optional[str] = RAY_OPTION,
     keep_going: bool = typer.Option(
         False, "--keep-going", help="--batch: write an error line for an invalid case and go on (exit 1 at the end)."
     ),

@@ -9,6 +9,7 @@ from typing import Any, Optional
 import typer
 
 from hallucheck.cli import app
+from hallucheck.cli.options import CITATIONS_OPTION, DETECTORS_OPTION, POLICY_OPTION, RAY_OPTION, WORKERS_OPTION
 
 __all__ = ["eval_command", "print_summary"]
 
@@ -78,24 +79,18 @@ def print_summary(console: Any, result: Any, title: str = "") -> None:
 def eval_command(
     data: str = typer.Argument(..., metavar="DATA.jsonl[.gz]", help="Labelled data, one JSON object per line."),
     data_format: str = typer.Option("auto", "--format", help="ragtruth, generic, or auto (from the first record)."),
-    detectors: Optional[str] = typer.Option(None, "--detectors", "-d", help="Comma-separated detector names."),
-    policy: str = typer.Option("default", "--policy", "-p", help="tiered, vote, weighted, learned or default."),
+    detectors: Optional[str] = DETECTORS_OPTION,
+    policy: str = POLICY_OPTION,
     split: Optional[str] = typer.Option(
         None, "--split", help="RAGTruth part: dev (default), calib, train or all (the project's split by source)."
     ),
     tasks: Optional[str] = typer.Option(None, "--tasks", help="Only these tasks, e.g. qa,summary."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", help="Stop after this many responses."),
-    citations_expected: Optional[bool] = typer.Option(
-        None, "--citations-expected/--no-citations-expected", help="Whether answers were asked to cite sources."
-    ),
+    citations_expected: Optional[bool] = CITATIONS_OPTION,
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the JSON report here."),
     html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report here."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Processes (local cores)."),
-    ray: Optional[str] = typer.Option(
-        None, "--ray", metavar="ADDRESS",
-        help="Run on Ray (extra 'distributed'): 'local' starts one here, 'auto' joins this machine's cluster, "
-        "or ray://host:10001.",
-    ),
+    workers: int = WORKERS_OPTION,
+    ray: Optional[str] = RAY_OPTION,
     samples: int = typer.Option(12, "--samples", help="Flagged answers kept for the HTML report."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:

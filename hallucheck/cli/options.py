@@ -4,9 +4,41 @@ from __future__ import annotations
 
 from typing import Any
 
+import typer
+
 from hallucheck.errors import InputError
 
-__all__ = ["parse_detectors", "check_policy", "check_workers", "case_overrides", "OUTPUT_FORMATS"]
+__all__ = [
+    "parse_detectors",
+    "check_policy",
+    "check_workers",
+    "case_overrides",
+    "OUTPUT_FORMATS",
+    "DETECTORS_OPTION",
+    "POLICY_OPTION",
+    "CITATIONS_OPTION",
+    "WORKERS_OPTION",
+    "RAY_OPTION",
+]
+
+# Options several commands share, declared once so their names and help stay the same everywhere.
+DETECTORS_OPTION: Any = typer.Option(
+    None, "--detectors", "-d", help="Comma-separated detector names (default: the default stack)."
+)
+POLICY_OPTION: Any = typer.Option("default", "--policy", "-p", help="tiered, vote, weighted, learned or default.")
+CITATIONS_OPTION: Any = typer.Option(
+    None,
+    "--citations-expected/--no-citations-expected",
+    help="Whether answers were asked to cite sources (default: only when the answer cites).",
+)
+WORKERS_OPTION: Any = typer.Option(1, "--workers", "-w", help="Local processes (cores) to spread the cases over.")
+RAY_OPTION: Any = typer.Option(
+    None,
+    "--ray",
+    metavar="ADDRESS",
+    help="Run on Ray (extra 'distributed'): 'local' starts one here, 'auto' joins this machine's cluster, "
+    "or ray://host:10001.",
+)
 
 OUTPUT_FORMATS = ("json", "text")
 

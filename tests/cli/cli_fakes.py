@@ -7,14 +7,17 @@ shadowing the built-in ones.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
+from typing import Any
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors import BaseDetector, register
 from hallucheck.policies import Verdict, decision_for, level_for, register_policy
 from hallucheck.types import Evidence, Finding, Span
 
-__all__ = ["CASE", "TINY_RECORDS", "FakeWordsDetector", "AnyPolicy", "NeverPolicy", "FirstSpanPolicy", "CrashDetector"]
+__all__ = ["CASE", "TINY_RECORDS", "write_jsonl", "FakeWordsDetector", "AnyPolicy", "NeverPolicy", "FirstSpanPolicy", "CrashDetector"]
 
 CASE = {
     "question": "When was the company founded?",
@@ -33,6 +36,13 @@ TINY_RECORDS = [
     # labelled [0,5) but every word is in the source -> FN
     {"id": "4", "contexts": ["Cats purr."], "answer": "Cats purr.", "spans": [{"start": 0, "end": 5}], "task": "summary"},
 ]
+
+
+def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
+    """Write ``records`` as JSON Lines to ``path`` and return it."""
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
 
 _WORD = re.compile(r"\w+")
 

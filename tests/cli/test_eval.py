@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_fakes import TINY_RECORDS
+from cli_fakes import TINY_RECORDS, write_jsonl
 
 FAKE = ("-d", "fake_words", "-p", "fake_any")
 RECORDS = TINY_RECORDS
@@ -14,9 +14,7 @@ RECORDS = TINY_RECORDS
 
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
-    return path
+    return write_jsonl(tmp_path / "tiny.jsonl", RECORDS)
 
 
 def test_eval_prints_tables_and_writes_reports(invoke, data: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -11,16 +11,14 @@ from hallucheck.batch import CheckerSpec
 from hallucheck.eval.datasets import load_dataset
 from hallucheck.eval.html import render_html
 from hallucheck.eval.runner import ReportPredictor, ViewsPredictor, evaluate
-from cli_fakes import TINY_RECORDS
+from cli_fakes import TINY_RECORDS, write_jsonl
 
 RECORDS = TINY_RECORDS
 
 
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
-    path = tmp_path / "tiny.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
-    return path
+    return write_jsonl(tmp_path / "tiny.jsonl", RECORDS)
 
 
 def _check_numbers(result) -> None:  # type: ignore[no-untyped-def]
