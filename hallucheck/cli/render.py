@@ -70,6 +70,17 @@ def marked_answer(answer: str, spans: list[Any]) -> Text:
     return out
 
 
+def _short_reason(reason: str) -> str:
+    """A merged span's reasons (joined by "; ") each clipped, so every detector's reason shows its start."""
+    if not reason:
+        return ""
+    parts = [p.strip() for p in reason.split("; ") if p.strip()]
+    shown = [_clip(p, 110) for p in parts[:3]]
+    if len(parts) > 3:
+        shown.append(f"(+{len(parts) - 3} more)")
+    return "\n".join(shown)
+
+
 def _verdict(report: Any) -> Text:
     level = report.risk_level
     style = LEVEL_STYLES.get(level, "bold")
@@ -119,7 +130,7 @@ def _span_table(spans: list[Any]) -> Table:
         if span.reason and span.reason in first_with:
             reason = Text(f"as #{first_with[span.reason]}", style="dim")
         else:
-            reason = Text(_clip(span.reason, 240) if span.reason else "")
+            reason = Text(_short_reason(span.reason))
             if span.reason:
                 first_with[span.reason] = k
         reason.append(f"\n{span.detector} · {span.score:.2f}", style="dim")
