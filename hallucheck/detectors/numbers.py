@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from functools import lru_cache
-from typing import Any, NamedTuple
+from functools import cached_property, lru_cache
+from typing import Any
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
@@ -43,18 +43,65 @@ _KIND_NAMES = {
 }
 
 
-class SourceFacts(NamedTuple):
-    """What the numbers detector needs from a source text, computed once per source."""
+class SourceFacts:
+    """What the numbers detector needs from a source text, computed once per source and only
+    when needed: the figures always, the rest (sentence lemmas, words around each figure, name
+    forms) the first time an answer has something the figures alone do not settle."""
 
-    mentions: list[NumberMention]
-    sentences: list[Segment]
-    sentence_norms: list[frozenset[str]]  # content lemmas of each sentence (numbers left out)
-    sentence_mentions: list[list[NumberMention]]
-    words: frozenset[str]  # lower-cased word forms, for name lookup
-    lower: str
-    mention_sentence: list[int]  # sentence index of each mention
-    neighbours: list[frozenset[str]]  # content lemmas near each mention (what it measures)
-    close: list[frozenset[str]]  # the content lemma right before and right after each mention
+    def __init__(self, source: SourceAnalysis) -> None:
+        self.source = source
+        self.mentions: list[NumberMention] = find_numbers(source.text, source.language)
+        self.lower = source.lower
+
+    @cached_property
+    def sentences(self) -> list[Segment]:
+        return self.source.sentences
+
+    @cached_property
+    def _sentence_tokens(self) -> list[list[Token]]:
+        tokens = self.source.tokens
+        starts = [t.start for t in tokens]
+        return [tokens[bisect_left(starts, seg.start) : bisect_left(starts, seg.end)] for seg in self.sentences]
+
+    @cached_property
+    def sentence_norms(self) -> list[frozenset[str]]:
+        """Content lemmas of each sentence (numbers left out)."""
+        return [_content(ts) for ts in self._sentence_tokens]
+
+    @cached_property
+    def mention_sentence(self) -> list[int]:
+        """The sentence index of each figure (-1 when none)."""
+        by_sentence = _assign(self.mentions, self.sentences)
+        where = {id(m): i for i, group in enumerate(by_sentence) for m in group}
+        return [where.get(id(m), -1) for m in self.mentions]
+
+    @cached_property
+    def _around(self) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+        content = [t for t in self.source.tokens if not t.is_punct and not t.is_stop and not t.is_number]
+        starts = [t.start for t in content]
+        neighbours: list[frozenset[str]] = []
+        close: list[frozenset[str]] = []
+        for m in self.mentions:
+            i = bisect_left(starts, m.start)
+            j = bisect_left(starts, m.end, lo=i)
+            neighbours.append(frozenset(t.norm for t in content[max(0, i - _NEIGHBOURS) : i] + content[j : j + _NEIGHBOURS]))
+            close.append(frozenset(t.norm for t in content[max(0, i - 1) : i] + content[j : j + 1]))
+        return neighbours, close
+
+    @property
+    def neighbours(self) -> list[frozenset[str]]:
+        """Content lemmas near each figure: what it measures."""
+        return self._around[0]
+
+    @property
+    def close(self) -> list[frozenset[str]]:
+        """The content lemma right before and right after each figure."""
+        return self._around[1]
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """Lower-cased word forms, for name lookup."""
+        return name_words(self.source.text)
 
 
 def _assign(items: list[Any], sentences: list[Segment]) -> list[list[Any]]:
@@ -76,38 +123,10 @@ def _content(tokens: list[Token]) -> frozenset[str]:
 
 
 def source_facts(source: SourceAnalysis) -> SourceFacts:
-    """Parsed figures, sentences and words of a source, cached on the source analysis."""
+    """Parsed figures, sentences and words of a source, cached on the (shared) source analysis."""
     cached = source.__dict__.get("_hc_numbers")
     if cached is None:
-        mentions = find_numbers(source.text, source.language)
-        sentences = source.sentences
-        tokens = source.tokens
-        token_starts = [t.start for t in tokens]
-        toks = [
-            tokens[bisect_left(token_starts, seg.start) : bisect_left(token_starts, seg.end)] for seg in sentences
-        ]
-        by_sentence = _assign(mentions, sentences)
-        where = {id(m): i for i, group in enumerate(by_sentence) for m in group}
-        content = [t for t in tokens if not t.is_punct and not t.is_stop and not t.is_number]
-        starts = [t.start for t in content]
-        neighbours = []
-        close = []
-        for m in mentions:
-            i = bisect_left(starts, m.start)
-            j = bisect_left(starts, m.end, lo=i)
-            neighbours.append(frozenset(t.norm for t in content[max(0, i - _NEIGHBOURS) : i] + content[j : j + _NEIGHBOURS]))
-            close.append(frozenset(t.norm for t in content[max(0, i - 1) : i] + content[j : j + 1]))
-        cached = SourceFacts(
-            mentions,
-            sentences,
-            [_content(ts) for ts in toks],
-            by_sentence,
-            name_words(source.text),
-            source.lower,
-            [where.get(id(m), -1) for m in mentions],
-            neighbours,
-            close,
-        )
+        cached = SourceFacts(source)
         source.__dict__["_hc_numbers"] = cached
     return cached  # type: ignore[no-any-return]
 
