@@ -7,6 +7,7 @@ text, because a RAG log repeats the same retrieved passages for many answers.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import OrderedDict
 from functools import cached_property
 from threading import Lock
@@ -117,14 +118,18 @@ class CaseAnalysis:
 
     @cached_property
     def tokens_by_sentence(self) -> list[list[Token]]:
-        out: list[list[Token]] = [[] for _ in self.sentences]
-        if not self.sentences:
-            return out
-        i = 0
-        bounds = self.sentences
-        for t in self.tokens:
-            while i < len(bounds) - 1 and t.start >= bounds[i].end:
-                i += 1
-            if bounds[i].start <= t.start and t.end <= bounds[i].end:
-                out[i].append(t)
+        """Answer tokens per sentence (tokens inside a sentence; none crosses a sentence end)."""
+        tokens = self.tokens
+        starts = [t.start for t in tokens]
+        out: list[list[Token]] = []
+        lo = 0
+        # Tokens are sorted and do not overlap: each sentence is one slice, found by bisection.
+        for seg in self.sentences:
+            lo = bisect_left(starts, seg.start, lo)
+            hi = bisect_left(starts, seg.end, lo)
+            chunk = tokens[lo:hi]
+            if chunk and chunk[-1].end > seg.end:  # only the last token can run past the end
+                chunk = [t for t in chunk if t.end <= seg.end]
+            out.append(chunk)
+            lo = hi
         return out
