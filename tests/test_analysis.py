@@ -1,0 +1,28 @@
+"""CaseAnalysis views that every detector shares."""
+
+from __future__ import annotations
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.types import Case
+
+
+def _analysis(answer: str) -> CaseAnalysis:
+    return CaseAnalysis(Case(contexts=["Some source."], answer=answer, language="en"))
+
+
+def test_tokens_by_sentence_groups_every_token_once() -> None:
+    a = _analysis("Paris is big [1]. Lyon is small!\n\n- one item\n- two items")
+    groups = a.tokens_by_sentence
+    assert len(groups) == len(a.sentences)
+    for seg, toks in zip(a.sentences, groups):
+        assert toks == [t for t in a.tokens if seg.start <= t.start and t.end <= seg.end]
+    assert [t.text for t in groups[0]] == ["Paris", "is", "big", "[", "1", "]", "."]
+    assert sum(len(g) for g in groups) == len(a.tokens)
+
+
+def test_tokens_by_sentence_edge_cases() -> None:
+    assert _analysis("").tokens_by_sentence == []
+    only = _analysis("...")
+    assert [[t.text for t in g] for g in only.tokens_by_sentence] == [[t.text for t in only.tokens]]
+    zh = CaseAnalysis(Case(contexts=["x"], answer="您好！可以在 30 天內申請全額退款。"))
+    assert [len(g) for g in zh.tokens_by_sentence] == [2, len(zh.tokens) - 2]
