@@ -22,6 +22,7 @@ from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.text import Segment, Token
 from hallucheck.text.citations import find_citations
+from hallucheck.text.language import base_language, detect_language
 from hallucheck.text.entities import (
     REFERENCE_WORDS,
     EntityMention,
@@ -50,7 +51,12 @@ class SourceFacts:
 
     def __init__(self, source: SourceAnalysis) -> None:
         self.source = source
-        self.mentions: list[NumberMention] = find_numbers(source.text, source.language)
+        # Figures are read in the source's own language: a German source's "3.000" is 3000 even
+        # when the answer is English.
+        language = detect_language(source.text, default=source.language) if source.text.strip() else source.language
+        if base_language(language) not in ("en", "de", "fr", "zh"):
+            language = source.language
+        self.mentions: list[NumberMention] = find_numbers(source.text, language)
         self.lower = source.lower
 
     @cached_property

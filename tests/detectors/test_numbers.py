@@ -218,3 +218,8 @@ def test_short_acronyms_inside_names_are_not_flagged() -> None:
 def test_written_ordinal_supported_by_spelled_one() -> None:
     assert run("It is the 2nd largest city.", "It is the second largest city.").spans == []
     assert labelled(run("It is the first city.", "It is a city.")) == []  # spelled ordinals are never flagged
+
+
+def test_source_figures_read_in_the_source_language() -> None:
+    f = run("The product costs 3,000 euros.", "Das Produkt kostet 3.000 Euro und ist in drei Farben erhältlich.", language="en")
+    assert f.spans == []
