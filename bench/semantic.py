@@ -51,7 +51,11 @@ def _examples(split: str, per_task: int | None) -> list[Any]:
     return out
 
 
-def _signals(examples: list[Any], progress: str) -> list[dict[str, Any]]:
+def _shard_of(ex: Any, n: int) -> int:
+    return int(hashlib.sha1((ex.case.task + ex.case.source_text).encode()).hexdigest()[:8], 16) % n
+
+
+def _signals(examples: list[Any], progress: str, checkpoint: Any = None) -> list[dict[str, Any]]:
     from hallucheck.analysis import CaseAnalysis
     from hallucheck.detectors.ngram import NgramDetector
     from hallucheck.detectors.ngram_semantic import ParaphraseNgramDetector
@@ -104,6 +108,8 @@ def _signals(examples: list[Any], progress: str) -> list[dict[str, Any]]:
                 "ngram_semantic": ng_sem,
             }
         )
+        if checkpoint is not None and n % 50 == 0:
+            checkpoint(rows)
         if n % 50 == 0 or n == len(examples):
             print(f"{progress}: {n}/{len(examples)} ({time.time() - t0:.0f}s)", file=sys.stderr, flush=True)
     return rows
@@ -184,9 +190,16 @@ def evaluate(rows: list[dict[str, Any]], chosen: dict[str, Any]) -> dict[str, An
         res = {task: _prf([(f, g) for f, g, t in flags if t == task]) for task in TASKS}
         res["overall"] = _prf([(f, g) for f, g, _ in flags])
         out[method] = res
-    # The detectors' own verdicts at their built-in thresholds.
+    # The detectors' own verdicts at their built-in thresholds (semantic: today's defaults,
+    # applied to the stored support, so the row does not go stale when the defaults change).
+    from hallucheck.detectors.semantic import SemanticDetector
+
+    sem = SemanticDetector()
     for method in ("semantic", "overlap", "ngram"):
-        flags = [(r[method]["flagged"], r["gold"], r["task"]) for r in rows]
+        if method == "semantic":
+            flags = [(r["semantic"]["support"] < sem.threshold_for(r["task"]), r["gold"], r["task"]) for r in rows]
+        else:
+            flags = [(r[method]["flagged"], r["gold"], r["task"]) for r in rows]
         res = {task: _prf([(f, g) for f, g, t in flags if t == task]) for task in TASKS}
         res["overall"] = _prf([(f, g) for f, g, _ in flags])
         out[f"{method} (built-in thresholds)"] = res
@@ -209,12 +222,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit", type=int, default=200, help="train answers per task used to choose thresholds")
     ap.add_argument("--dev-limit", type=int, default=None, help="dev answers per task (default: all)")
     ap.add_argument("--rows", type=Path, default=None, help="keep the per-answer signals here and reuse them")
+    ap.add_argument("--also", type=Path, action="append", default=[], help="more row files (other shards) to merge")
+    ap.add_argument("--shard", default="0/1", help="k/n: compute only the dev sources of shard k (by source hash)")
     args = ap.parse_args(argv)
     t0 = time.time()
     stored: dict[str, Any] = {}
     if args.rows and args.rows.exists():
         stored = json.loads(args.rows.read_text(encoding="utf-8"))
-    key_train, key_dev = f"train:{args.fit}", f"dev:{args.dev_limit}"
+    k, n = (int(x) for x in args.shard.split("/"))
+    key_train, key_dev = f"train:{args.fit}", f"dev:{args.dev_limit}:{k}/{n}"
     if key_train not in stored:
         stored[key_train] = _signals(_examples("train", args.fit), "train")
         if args.rows:
@@ -222,16 +238,29 @@ def main(argv: list[str] | None = None) -> int:
     train_rows = stored[key_train]
     chosen = fit(train_rows)
     if key_dev not in stored:
-        stored[key_dev] = _signals(_examples("dev", args.dev_limit), "dev")
+
+        def checkpoint(rows: list[dict[str, Any]]) -> None:
+            if args.rows:
+                partial = {**stored, key_dev + ":partial": rows}
+                args.rows.write_text(json.dumps(partial), encoding="utf-8")
+
+        dev_examples = [ex for ex in _examples("dev", args.dev_limit) if _shard_of(ex, n) == k]
+        stored[key_dev] = _signals(dev_examples, f"dev {k}/{n}", checkpoint)
         if args.rows:
             args.rows.write_text(json.dumps(stored), encoding="utf-8")
-    dev_rows = stored[key_dev]
+    dev_rows = list(stored[key_dev])
+    for other in args.also:
+        more = json.loads(other.read_text(encoding="utf-8"))
+        for key, rows in more.items():
+            if key.startswith(f"dev:{args.dev_limit}:") and not key.endswith("partial") and key != key_dev:
+                dev_rows.extend(rows)
     results = evaluate(dev_rows, chosen)
     print(_table(results))
     payload = {
         "machine": machine(),
         "train_answers": len(train_rows),
         "dev_answers": len(dev_rows),
+        "dev_limit_per_task": args.dev_limit,
         "chosen_on_train": chosen,
         "dev": results,
         "seconds": round(time.time() - t0, 1),

@@ -21,13 +21,11 @@ from typing import Any, ClassVar
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.ngram import NgramDetector
-from hallucheck.detectors.semantic_align import align
+from hallucheck.detectors.semantic_align import DEFAULT_TOKEN_THRESHOLD, align
 
 __all__ = ["ParaphraseNgramDetector", "DEFAULT_TOKEN_THRESHOLD", "DEFAULT_SENTENCE_THRESHOLD"]
 
-# Chosen on the train part with bench/semantic.py (see docs/semantic.md).
-DEFAULT_TOKEN_THRESHOLD = 0.7
-DEFAULT_SENTENCE_THRESHOLD = 0.85
+DEFAULT_SENTENCE_THRESHOLD = 0.5  # rescaled e5 similarity (cross-lingual fallback)
 
 
 class ParaphraseNgramDetector(NgramDetector):

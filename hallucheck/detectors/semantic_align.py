@@ -22,7 +22,9 @@ Shared results written into ``analysis.shared``:
 - ``"semantic_alignment"``: ``list[list[tuple[str, str, int, int, float]]]`` — one list per answer
   sentence (in ``analysis.sentences`` order), best first, of ``(source_id, source_text, start,
   end, score)``: the source's id, the unit's text, its character offsets into that source's text
-  (``case.contexts[i].text[start:end] == source_text``) and the cosine similarity.
+  (``case.contexts[i].text[start:end] == source_text``) and the similarity: the cosine with
+  MiniLM, the baseline-rescaled cosine with multilingual-e5 (``E5_BASELINE``), so that one scale
+  holds for both.
 - ``"semantic_support"``: ``list[bool]`` aligned with ``analysis.tokens`` — True where an answer
   word is matched by a word piece of an aligned source unit at or above the token threshold (what
   ``NgramDetector`` reads to forgive paraphrase). Absent when token matching was not possible.
@@ -52,13 +54,19 @@ __all__ = [
     "SUPPORT_KEY",
     "TOKEN_SCORES_KEY",
     "DEFAULT_TOKEN_THRESHOLD",
+    "E5_BASELINE",
 ]
 
 ALIGNMENT_KEY = "semantic_alignment"
 SUPPORT_KEY = "semantic_support"
 TOKEN_SCORES_KEY = "semantic_token_scores"
 _RESULT_KEY = "_semantic_result"
-DEFAULT_TOKEN_THRESHOLD = 0.7
+# Word support needed to count as grounded; chosen on the train part (bench/semantic.py).
+DEFAULT_TOKEN_THRESHOLD = 0.6
+# multilingual-e5 puts unrelated sentences at cosine ~0.75 (bench/embed_quality.py), MiniLM near
+# 0. e5 scores are rescaled with this baseline, as BERTScore's rescale_with_baseline does, so one
+# threshold means the same for both backends: score = (cosine - b) / (1 - b).
+E5_BASELINE = 0.75
 _WORD = re.compile(r"\w")
 
 
@@ -231,14 +239,28 @@ def _compute(
     s_src = emb.encode(unit_texts, backend=which)
     s_ans = emb.encode(ans_texts, backend=which)
     sim = np.clip(s_ans @ s_src.T, -1.0, 1.0).astype(np.float32)
+    if which == "e5":
+        sim = np.clip((sim - E5_BASELINE) / (1.0 - E5_BASELINE), -1.0, 1.0).astype(np.float32)
     res.sim = sim
     k = min(top_k, len(units))
     for row in range(len(sentence_ids)):
         order = np.argsort(-sim[row])[:k]
         res.top[row] = [(int(u), float(sim[row, u])) for u in order]
     if token_level and src_tok is not None and ans_tok is not None:
-        _token_scores(analysis, res, src_tok, ans_tok)
+        with _single_thread_blas():
+            _token_scores(analysis, res, src_tok, ans_tok)
     return res
+
+
+def _single_thread_blas() -> Any:
+    """The token matrices are small: BLAS threads only add contention (and spin on a busy machine)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # optional; without it numpy uses its default threads
+        import contextlib
+
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def _piece_weights(te: Any, text: str, idf: dict[int, float], unseen: float) -> np.ndarray:
