@@ -1,0 +1,41 @@
+"""Token offsets always index the text exactly, whatever the characters."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hallucheck.text.tokens import _WORD, tokenize
+
+TRICKY = [
+    "Prix\u00a0: 99\u202f€ — l’offre\u2003expire.",
+    "cafe\u0301 nai\u0308ve \u0301lone mark",
+    "tabs\tand\nnew\r\nlines  [1][2]",
+    "emoji 👍🏽 and ZWJ 👩‍💻 ok",
+    "3.5% 1,200 12:30 5km state-of-the-art don't",
+    "",
+    "   ",
+]
+
+
+def _check(text: str, language: str = "en") -> None:
+    tokens = tokenize(text, language)
+    pos = 0
+    for t in tokens:
+        assert text[t.start : t.end] == t.text
+        assert t.start >= pos and not text[pos : t.start].strip()  # only white space between tokens
+        pos = t.end
+    assert not text[pos:].strip()
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_offsets_on_tricky_text(text: str) -> None:
+    _check(text)
+    assert [t.text for t in tokenize(text)] == _WORD.findall(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_offsets_on_any_text(text: str) -> None:
+    _check(text)
