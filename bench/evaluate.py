@@ -69,6 +69,23 @@ def print_table(result: Any) -> None:
         )
 
 
+def markdown_table(result: Any) -> str:
+    """The same table in Markdown, for docs/evaluation.md."""
+    lines = [
+        "| view | resp P | resp R | resp F1 | AUROC | span P | span R | span F1 | F1 QA | F1 Summary | F1 Data2txt | resp/s |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for view in result.views:
+        s = result.view_summary(view)
+        r, sp = s["overall"]["response"], s["overall"]["span"]
+        per_task = [_f(s["per_task"][t]["response"]["f1"]) if t in s["per_task"] else "—" for t in TASKS]
+        rate = s["responses_per_second_one_core"]
+        cells = [view, _f(r["precision"]), _f(r["recall"]), f"**{_f(r['f1'])}**", _f(r["auroc"]),
+                 _f(sp["precision"]), _f(sp["recall"]), _f(sp["f1"]), *per_task, f"{rate:.0f}" if rate else ""]
+        lines.append("| " + " | ".join(c.strip() for c in cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=str(RAGTRUTH), help="RAGTruth train file (jsonl or jsonl.gz)")
@@ -78,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detectors", default=None, help="comma-separated (default: every installed rules/lexical detector)")
     ap.add_argument("--policies", default=None, help="comma-separated (default: tiered, vote, weighted, learned if shipped)")
     ap.add_argument("--name", default=None, help="result file name (default evaluate_<split>)")
+    ap.add_argument("--markdown", action="store_true", help="also print the table in Markdown")
     args = ap.parse_args(argv)
 
     detectors = [d for d in (args.detectors.split(",") if args.detectors else cheap_detectors()) if d]
@@ -107,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     if result.errors:
         print(f"detector errors: {result.errors}")
+    if args.markdown:
+        print()
+        print(markdown_table(result))
     payload = {"machine": machine(), "split": args.split, "detectors": detectors, "policies": policies, **result.to_dict()}
     payload.pop("samples", None)
     path = write_result(args.name or f"evaluate_{args.split}", payload)
