@@ -53,7 +53,7 @@ def available_policies_here() -> list[str]:
     from hallucheck.policies.base import _POLICIES
     from hallucheck.policies.default import default_policy_name
 
-    out = [p for p in ("tiered", "vote", "weighted") if p in _POLICIES and _importable(_POLICIES[p])]
+    out: list[str] = [p for p in ("tiered", "vote", "weighted") if p in _POLICIES and _importable(_POLICIES[p])]
     if default_policy_name() == "learned" and _importable(_POLICIES["learned"]):
         out.append("learned")
     return out

@@ -14,7 +14,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from hallucheck.errors import InputError
 
@@ -40,7 +40,7 @@ def open_binary(path: str | Path) -> IO[bytes]:
         raise InputError(f"{p}: is a directory, not a file")
     try:
         if p.suffix == ".gz":
-            return gzip.open(p, "rb")
+            return cast(IO[bytes], gzip.open(p, "rb"))
         return p.open("rb")
     except OSError as exc:
         raise InputError(f"{p}: cannot open: {exc.strerror or exc}") from None

@@ -82,14 +82,14 @@ def demo(
     )
     cases = {name: make_case(examples[name]) for name in chosen}
     with console.status("loading language tables…", spinner="dots"):
-        for case in cases.values():
-            checker.check(case)  # the first check of a language loads its tables; time the second
-    for name, case in cases.items():
-        meta = case.metadata
+        for built in cases.values():
+            checker.check(built)  # the first check of a language loads its tables; time the second
+    for name, built in cases.items():
+        meta = built.metadata
         console.print(Rule(Text(name, style="dim")))
         if meta.get("note"):
             console.print(Text(f"What is wrong here: {meta['note']}", style="italic"))
-        render_report(console, case, checker.check(case), title=meta.get("title", name))
+        render_report(console, built, checker.check(built), title=meta.get("title", name))
         console.print()
     console.print(
         Text.assemble(
