@@ -65,7 +65,9 @@ def demo(
     check_policy(policy)
 
     from hallucheck.checker import Checker, make_case
-    from hallucheck.cli.render import render_report
+    from rich.table import Table
+
+    from hallucheck.cli.render import LEVEL_STYLES, render_report
 
     checker = Checker(detectors=det_names, policy=policy)
     if output_format == "json":
@@ -84,13 +86,28 @@ def demo(
     with console.status("loading language tables…", spinner="dots"):
         for built in cases.values():
             checker.check(built)  # the first check of a language loads its tables; time the second
+    summary = Table(title="Summary", title_justify="left", header_style="bold")
+    for col in ("example", "language", "verdict", "risk", "spans", "labels", "ms"):
+        summary.add_column(col, justify="right" if col in ("risk", "spans", "ms") else "left")
     for name, built in cases.items():
         meta = built.metadata
         console.print(Rule(Text(name, style="dim")))
         if meta.get("note"):
             console.print(Text(f"What is wrong here: {meta['note']}", style="italic"))
-        render_report(console, built, checker.check(built), title=meta.get("title", name))
+        report = checker.check(built)
+        render_report(console, built, report, title=meta.get("title", name))
         console.print()
+        summary.add_row(
+            name,
+            report.language,
+            Text(report.decision, style=LEVEL_STYLES.get(report.risk_level, "")),
+            f"{report.risk_score:.2f}",
+            str(len(report.spans)),
+            ", ".join(sorted({s.label for s in report.spans})),
+            f"{report.timings_ms.get('total', 0.0):.1f}",
+        )
+    if len(cases) > 1:
+        console.print(summary)
     console.print(
         Text.assemble(
             ("Next: ", "bold"),
