@@ -39,6 +39,8 @@ def read_records(path: str | Path, part: str | None = None, limit: int = 0) -> I
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         n = 0
         for i, line in enumerate(fh):
+            if not line.strip():
+                continue
             rec = json.loads(line)
             if part is not None and part_of(rec) != part:
                 continue

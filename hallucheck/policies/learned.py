@@ -1,0 +1,220 @@
+"""The learned, calibrated policy: a small boosted-tree model stacked over all detector scores.
+
+Fitted by ``hallucheck train-policy`` (:mod:`hallucheck.train.stack`) on the ``calib`` part of the
+project's RAGTruth split and shipped as ``learned.json``: gradient-boosted trees (depth <= 3)
+evaluated here in numpy (no scikit-learn at run time), then Platt scaling, so ``risk_score`` is a
+calibrated probability that the answer holds a hallucination. The generator's name is never a
+feature; the task (qa / summary / data2txt / other) and the answer's length are.
+
+Two stages ship: ``cheap`` (rules + lexical detectors) and ``full`` (all detectors the spec
+lists, including the span tagger). ``decide`` uses the full stage when its detectors ran, else
+the cheap one. ``escalate`` (the cascade) runs the model layer only when the cheap probability
+lies in the uncertain band ``[escalate_low, escalate_high]`` chosen on calib.
+
+Verdict: ``hallucinated`` when p >= ``threshold`` (one global threshold, chosen on calib for F1).
+Levels: ``high`` (reject) when p >= threshold, ``moderate`` (review) when p >= threshold / 2,
+``low`` (accept) otherwise.
+
+Spans (fusion): when the answer is judged hallucinated, the report shows the tagger's spans (word
+pieces at or above the calib-chosen token threshold, grown to whole words and merged) plus the
+spans of the cheap detectors that raised character-level span F1 on calib when added one at a
+time (``span_detectors``; without the model — cascade not escalated — ``cheap_span_detectors``).
+When it is judged grounded, only spans scoring at least ``span_keep_score`` are kept (default:
+none), so an accepted answer does not come with highlights that contradict its verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.policies.base import Verdict, decision_for
+from hallucheck.types import Finding, RiskLevel, Span
+
+__all__ = ["LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "TASKS", "level_from_probability"]
+
+TASKS: tuple[str, ...] = ("qa", "summary", "data2txt")
+
+
+def case_features(task: str | None, answer_chars: int, sentences: int) -> dict[str, float]:
+    out = {f"case.task_{t}": float(task == t) for t in TASKS}
+    out["case.answer_kchars"] = answer_chars / 1000.0
+    out["case.sentences"] = float(sentences)
+    return out
+
+
+def stack_features(summaries: Mapping[str, Mapping[str, Any]], case: Mapping[str, float]) -> dict[str, float]:
+    """Flat feature dict from per-detector summaries {name: {risk, flagged, features}}."""
+    out = dict(case)
+    for name, s in summaries.items():
+        out[f"{name}.risk"] = float(s.get("risk", 0.0))
+        out[f"{name}.flagged"] = float(bool(s.get("flagged", False)))
+        for k, v in (s.get("features") or {}).items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v)):
+                out[f"{name}.f.{k}"] = float(v)
+            elif isinstance(v, bool):
+                out[f"{name}.f.{k}"] = float(v)
+    return out
+
+
+class Stage:
+    """One fitted stacker: feature names, trees, Platt scaling."""
+
+    def __init__(self, spec: Mapping[str, Any]) -> None:
+        self.detectors: list[str] = list(spec["detectors"])
+        self.features: list[str] = list(spec["features"])
+        self.fill: np.ndarray = np.asarray(spec["fill"], dtype=np.float64)
+        self.init = float(spec["init"])
+        self.learning_rate = float(spec["learning_rate"])
+        self.platt = (float(spec["platt"][0]), float(spec["platt"][1]))
+        self.trees = [
+            (
+                np.asarray(t["feature"], dtype=np.int64),
+                np.asarray(t["threshold"], dtype=np.float64),
+                np.asarray(t["left"], dtype=np.int64),
+                np.asarray(t["right"], dtype=np.int64),
+                np.asarray(t["value"], dtype=np.float64),
+            )
+            for t in spec["trees"]
+        ]
+
+    def vector(self, feats: Mapping[str, float]) -> tuple[np.ndarray, list[str]]:
+        x = self.fill.copy()
+        missing = []
+        for i, name in enumerate(self.features):
+            v = feats.get(name)
+            if v is None:
+                missing.append(name)
+            else:
+                x[i] = v
+        return x, missing
+
+    def raw(self, x: np.ndarray) -> float:
+        total = self.init
+        for feat, thr, left, right, value in self.trees:
+            node = 0
+            while left[node] >= 0:
+                node = left[node] if x[feat[node]] <= thr[node] else right[node]
+            total += self.learning_rate * value[node]
+        return total
+
+    def probability(self, x: np.ndarray) -> float:
+        a, b = self.platt
+        z = a * self.raw(x) + b
+        return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+@lru_cache(maxsize=8)
+def _read(path: str) -> dict[str, Any]:
+    if path == "<package>":
+        text = resources.files("hallucheck.policies").joinpath("learned.json").read_text("utf-8")
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def load_spec(path: str | Path | None = None) -> dict[str, Any]:
+    """The fitted policy (the shipped ``learned.json`` by default)."""
+    try:
+        return _read(str(path) if path else "<package>")
+    except (FileNotFoundError, ModuleNotFoundError) as exc:
+        raise FileNotFoundError(
+            "learned policy weights not found (hallucheck/policies/learned.json); fit them with: hallucheck train-policy"
+        ) from exc
+
+
+def level_from_probability(p: float, threshold: float) -> RiskLevel:
+    if p >= threshold:
+        return "high"
+    if p >= threshold / 2.0:
+        return "moderate"
+    return "low"
+
+
+def _summaries(findings: Sequence[Finding]) -> dict[str, dict[str, Any]]:
+    out = {}
+    for f in findings:
+        if f.error:
+            continue
+        out[f.detector] = {"risk": f.risk, "flagged": f.flagged, "features": f.details.get("features", {})}
+    return out
+
+
+class LearnedPolicy:
+    """Options: ``spec`` (path to a fitted JSON, default the shipped one), ``threshold``
+    (override the calib-chosen decision threshold)."""
+
+    name: ClassVar[str] = "learned"
+
+    def __init__(self, spec: str | Path | None = None, threshold: float | None = None) -> None:
+        self.spec = load_spec(spec)
+        self.stages = {k: Stage(v) for k, v in self.spec["stages"].items()}
+        self.threshold = float(threshold if threshold is not None else self.spec["threshold"])
+        self.escalate_low = float(self.spec.get("escalate_low", 0.0))
+        self.escalate_high = float(self.spec.get("escalate_high", 1.0))
+        self.span_detectors = set(self.spec.get("span_detectors", []))
+        self.cheap_span_detectors = set(self.spec.get("cheap_span_detectors", self.spec.get("span_detectors", [])))
+        self.span_keep_score = float(self.spec.get("span_keep_score", 1.01))
+        self.token_threshold = self.spec.get("token_threshold")
+
+    @property
+    def detectors(self) -> list[str]:
+        return list(self.spec["detectors"])
+
+    def _stage_for(self, ran: set[str]) -> Stage:
+        full = self.stages.get("full")
+        if full is not None and set(full.detectors) <= ran:
+            return full
+        return self.stages["cheap"]
+
+    def probability(self, analysis: CaseAnalysis, findings: Sequence[Finding]) -> tuple[float, str, list[str]]:
+        """(calibrated probability, stage used, notes)."""
+        summaries = _summaries(findings)
+        stage = self._stage_for(set(summaries))
+        case = case_features(analysis.case.task, len(analysis.case.answer), len(analysis.sentences))
+        x, missing = stage.vector(stack_features(summaries, case))
+        notes = []
+        absent = sorted({m.split(".")[0] for m in missing if not m.startswith("case.")})
+        if absent:
+            notes.append(f"learned policy: no output from {', '.join(absent)}; their calib medians were used")
+        return stage.probability(x), ("full" if stage is self.stages.get("full") else "cheap"), notes
+
+    def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
+        p, stage, notes = self.probability(analysis, findings)
+        hallucinated = p >= self.threshold
+        level = level_from_probability(p, self.threshold)
+        notes.append(f"learned policy ({stage} stage): calibrated probability {p:.3f}, threshold {self.threshold:.3f}")
+        return Verdict(
+            hallucinated=hallucinated,
+            risk_score=p,
+            risk_level=level,
+            decision=decision_for(level),
+            notes=notes,
+            spans=self._spans(findings, hallucinated),
+        )
+
+    def _spans(self, findings: Sequence[Finding], hallucinated: bool) -> list[Span]:
+        usable_findings = [f for f in findings if not f.error]
+        with_model = any(f.detector == "model" for f in usable_findings)
+        keep = self.span_detectors if with_model else self.cheap_span_detectors
+        out: list[Span] = []
+        for f in usable_findings:
+            if f.detector == "model" or f.detector in keep:
+                out.extend(s for s in f.spans if hallucinated or s.score >= self.span_keep_score)
+        return out
+
+    def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
+        cheap = self.stages["cheap"]
+        ran = {f.detector for f in findings if not f.error}
+        if not set(cheap.detectors) <= ran:
+            return True  # the cheap stage is not complete yet
+        p, _, _ = self.probability(analysis, [f for f in findings if f.detector in cheap.detectors])
+        return self.escalate_low <= p <= self.escalate_high

@@ -1,0 +1,316 @@
+"""Fit the learned policy on the calib part: boosted trees over detector scores, Platt scaling,
+one global threshold, the cascade's uncertain band and the span-fusion rule; write learned.json.
+
+Everything is chosen on ``calib`` with out-of-fold predictions (5 folds grouped by source, so the
+six answers of one source never straddle folds); ``dev`` numbers are printed for the report only
+and choose nothing. Needs scikit-learn (extra ``train``); the result is plain JSON evaluated by
+:mod:`hallucheck.policies.learned` in numpy.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hallucheck.policies.learned import case_features, stack_features
+from hallucheck.train.stack_data import collect, load_cache
+
+__all__ = ["fit_policy", "fit_stage", "span_f1", "CHEAP", "FULL_EXTRA"]
+
+CHEAP: tuple[str, ...] = ("citations", "lexicon", "numbers", "ngram", "overlap")
+FULL_EXTRA: tuple[str, ...] = ("model",)
+SPAN_CANDIDATES: tuple[str, ...] = ("numbers", "lexicon", "citations", "consistency", "ngram", "overlap")
+
+
+def _rows(cache: Path, detectors: list[str], gold: dict[str, dict[str, Any]]) -> tuple[list[str], list[dict[str, float]]]:
+    caches = {d: load_cache(cache, d) for d in detectors}
+    keys = [k for k in gold if all(k in caches[d] for d in detectors)]
+    feats = []
+    for k in keys:
+        g = gold[k]
+        summ = {d: caches[d][k] for d in detectors}
+        feats.append(stack_features(summ, case_features(g["task"], g["answer_chars"], g.get("sentences", 0))))
+    return keys, feats
+
+
+def _matrix(feats: list[dict[str, float]], names: list[str]) -> np.ndarray:
+    x = np.zeros((len(feats), len(names)))
+    for i, f in enumerate(feats):
+        for j, n in enumerate(names):
+            x[i, j] = f.get(n, 0.0)
+    return x
+
+
+def _platt(raw: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    from sklearn.linear_model import LogisticRegression
+
+    lr = LogisticRegression(C=1e4).fit(raw.reshape(-1, 1), y)
+    return float(lr.coef_[0, 0]), float(lr.intercept_[0])
+
+
+def _sig(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+
+
+def _gbm(seed: int) -> Any:
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    return GradientBoostingClassifier(
+        n_estimators=200, max_depth=3, learning_rate=0.05, subsample=0.8, min_samples_leaf=20, random_state=seed
+    )
+
+
+def _export_trees(model: Any) -> list[dict[str, list[Any]]]:
+    trees = []
+    for est in model.estimators_[:, 0]:
+        t = est.tree_
+        trees.append(
+            {
+                "feature": [int(v) for v in t.feature],
+                "threshold": [float(v) for v in t.threshold],
+                "left": [int(v) for v in t.children_left],
+                "right": [int(v) for v in t.children_right],
+                "value": [float(v) for v in t.value[:, 0, 0]],
+            }
+        )
+    return trees
+
+
+def fit_stage(x: np.ndarray, y: np.ndarray, groups: np.ndarray, names: list[str], seed: int) -> tuple[dict[str, Any], np.ndarray]:
+    """Fit one stacker; returns (its JSON spec, out-of-fold calibrated probabilities on these rows)."""
+    from sklearn.model_selection import GroupKFold
+
+    oof_raw = np.zeros(len(y))
+    for tr, te in GroupKFold(n_splits=5).split(x, y, groups):
+        m = _gbm(seed).fit(x[tr], y[tr])
+        oof_raw[te] = m.decision_function(x[te])
+    a, b = _platt(oof_raw, y)
+    model = _gbm(seed).fit(x, y)
+    trees = _export_trees(model)
+    lr = float(model.learning_rate)
+    tree_sum = np.zeros(len(x))
+    for est in model.estimators_[:, 0]:
+        tree_sum += est.predict(x)
+    init = float(np.median(model.decision_function(x) - lr * tree_sum))
+    spec = {
+        "features": names,
+        "fill": [float(v) for v in np.median(x, axis=0)],
+        "init": init,
+        "learning_rate": lr,
+        "platt": [a, b],
+        "trees": trees,
+        "n_train": int(len(y)),
+        "importance": {n: round(float(v), 4) for n, v in sorted(zip(names, model.feature_importances_), key=lambda t: -t[1])[:15]},
+    }
+    return spec, _sig(a * oof_raw + b)
+
+
+def _best_threshold(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    best = (0.5, -1.0)
+    for t in np.arange(0.15, 0.85, 0.01):
+        pred = p >= t
+        tp = float((pred & (y == 1)).sum())
+        f1 = 2 * tp / max(float(pred.sum() + y.sum()), 1.0)
+        if f1 > best[1] + 1e-9:
+            best = (float(round(t, 2)), f1)
+    return best
+
+
+def _prf(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    tp = float((pred & (y == 1)).sum())
+    p = tp / max(float(pred.sum()), 1.0)
+    r = tp / max(float(y.sum()), 1.0)
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / max(p + r, 1e-9), 4)}
+
+
+def span_f1(pred: list[list[tuple[int, int]]], gold: list[list[tuple[int, int]]]) -> dict[str, float]:
+    """Micro character-level precision / recall / F1 (spans unioned within an answer)."""
+    from hallucheck.eval.metrics import covered_chars, overlap_chars
+
+    tp = pc = gc = 0
+    for p, g in zip(pred, gold):
+        tp += overlap_chars(p, g)
+        pc += covered_chars(p)
+        gc += covered_chars(g)
+    pr = tp / max(pc, 1)
+    rc = tp / max(gc, 1)
+    return {"precision": round(pr, 4), "recall": round(rc, 4), "f1": round(2 * pr * rc / max(pr + rc, 1e-9), 4)}
+
+
+def _model_spans(row: dict[str, Any], answer: str, tokens: Any, thr: float) -> list[tuple[int, int]]:
+    from hallucheck.models.tagger_spans import probs_to_spans
+
+    tp = row.get("token_probs") or {}
+    offs = [tuple(o) for o in tp.get("offsets", [])]
+    probs = np.asarray(tp.get("probs", []), dtype=np.float32)
+    return [(s.start, s.end) for s in probs_to_spans(answer, offs, probs, thr, tokens)]
+
+
+def fit_policy(
+    data: str,
+    out: str,
+    cache: str | None = None,
+    seed: int = 13,
+    max_escalate: float = 0.3,
+    collect_missing: bool = True,
+    detectors: tuple[str, ...] | None = None,
+) -> int:
+    cache_dir = Path(cache or "runs/stack")
+    cheap = list(CHEAP)
+    full = list(detectors) if detectors else cheap + list(FULL_EXTRA)
+    if collect_missing:
+        collect(data, cache_dir, sorted(set(full) | set(SPAN_CANDIDATES)))
+    gold = load_cache(cache_dir, "gold")
+    answers = _answers(data)
+    from hallucheck.text import split_sentences, tokenize
+
+    for k, g in gold.items():
+        g["sentences"] = len(split_sentences(answers[k], "en")) if k in answers else 0
+    report: dict[str, Any] = {}
+    spec: dict[str, Any] = {"format": 1, "detectors": full, "stages": {}, "fitted": time.strftime("%Y-%m-%d"), "seed": seed}
+    oof: dict[str, dict[str, float]] = {}
+    stage_models: dict[str, Any] = {}
+    for stage, dets in (("cheap", cheap), ("full", full)):
+        keys, feats = _rows(cache_dir, dets, gold)
+        names = sorted({n for f in feats for n in f})
+        calib = [i for i, k in enumerate(keys) if gold[k]["part"] == "calib"]
+        x = _matrix(feats, names)
+        y = np.array([int(gold[k]["label"]) for k in keys])
+        groups = np.array([gold[k]["source"] for k in keys])
+        st, p_oof = fit_stage(x[calib], y[calib], groups[calib], names, seed)
+        st["detectors"] = dets
+        spec["stages"][stage] = st
+        oof[stage] = {keys[i]: float(p) for i, p in zip(calib, p_oof)}
+        from hallucheck.policies.learned import Stage
+
+        stage_models[stage] = (Stage(st), {k: x[i] for i, k in enumerate(keys)})
+    # one global threshold on the full stage's out-of-fold probabilities
+    ck = sorted(oof["full"])
+    y_c = np.array([int(gold[k]["label"]) for k in ck])
+    p_full = np.array([oof["full"][k] for k in ck])
+    p_cheap = np.array([oof["cheap"].get(k, 0.5) for k in ck])
+    thr, f1 = _best_threshold(p_full, y_c)
+    spec["threshold"] = thr
+    report["calib_oof_full"] = {"threshold": thr, **_prf(p_full >= thr, y_c)}
+    thr_c, _ = _best_threshold(p_cheap, y_c)
+    report["calib_oof_cheap"] = {"threshold": thr_c, **_prf(p_cheap >= thr, y_c)}
+    # cascade band: escalate when the cheap probability is in [lo, hi]
+    best_band = (0.0, 1.0, -1.0, 1.0)
+    qs = np.quantile(p_cheap, np.linspace(0, 1, 41))
+    for i, lo in enumerate(qs):
+        for hi in qs[i:]:
+            esc = (p_cheap >= lo) & (p_cheap <= hi)
+            frac = float(esc.mean())
+            if frac > max_escalate:
+                continue
+            p = np.where(esc, p_full, p_cheap)
+            pf = _prf(p >= thr, y_c)["f1"]
+            if pf > best_band[2] + 1e-9 or (abs(pf - best_band[2]) <= 1e-9 and frac < best_band[3]):
+                best_band = (float(lo), float(hi), pf, frac)
+    spec["escalate_low"], spec["escalate_high"] = round(best_band[0], 4), round(best_band[1], 4)
+    report["calib_oof_cascade"] = {"f1": best_band[2], "escalated": round(best_band[3], 3),
+                                   "band": [spec["escalate_low"], spec["escalate_high"]]}
+    # span fusion on calib: token threshold for the model, then cheap detectors added greedily
+    spec.update(_fit_spans(cache_dir, gold, answers, oof["full"], oof["cheap"], thr, report))
+    report["dev"] = _dev_report(cache_dir, gold, answers, stage_models, spec)
+    spec["calib_report"] = report
+    Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(report, indent=1), file=sys.stderr)
+    return 0
+
+
+def _answers(data: str) -> dict[str, str]:
+    from hallucheck.eval.datasets import load_dataset
+
+    out = {}
+    for part in ("calib", "dev"):
+        for ex in load_dataset(data, "ragtruth", split=part):
+            out[f"{part}:{ex.line}"] = ex.case.answer
+    return out
+
+
+def _greedy_spans(cache: Path, keys: list[str], flagged: dict[str, bool], gold_spans: list[Any], base: list[list[tuple[int, int]]], current: float) -> tuple[list[str], float]:
+    chosen: list[str] = []
+    for det in SPAN_CANDIDATES:
+        rows = load_cache(cache, det)
+        if not rows:
+            continue
+        trial = [b + ([tuple(s[:2]) for s in rows[k]["spans"]] if flagged[k] and k in rows else []) for b, k in zip(base, keys)]
+        f = span_f1(trial, gold_spans)["f1"]
+        if f > current + 0.002:
+            chosen.append(det)
+            base, current = trial, f
+    return chosen, current
+
+
+def _fit_spans(
+    cache: Path,
+    gold: dict[str, Any],
+    answers: dict[str, str],
+    p_oof: dict[str, float],
+    p_cheap: dict[str, float],
+    thr: float,
+    report: dict[str, Any],
+) -> dict[str, Any]:
+    from hallucheck.text import tokenize
+
+    ck = sorted(p_cheap)
+    cheap_chosen, cheap_f = _greedy_spans(
+        cache, ck, {k: p_cheap[k] >= thr for k in ck}, [[tuple(s) for s in gold[k]["spans"]] for k in ck], [[] for _ in ck], 0.0
+    )
+    report["calib_span_cheap"] = {"span_detectors": cheap_chosen, "f1": round(cheap_f, 4)}
+    model = load_cache(cache, "model")
+    if not model:
+        return {"cheap_span_detectors": cheap_chosen, "span_detectors": cheap_chosen}
+    keys = [k for k in sorted(p_oof) if k in model]
+    flagged = {k: p_oof[k] >= thr for k in keys}
+    gold_spans = [[tuple(s) for s in gold[k]["spans"]] for k in keys]
+    toks = {k: tokenize(answers[k], "en") for k in keys}
+    best_t, best_f = 0.5, -1.0
+    for t in (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7):
+        pred = [_model_spans(model[k], answers[k], toks[k], t) if flagged[k] else [] for k in keys]
+        f = span_f1(pred, gold_spans)["f1"]
+        if f > best_f:
+            best_t, best_f = t, f
+    base = [_model_spans(model[k], answers[k], toks[k], best_t) if flagged[k] else [] for k in keys]
+    chosen, current = _greedy_spans(cache, keys, flagged, gold_spans, base, best_f)
+    report["calib_span"] = {"token_threshold": best_t, "model_only_f1": round(best_f, 4), "span_detectors": chosen, "fused_f1": round(current, 4)}
+    return {"token_threshold": best_t, "span_detectors": chosen, "cheap_span_detectors": cheap_chosen}
+
+
+def _dev_report(cache: Path, gold: dict[str, Any], answers: dict[str, str], stage_models: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+    """Dev numbers of the fitted stages, through the numpy evaluator (for the record; chooses nothing)."""
+    from hallucheck.eval.metrics import auroc
+    from hallucheck.text import tokenize
+
+    out: dict[str, Any] = {}
+    thr = spec["threshold"]
+    model = load_cache(cache, "model")
+    span_rows = {d: load_cache(cache, d) for d in set(spec.get("span_detectors", [])) | set(spec.get("cheap_span_detectors", []))}
+    for stage, (st, xs) in stage_models.items():
+        keys = sorted(k for k in xs if gold[k]["part"] == "dev")
+        p = np.array([st.probability(xs[k]) for k in keys])
+        y = np.array([int(gold[k]["label"]) for k in keys])
+        res: dict[str, Any] = {"n": len(keys), "auroc": round(float(auroc(list(p), list(y == 1)) or 0.0), 4), **_prf(p >= thr, y)}
+        for task in ("qa", "summary", "data2txt"):
+            idx = [i for i, k in enumerate(keys) if gold[k]["task"] == task]
+            res[task] = _prf(p[idx] >= thr, y[idx])
+        dets = spec.get("span_detectors", []) if stage == "full" else spec.get("cheap_span_detectors", [])
+        preds = []
+        for k, pk in zip(keys, p):
+            spans: list[tuple[int, int]] = []
+            if pk >= thr:
+                if stage == "full" and k in model:
+                    spans += _model_spans(model[k], answers[k], tokenize(answers[k], "en"), spec.get("token_threshold", 0.5))
+                for d in dets:
+                    if k in span_rows[d]:
+                        spans += [tuple(s[:2]) for s in span_rows[d][k]["spans"]]
+            preds.append(spans)
+        res["span"] = span_f1(preds, [[tuple(s) for s in gold[k]["spans"]] for k in keys])
+        out[stage] = res
+    return out

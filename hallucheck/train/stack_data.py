@@ -1,0 +1,106 @@
+"""Detector outputs on the calib and dev parts, cached per detector, for fitting the learned policy.
+
+Running the model layer over 3,000 answers takes a while on two cores, so each detector's outputs
+are kept in ``<cache>/<detector>.jsonl`` (one line per answer: risk, flagged, features, spans, and
+for the model its token probabilities) and ``<cache>/gold.jsonl``; fitting reads them back.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["collect", "load_cache"]
+
+
+def _gold_row(ex: Any, part: str, key: str) -> dict[str, Any]:
+    case = ex.case
+    from hallucheck.eval.split import source_key
+
+    return {
+        "key": key,
+        "part": part,
+        "task": case.task,
+        "label": bool(ex.gold.hallucinated),
+        "spans": [list(s) for s in ex.gold.spans],
+        "answer_chars": len(case.answer),
+        "source": source_key({"task_type": case.task, "query": case.question, "context": case.contexts[0].text}),
+    }
+
+
+def collect(
+    data: str | Path,
+    cache: str | Path,
+    detectors: list[str],
+    parts: tuple[str, ...] = ("calib", "dev"),
+    detector_options: dict[str, dict[str, Any]] | None = None,
+    limit: int | None = None,
+    log: Any = print,
+) -> None:
+    """Run ``detectors`` on every answer of ``parts`` and append their outputs to the cache."""
+    from hallucheck.analysis import CaseAnalysis
+    from hallucheck.detectors import get_detector
+    from hallucheck.eval.datasets import load_dataset
+
+    out = Path(cache)
+    out.mkdir(parents=True, exist_ok=True)
+    dets = {n: get_detector(n, **(detector_options or {}).get(n, {})) for n in detectors}
+    done: dict[str, set[str]] = {n: set(load_cache(out, n)) for n in detectors}
+    gold_done = set(load_cache(out, "gold"))
+    files = {n: open(out / f"{n}.jsonl", "a", encoding="utf-8") for n in detectors}
+    gold_fh = open(out / "gold.jsonl", "a", encoding="utf-8")
+    t0 = time.time()
+    n = 0
+    try:
+        for part in parts:
+            for ex in load_dataset(data, "ragtruth", split=part, limit=limit):
+                key = f"{part}:{ex.line}"
+                todo = [d for d in detectors if key not in done[d]]
+                if key not in gold_done:
+                    gold_fh.write(json.dumps(_gold_row(ex, part, key)) + "\n")
+                    gold_done.add(key)
+                if not todo:
+                    continue
+                analysis = CaseAnalysis(ex.case)
+                # the semantic layer shares its alignment with later layers, as in a real check
+                for name in sorted(todo, key=lambda d: dets[d].layer):
+                    f = dets[name].detect(analysis)
+                    row: dict[str, Any] = {
+                        "key": key,
+                        "risk": f.risk,
+                        "flagged": bool(f.details.get("flagged", f.risk > 0.5)),
+                        "features": f.details.get("features", {}),
+                        "spans": [[s.start, s.end, s.score, s.label] for s in f.spans],
+                        "latency_ms": round(f.latency_ms, 2),
+                        "error": f.error,
+                    }
+                    if "token_probs" in f.details:
+                        row["token_probs"] = f.details["token_probs"]
+                    files[name].write(json.dumps(row) + "\n")
+                n += 1
+                if n % 100 == 0:
+                    for fh in files.values():
+                        fh.flush()
+                    gold_fh.flush()
+                    log(f"{n} answers in {time.time() - t0:.0f}s ({', '.join(detectors)})")
+    finally:
+        for fh in files.values():
+            fh.close()
+        gold_fh.close()
+
+
+def load_cache(cache: str | Path, name: str) -> dict[str, dict[str, Any]]:
+    path = Path(cache) / f"{name}.jsonl"
+    out: dict[str, dict[str, Any]] = {}
+    if path.is_file():
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    try:
+                        row = json.loads(line)
+                    except ValueError:  # a line cut by an interruption
+                        continue
+                    out[row["key"]] = row
+    return out
