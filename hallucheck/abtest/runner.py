@@ -64,7 +64,7 @@ class ABTester:
         *,
         weights: Weights | None = None,
         temperature: float = 0.0,
-        max_tokens: int = 384,
+        max_tokens: int = 256,
         backend_note: str = "",
         warmup: bool = True,
     ) -> None:

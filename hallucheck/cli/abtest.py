@@ -28,7 +28,7 @@ def abtest(
         None, "--weights", help="Score weights, e.g. keyword=0.3,citation=0.25,hallucination=0.25,latency=0.1,tokens=0.1."
     ),
     temperature: float = typer.Option(0.0, "--temperature", help="Generation temperature."),
-    max_tokens: int = typer.Option(384, "--max-tokens", help="Generation limit per answer."),
+    max_tokens: int = typer.Option(256, "--max-tokens", help="Generation limit per answer."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", help="Only the first N cases."),
     policy: str = typer.Option("default", "--policy", "-p", help="Checker policy: tiered, vote, weighted, learned or default."),
     cache: bool = typer.Option(False, "--cache/--no-cache", help="Reuse cached LLM answers (latencies are then not real)."),
