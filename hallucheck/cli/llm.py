@@ -6,22 +6,37 @@ which model answers, how fast, and whether its JSON can be used. One small call,
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from hallucheck.cli import app
 
-__all__ = ["llm_check"]
+__all__ = ["llm_check", "llm_from_flags", "LLM_BACKEND_OPTION", "LLM_BASE_URL_OPTION", "LLM_MODEL_OPTION",
+           "LLM_MAX_CALLS_OPTION"]
+
+# Options for any command that checks with an LLM (detect, eval, serve): declared once here.
+LLM_BACKEND_OPTION: Any = typer.Option(None, "--llm-backend", help="openai | anthropic | local (default: HALLUCHECK_LLM_BACKEND)")
+LLM_BASE_URL_OPTION: Any = typer.Option(None, "--llm-base-url", help="API root, e.g. http://localhost:11434/v1")
+LLM_MODEL_OPTION: Any = typer.Option(None, "--llm-model", help="model name (local: path of a .gguf file)")
+LLM_MAX_CALLS_OPTION: Any = typer.Option(None, "--llm-max-calls", min=0, help="LLM call budget per case (default: unlimited)")
+
+
+def llm_from_flags(backend: str | None, base_url: str | None, model: str | None, **settings: Any) -> Any:
+    """The client the flags (over HALLUCHECK_LLM_* variables) configure, or None: then the LLM
+    detectors are skipped and nothing is called."""
+    from hallucheck.llm.config import build_client
+
+    return build_client(backend, base_url=base_url, model=model, **settings)
 
 _PROMPT = 'Reply with exactly this JSON object and nothing else: {"hallucination_risk": 0.0, "claims": []}'
 
 
 @app.command("llm-check")
 def llm_check(
-    llm_backend: Optional[str] = typer.Option(None, "--llm-backend", help="openai | anthropic | local (default: HALLUCHECK_LLM_BACKEND)"),
-    llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url", help="API root, e.g. http://localhost:11434/v1"),
-    llm_model: Optional[str] = typer.Option(None, "--llm-model", help="model name (local: path of a .gguf file)"),
+    llm_backend: Optional[str] = LLM_BACKEND_OPTION,
+    llm_base_url: Optional[str] = LLM_BASE_URL_OPTION,
+    llm_model: Optional[str] = LLM_MODEL_OPTION,
     max_tokens: int = typer.Option(64, "--max-tokens", min=1, help="completion tokens for the test call"),
 ) -> None:
     """Send one small judge-shaped request to the configured LLM and report latency, tokens and
@@ -32,11 +47,10 @@ def llm_check(
     from hallucheck.cli.errors import EXIT_FAILED, fail
     from hallucheck.errors import InputError
     from hallucheck.llm.base import LLMError
-    from hallucheck.llm.config import build_client
     from hallucheck.llm.schemas import JudgeOutput
     from hallucheck.llm.structured import parse_structured
 
-    client = build_client(llm_backend, base_url=llm_base_url, model=llm_model, cache="off")
+    client = llm_from_flags(llm_backend, llm_base_url, llm_model, cache="off")
     if client is None:
         raise InputError("no LLM configured: set HALLUCHECK_LLM_BASE_URL and HALLUCHECK_LLM_MODEL, "
                          "HALLUCHECK_LLM_BACKEND=local, or pass --llm-backend/--llm-base-url/--llm-model (see docs/llm.md)")
