@@ -40,7 +40,8 @@ def sentence_premises(analysis: CaseAnalysis, top_k: int = 3, max_chars: int = 1
     view = source_view(tuple(s.text for s in case.contexts), analysis.language, None)
     for toks in analysis.tokens_by_sentence:
         target = frozenset(t.norm for t in toks if not t.is_punct and not t.is_stop)
-        chosen = select_units(view, [target], frozenset(), top_k + 1) if target else []
+        # without a tokenizer every unit costs 1; select_units keeps 4 of the budget spare
+        chosen = select_units(view, [target], frozenset(), top_k + 4) if target else []
         items = []
         used = 0
         for ui in chosen:
