@@ -96,6 +96,10 @@ def _signals(examples: list[Any], progress: str, checkpoint: Any = None) -> list
                     "similarity": min((s["best_similarity"] for s in sentences), default=1.0),
                     "token_precision": min((s["token_precision"] or 0.0 for s in sentences), default=1.0),
                     "bertscore_precision": sem.details["features"]["bertscore_precision"],
+                    "local_precision": min((s["local_precision"] or 0.0 for s in sentences), default=1.0),
+                    "per_sentence": [
+                        [s["best_similarity"], s["token_precision"] or 0.0, s["local_precision"] or 0.0] for s in sentences
+                    ],
                     "flagged": bool(sem.details.get("flagged")),
                     "token_level": token_scores is not None,
                 },
@@ -149,6 +153,9 @@ def _score_fns() -> dict[str, dict[str, Any]]:
             "similarity": lambda r: 1 - r["semantic"]["similarity"],
             "token_precision": lambda r: 1 - r["semantic"]["token_precision"],
             "bertscore_precision": lambda r: 1 - r["semantic"]["bertscore_precision"],
+            "local_precision": lambda r: 1 - r["semantic"].get("local_precision", 1.0),
+            "sim+local": lambda r: 1 - min((0.5 * (a + c) for a, _, c in r["semantic"].get("per_sentence", [])), default=1.0),
+            "local+bertscore": lambda r: 1 - 0.5 * (r["semantic"].get("local_precision", 1.0) + r["semantic"]["bertscore_precision"]),
         },
         "overlap": {
             "min_precision": lambda r: 1 - r["overlap"]["min_precision"],
@@ -210,6 +217,22 @@ def evaluate(rows: list[dict[str, Any]], chosen: dict[str, Any]) -> dict[str, An
     return out
 
 
+def aurocs(rows: list[dict[str, Any]]) -> dict[str, dict[str, float | None]]:
+    """Threshold-free view: AUROC of every score variant per task (and over all tasks)."""
+    from hallucheck.eval.metrics import auroc
+
+    out: dict[str, dict[str, float | None]] = {}
+    for method, variants in _score_fns().items():
+        for vname, fn in variants.items():
+            res: dict[str, float | None] = {}
+            for task in (*TASKS, "overall"):
+                sel = [r for r in rows if task == "overall" or r["task"] == task]
+                value = auroc([fn(r) for r in sel], [r["gold"] for r in sel]) if sel else None
+                res[task] = None if value is None else round(value, 4)
+            out[f"{method}: {vname}"] = res
+    return out
+
+
 def _table(results: dict[str, Any]) -> str:
     lines = [f"{'method':38s} " + " ".join(f"{t:>9s}" for t in (*TASKS, "overall"))]
     for method, res in results.items():
@@ -230,12 +253,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.rows and args.rows.exists():
         stored = json.loads(args.rows.read_text(encoding="utf-8"))
     k, n = (int(x) for x in args.shard.split("/"))
-    key_train, key_dev = f"train:{args.fit}", f"dev:{args.dev_limit}:{k}/{n}"
+    key_train, key_dev = f"train:{args.fit}:{k}/{n}", f"dev:{args.dev_limit}:{k}/{n}"
     if key_train not in stored:
-        stored[key_train] = _signals(_examples("train", args.fit), "train")
+        train_examples = [ex for ex in _examples("train", args.fit) if _shard_of(ex, n) == k]
+        stored[key_train] = _signals(train_examples, f"train {k}/{n}")
         if args.rows:
             args.rows.write_text(json.dumps(stored), encoding="utf-8")
-    train_rows = stored[key_train]
+    train_rows = list(stored[key_train])
+    for other in args.also:
+        more = json.loads(other.read_text(encoding="utf-8"))
+        for key, rows in more.items():
+            if key.startswith(f"train:{args.fit}:") and key != key_train:
+                train_rows.extend(rows)
     chosen = fit(train_rows)
     if key_dev not in stored:
 
@@ -255,7 +284,12 @@ def main(argv: list[str] | None = None) -> int:
             if key.startswith(f"dev:{args.dev_limit}:") and not key.endswith("partial") and key != key_dev:
                 dev_rows.extend(rows)
     results = evaluate(dev_rows, chosen)
+    print("response-level F1 on dev")
     print(_table(results))
+    dev_auroc = aurocs(dev_rows)
+    print("\nAUROC on dev")
+    for name, res in dev_auroc.items():
+        print(f"{name:38s} " + " ".join(f"{(v or 0.0):9.3f}" for v in res.values()))
     payload = {
         "machine": machine(),
         "train_answers": len(train_rows),
@@ -263,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         "dev_limit_per_task": args.dev_limit,
         "chosen_on_train": chosen,
         "dev": results,
+        "dev_auroc": dev_auroc,
         "seconds": round(time.time() - t0, 1),
     }
     path = write_result("semantic", payload)

@@ -158,6 +158,7 @@ class SemanticDetector(BaseDetector):
                     "support": round(supports[r], 4),
                     "best_similarity": round(bests[r], 4),
                     "token_precision": round(res.sentence_precision[r], 4) if res.token_level else None,
+                    "local_precision": round(res.local_precision[r], 4) if res.token_level else None,
                     "flagged": supports[r] < threshold,
                     "best_sources": [
                         {"source_id": res.units[u].source_id, "start": res.units[u].start, "end": res.units[u].end, "score": round(s, 4)}
@@ -205,6 +206,7 @@ class SemanticDetector(BaseDetector):
             "min_support": 0.0,
             "mean_support": 0.0,
             "min_token_precision": 0.0,
+            "min_local_precision": 0.0,
             "bertscore_precision": 0.0,
             "bertscore_recall": 0.0,
             "bertscore_f1": 0.0,
@@ -231,6 +233,7 @@ class SemanticDetector(BaseDetector):
         if res.token_level:
             feats.update(
                 min_token_precision=round(min(res.sentence_precision), 6) if res.sentence_precision else 0.0,
+                min_local_precision=round(min(res.local_precision), 6) if res.local_precision else 0.0,
                 bertscore_precision=round(res.precision, 6),
                 bertscore_recall=round(res.recall, 6),
                 bertscore_f1=round(res.f1, 6),

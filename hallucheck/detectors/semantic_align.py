@@ -14,8 +14,10 @@ What is computed (``align(analysis)``):
   embeddings), and the ``top_k`` best units per answer sentence.
 - **Token matching** (BERTScore-style, MiniLM word pieces, when answer and sources share a
   language): idf weights from the source units; precision (answer pieces vs all source pieces),
-  recall and F1 for the whole answer; per-sentence precision; and per answer word the best match
-  among the pieces of its sentence's aligned units (paraphrase support for the n-gram layer).
+  recall and F1 for the whole answer; per-sentence precision against all sources and against the
+  sentence's aligned units only ("local": a detail the sources state about something else finds
+  its words elsewhere but not there); and per answer word the best match among the pieces of its
+  sentence's aligned units (paraphrase support for the n-gram layer).
 
 Shared results written into ``analysis.shared``:
 
@@ -95,7 +97,8 @@ class Alignment:
     precision: float = 0.0
     recall: float = 0.0
     f1: float = 0.0
-    sentence_precision: list[float] = field(default_factory=list)  # per analysed sentence
+    sentence_precision: list[float] = field(default_factory=list)  # per analysed sentence, vs all sources
+    local_precision: list[float] = field(default_factory=list)  # per analysed sentence, vs its aligned units
     token_scores: list[float] | None = None  # per analysis.tokens
     notes: list[str] = field(default_factory=list)
 
@@ -286,11 +289,13 @@ def _token_scores(analysis: CaseAnalysis, res: Alignment, src_tok: list[Any], an
     num_p = den_p = 0.0
     src_best = np.full(all_src.shape[0], -1.0, dtype=np.float32)
     res.sentence_precision = []
+    res.local_precision = []
     for row, si in enumerate(res.sentence_ids):
         te = ans_tok[row]
         seg = sentences[si]
         if te.vectors.shape[0] == 0:
             res.sentence_precision.append(0.0)
+            res.local_precision.append(0.0)
             continue
         a = te.vectors.astype(np.float32)
         m = a @ all_src.T  # (pieces, all source pieces)
@@ -304,6 +309,7 @@ def _token_scores(analysis: CaseAnalysis, res: Alignment, src_tok: list[Any], an
         # Support of each word: its pieces against the pieces of the aligned units only.
         cols = np.concatenate([np.arange(bounds[u], bounds[u + 1]) for u, _ in res.top[row]])
         piece_best = m[:, cols].max(axis=1) if cols.size else np.zeros(len(te.ids), np.float32)
+        res.local_precision.append(float((w * piece_best).sum() / w.sum()) if w.sum() > 0 else 0.0)
         offs = te.offsets + seg.start
         lo = bisect_left(starts, seg.start)
         hi = bisect_right(starts, seg.end)
