@@ -1,0 +1,106 @@
+"""The exported ONNX tagger gives the same spans as the training-time (torch) model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+pytestmark = [pytest.mark.train, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path, tiny_data: Path):  # type: ignore[no-untyped-def]
+    from tests.train.conftest import make_config
+
+    from hallucheck.train.export import export_run
+    from hallucheck.train.loop import train
+
+    run = tmp_path_factory.mktemp("export_run")
+    train(make_config(tiny_model_dir, tiny_data), run, echo=False)
+    out = run / "pkg"
+    package = export_run(run, out, sample_answers=3)
+    return run, out, package
+
+
+def test_package_layout(exported) -> None:  # type: ignore[no-untyped-def]
+    _, out, package = exported
+    assert {p.name for p in out.iterdir()} == {"model.onnx", "tokenizer.json", "config.json"}
+    cfg = json.loads((out / "config.json").read_text())
+    assert cfg["quantization"] in ("int8-dynamic", "fp32")
+    assert cfg["export_check"]["fp32_onnx_max_abs_diff"] < 1e-4
+    assert cfg["train_data_sha256"] == package["train_data_sha256"]
+
+
+def test_onnx_spans_equal_torch_spans(exported, tiny_data: Path) -> None:  # type: ignore[no-untyped-def]
+    from hallucheck.models.tagger import Tagger
+    from hallucheck.models.tagger_spans import probs_to_spans
+    from hallucheck.text import tokenize
+    from hallucheck.train.config import TrainConfig
+    from hallucheck.train.data import read_records
+    from hallucheck.train.export import export_onnx
+    from hallucheck.train.data import Example
+    from hallucheck.train.loop import build_model, collate
+
+    run, out, _ = exported
+    state = torch.load(run / "final.pt", map_location="cpu", weights_only=False)
+    cfg = TrainConfig(**state["config"])
+    model = build_model(cfg, cfg.base_model)
+    model.load_state_dict(state["model"])
+    model.eval()
+    # compare the fp32 graph exactly (int8 is checked by the export's own accuracy gate)
+    fp32_dir = run / "fp32"
+    fp32_dir.mkdir(exist_ok=True)
+    from hallucheck.models.tagger_features import N_FEATURES
+
+    export_onnx(model, fp32_dir / "model.onnx", N_FEATURES)
+    for name in ("tokenizer.json", "config.json"):
+        (fp32_dir / name).write_bytes((out / name).read_bytes())
+    tagger = Tagger(fp32_dir)
+    checked = 0
+    all_windows = []
+    for _, rec in read_records(tiny_data, None, 6):
+        tagged, _ = tagger.tag(rec["output"], rec["query"], (rec["context"],), "en")
+        # the same windows through torch, one by one (no padding)
+        torch_probs = []
+        for w in tagged.windows:
+            ex = Example(np.asarray(w.input_ids), np.asarray(w.type_ids), np.asarray(w.features, dtype=np.uint8),
+                         np.zeros(len(w.target_offsets), dtype=np.int8), 0)
+            b = collate([ex])
+            with torch.no_grad():
+                logits = model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"])
+            torch_probs.append(torch.softmax(logits, -1)[0, 1 : 1 + len(w.target_offsets), 1].numpy())
+        for a, b2 in zip(tagged.window_probs, torch_probs):
+            np.testing.assert_allclose(a, b2, atol=1e-4)
+        probs = np.concatenate(torch_probs)
+        offsets = [o for w in tagged.windows for o in w.target_offsets]
+        thr = float(np.median(probs))  # a threshold that splits this sample, so spans exist
+        toks = tokenize(rec["output"], "en")
+        onnx_spans = probs_to_spans(rec["output"], offsets, np.concatenate(tagged.window_probs), thr, toks)
+        torch_spans = probs_to_spans(rec["output"], offsets, probs, thr, toks)
+        assert [(s.start, s.end) for s in onnx_spans] == [(s.start, s.end) for s in torch_spans]
+        checked += bool(torch_spans)
+        all_windows += tagged.windows
+    assert checked > 0
+    # windows of different lengths in one padded batch still match torch without padding
+    from hallucheck.models.tagger_features import Window
+
+    def cut(w: Window, k: int) -> Window:  # drop k evidence pieces (keeps the final [SEP])
+        n = len(w.input_ids) - k - 1
+        return Window(w.sentences, w.input_ids[:n] + w.input_ids[-1:], w.type_ids[:n] + w.type_ids[-1:],
+                      w.features[:n] + w.features[-1:], w.target_offsets, w.units)
+
+    mixed = [cut(w, k) for w in all_windows[:4] for k in (0, 3, 9)]
+    assert len({len(w.input_ids) for w in mixed}) > 1
+    for w, a in zip(mixed, tagger.run(mixed, batch_size=64)):
+        ex = Example(np.asarray(w.input_ids), np.asarray(w.type_ids), np.asarray(w.features, dtype=np.uint8),
+                     np.zeros(len(w.target_offsets), dtype=np.int8), 0)
+        b = collate([ex])
+        with torch.no_grad():
+            ref = torch.softmax(model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"]), -1)
+        np.testing.assert_allclose(a, ref[0, 1 : 1 + len(w.target_offsets), 1].numpy(), atol=1e-4)
