@@ -216,7 +216,7 @@ def fit_policy(
     report["calib_oof_cascade"] = {"f1": best_band[2], "escalated": round(best_band[3], 3),
                                    "band": [spec["escalate_low"], spec["escalate_high"]]}
     # span fusion on calib: token threshold for the model, then cheap detectors added greedily
-    spec.update(_fit_spans(cache_dir, gold, answers, oof["full"], oof["cheap"], thr, report))
+    spec.update(_fit_spans(cache_dir, gold, answers, oof["full"], oof["cheap"], thr, report, cheap, full))
     report["dev"] = _dev_report(cache_dir, gold, answers, stage_models, spec)
     spec["calib_report"] = report
     Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
@@ -234,9 +234,17 @@ def _answers(data: str) -> dict[str, str]:
     return out
 
 
-def _greedy_spans(cache: Path, keys: list[str], flagged: dict[str, bool], gold_spans: list[Any], base: list[list[tuple[int, int]]], current: float) -> tuple[list[str], float]:
+def _greedy_spans(
+    cache: Path,
+    keys: list[str],
+    flagged: dict[str, bool],
+    gold_spans: list[Any],
+    base: list[list[tuple[int, int]]],
+    current: float,
+    allowed: list[str],
+) -> tuple[list[str], float]:
     chosen: list[str] = []
-    for det in SPAN_CANDIDATES:
+    for det in [d for d in SPAN_CANDIDATES if d in allowed]:
         rows = load_cache(cache, det)
         if not rows:
             continue
@@ -256,12 +264,14 @@ def _fit_spans(
     p_cheap: dict[str, float],
     thr: float,
     report: dict[str, Any],
+    cheap: list[str],
+    full: list[str],
 ) -> dict[str, Any]:
     from hallucheck.text import tokenize
 
     ck = sorted(p_cheap)
     cheap_chosen, cheap_f = _greedy_spans(
-        cache, ck, {k: p_cheap[k] >= thr for k in ck}, [[tuple(s) for s in gold[k]["spans"]] for k in ck], [[] for _ in ck], 0.0
+        cache, ck, {k: p_cheap[k] >= thr for k in ck}, [[tuple(s) for s in gold[k]["spans"]] for k in ck], [[] for _ in ck], 0.0, cheap
     )
     report["calib_span_cheap"] = {"span_detectors": cheap_chosen, "f1": round(cheap_f, 4)}
     model = load_cache(cache, "model")
@@ -278,7 +288,7 @@ def _fit_spans(
         if f > best_f:
             best_t, best_f = t, f
     base = [_model_spans(model[k], answers[k], toks[k], best_t) if flagged[k] else [] for k in keys]
-    chosen, current = _greedy_spans(cache, keys, flagged, gold_spans, base, best_f)
+    chosen, current = _greedy_spans(cache, keys, flagged, gold_spans, base, best_f, full)
     report["calib_span"] = {"token_threshold": best_t, "model_only_f1": round(best_f, 4), "span_detectors": chosen, "fused_f1": round(current, 4)}
     return {"token_threshold": best_t, "span_detectors": chosen, "cheap_span_detectors": cheap_chosen}
 

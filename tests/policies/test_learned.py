@@ -1,0 +1,137 @@
+"""The learned policy's numpy evaluator, calibration, thresholds, cascade band and span fusion."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hallucheck.policies.learned import LearnedPolicy, Stage, level_from_probability, stack_features
+from hallucheck.types import Finding, Span
+from tests.policies.helpers import analysis
+
+
+def _stump(feature: int, thr: float, lo: float, hi: float) -> dict:
+    return {"feature": [feature, -2, -2], "threshold": [thr, -2.0, -2.0], "left": [1, -1, -1], "right": [2, -1, -1], "value": [0.0, lo, hi]}
+
+
+def _spec(tmp_path: Path) -> Path:
+    cheap = {
+        "detectors": ["ngram"], "features": ["ngram.risk", "case.task_qa"], "fill": [0.3, 0.0], "init": 0.0,
+        "learning_rate": 1.0, "platt": [1.0, 0.0], "trees": [_stump(0, 0.5, -2.0, 2.0)],
+    }
+    full = dict(cheap, detectors=["ngram", "model"], features=["ngram.risk", "model.f.model_max"], fill=[0.3, 0.1],
+                trees=[_stump(0, 0.5, -1.0, 1.0), _stump(1, 0.7, -1.0, 3.0)])
+    spec = {"detectors": ["ngram", "model"], "stages": {"cheap": cheap, "full": full}, "threshold": 0.5,
+            "escalate_low": 0.2, "escalate_high": 0.8, "span_detectors": ["numbers"], "cheap_span_detectors": ["ngram"]}
+    p = tmp_path / "learned.json"
+    p.write_text(json.dumps(spec))
+    return p
+
+
+def _sig(z: float) -> float:
+    return 1 / (1 + math.exp(-z))
+
+
+def _span(det: str, a: int, b: int, score: float = 0.9) -> Span:
+    return Span(start=a, end=b, text="x" * (b - a), label="baseless", score=score, detector=det)
+
+
+def _f(det: str, risk: float, feats: dict | None = None, spans: list[Span] | None = None) -> Finding:
+    return Finding(detector=det, risk=risk, details={"features": feats or {}}, spans=spans or [])
+
+
+def test_full_stage_probability_and_verdict(tmp_path: Path) -> None:
+    pol = LearnedPolicy(_spec(tmp_path))
+    fs = [_f("ngram", 0.9), _f("model", 0.95, {"model_max": 0.95}, [_span("model", 0, 4)]), _f("numbers", 0.0, spans=[_span("numbers", 5, 7)])]
+    v = pol.decide(analysis(), fs)
+    assert v.risk_score == pytest.approx(_sig(1.0 + 3.0))
+    assert v.hallucinated and v.risk_level == "high" and v.decision == "reject"
+    assert sorted((s.detector, s.start) for s in v.spans or []) == [("model", 0), ("numbers", 5)]
+
+
+def test_grounded_answer_gets_no_spans(tmp_path: Path) -> None:
+    pol = LearnedPolicy(_spec(tmp_path))
+    fs = [_f("ngram", 0.1), _f("model", 0.2, {"model_max": 0.2}, [_span("model", 0, 4, 0.3)])]
+    v = pol.decide(analysis(), fs)
+    assert v.risk_score == pytest.approx(_sig(-2.0))
+    assert not v.hallucinated and v.risk_level == "low" and v.spans == []
+
+
+def test_cheap_stage_when_model_did_not_run(tmp_path: Path) -> None:
+    pol = LearnedPolicy(_spec(tmp_path))
+    v = pol.decide(analysis(), [_f("ngram", 0.9, spans=[_span("ngram", 0, 3)])])
+    assert v.risk_score == pytest.approx(_sig(2.0))
+    assert [s.detector for s in v.spans or []] == ["ngram"]
+    assert any("cheap stage" in n for n in v.notes)
+
+
+def test_missing_features_use_calib_medians_with_a_note(tmp_path: Path) -> None:
+    pol = LearnedPolicy(_spec(tmp_path))
+    p, stage, notes = pol.probability(analysis(), [_f("ngram", 0.9), _f("model", 0.9)])  # no model features
+    assert stage == "full" and p == pytest.approx(_sig(1.0 - 1.0))
+    assert any("model" in n and "median" in n for n in notes)
+
+
+def test_escalate_only_in_the_uncertain_band(tmp_path: Path) -> None:
+    pol = LearnedPolicy(_spec(tmp_path))
+    a = analysis()
+    assert pol.escalate(a, [], 2) is True  # cheap stage incomplete
+    assert pol.escalate(a, [_f("ngram", 0.9)], 4) is False  # p = 0.88: settled
+    pol.escalate_high = 0.9
+    assert pol.escalate(a, [_f("ngram", 0.9)], 4) is True
+
+
+def test_levels() -> None:
+    assert level_from_probability(0.5, 0.4) == "high"
+    assert level_from_probability(0.25, 0.4) == "moderate"
+    assert level_from_probability(0.1, 0.4) == "low"
+
+
+def test_stack_features_skip_non_numbers() -> None:
+    out = stack_features({"x": {"risk": 0.5, "flagged": True, "features": {"a": 1, "b": float("nan"), "c": "s", "d": True}}}, {})
+    assert out == {"x.risk": 0.5, "x.flagged": 1.0, "x.f.a": 1.0, "x.f.d": 1.0}
+
+
+def test_checker_reports_the_policy_spans(tmp_path: Path) -> None:
+    from hallucheck.checker import Checker
+
+    class Fake:
+        def __init__(self, name: str, layer: int, finding: Finding) -> None:
+            self.name, self.layer, self.finding = name, layer, finding
+
+        def detect(self, analysis):  # type: ignore[no-untyped-def]
+            return self.finding
+
+    dets = [Fake("ngram", 2, _f("ngram", 0.9, spans=[_span("ngram", 0, 3)])),
+            Fake("model", 4, _f("model", 0.9, {"model_max": 0.9}, [_span("model", 5, 9)]))]
+    r = Checker(dets, policy=LearnedPolicy(_spec(tmp_path))).check(question="q", contexts=["src"], answer="abcdefghijkl")
+    assert [(s.start, s.end) for s in r.spans] == [(5, 9)]  # ngram spans are not in the full stage's fusion
+    rc = Checker(dets, policy=LearnedPolicy(_spec(tmp_path)), cascade=True).check(question="q", contexts=["src"], answer="abcdefghijkl")
+    assert [f.detector for f in rc.findings] == ["ngram"]  # p_cheap = 0.88 is outside the band
+
+
+@pytest.mark.train
+def test_exported_trees_match_scikit_learn() -> None:
+    pytest.importorskip("sklearn")
+    from hallucheck.train.stack import fit_stage
+
+    rng = np.random.RandomState(0)
+    x = rng.rand(300, 4)
+    y = (x[:, 0] + 0.3 * rng.rand(300) > 0.6).astype(int)
+    groups = np.arange(300) // 3
+    spec, oof = fit_stage(x, y, groups, ["a", "b", "c", "d"], seed=1)
+    spec["detectors"] = []
+    st = Stage(spec)
+    probs = np.array([st.probability(row) for row in x])
+    assert ((probs >= 0.5) == y).mean() > 0.85
+    assert len(oof) == 300 and 0.0 <= oof.min() and oof.max() <= 1.0
+    from sklearn.ensemble import GradientBoostingClassifier
+
+    ref = GradientBoostingClassifier(n_estimators=200, max_depth=3, learning_rate=0.05, subsample=0.8,
+                                     min_samples_leaf=20, random_state=1).fit(x, y).decision_function(x)
+    a, b = spec["platt"]
+    np.testing.assert_allclose(probs, 1 / (1 + np.exp(-(a * ref + b))), atol=1e-9)
