@@ -111,9 +111,12 @@ class _MiniLM:
         self.tokenizer = Tokenizer.from_file(str(tok_path))
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
-        self.cls_id = int(self.tokenizer.token_to_id("[CLS]"))
-        self.sep_id = int(self.tokenizer.token_to_id("[SEP]"))
-        self.pad_id = int(self.tokenizer.token_to_id("[PAD]") or 0)
+        specials = {name: self.tokenizer.token_to_id(name) for name in ("[CLS]", "[SEP]", "[PAD]")}
+        if specials["[CLS]"] is None or specials["[SEP]"] is None:
+            raise EmbedderUnavailable(f"{tok_path} is not a BERT word-piece tokenizer (no [CLS]/[SEP])")
+        self.cls_id = int(specials["[CLS]"])
+        self.sep_id = int(specials["[SEP]"])
+        self.pad_id = int(specials["[PAD]"] or 0)
         self.dim = 384
 
     def run(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
