@@ -8,9 +8,9 @@ validation, so the caller gets a typed failure instead of a made-up verdict.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 __all__ = [
     "ClaimLabel",
@@ -98,6 +98,15 @@ def _text_list(v: Any) -> list[str]:
     return out
 
 
+# A string field that accepts null (as "") and numbers (as their text).
+Text = Annotated[str, BeforeValidator(lambda v: "" if v is None else str(v))]
+
+
+def _wrap(v: Any, key: str) -> Any:
+    """A bare JSON list as ``{key: list}`` (models often drop the wrapping object)."""
+    return {key: v} if isinstance(v, list) else v
+
+
 class _Lenient(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
 
@@ -178,8 +187,7 @@ class JudgeOutput(_Lenient):
     @model_validator(mode="before")
     @classmethod
     def _shape(cls, v: Any) -> Any:
-        if isinstance(v, list):
-            return {"claims": v}
+        v = _wrap(v, "claims")
         if isinstance(v, dict) and len(v) == 1:
             inner = next(iter(v.values()))
             if isinstance(inner, dict) and ("claims" in inner or "hallucination_risk" in inner):
@@ -243,13 +251,8 @@ class JudgeOutput(_Lenient):
 
 
 class ExtractedClaim(_Lenient):
-    text: str = Field(validation_alias=AliasChoices("text", "claim", "statement"))
-    quote: str = Field("", validation_alias=AliasChoices("quote", "span", "source_text", "excerpt"))
-
-    @field_validator("text", "quote", mode="before")
-    @classmethod
-    def _s(cls, v: Any) -> Any:
-        return "" if v is None else str(v)
+    text: Text = Field(validation_alias=AliasChoices("text", "claim", "statement"))
+    quote: Text = Field("", validation_alias=AliasChoices("quote", "span", "source_text", "excerpt"))
 
 
 class ClaimList(_Lenient):
@@ -260,8 +263,7 @@ class ClaimList(_Lenient):
     @model_validator(mode="before")
     @classmethod
     def _shape(cls, v: Any) -> Any:
-        if isinstance(v, list):
-            v = {"claims": v}
+        v = _wrap(v, "claims")
         if isinstance(v, dict) and isinstance(v.get("claims"), list):
             v = dict(v)
             v["claims"] = [{"text": c} if isinstance(c, str) else c for c in v["claims"]]
@@ -276,8 +278,7 @@ class PresenceList(_Lenient):
     @model_validator(mode="before")
     @classmethod
     def _shape(cls, v: Any) -> Any:
-        if isinstance(v, list):
-            v = {"present": v}
+        v = _wrap(v, "present")
         if isinstance(v, dict):
             items = v.get("present", v.get("answers", v.get("results")))
             if isinstance(items, dict):  # {"1": "YES", ...}
@@ -304,7 +305,7 @@ class KnowledgeVerdict(_Lenient):
 
     supported: bool
     confidence: float | None = None
-    evidence: str = ""
+    evidence: Text = ""
 
     @field_validator("supported", mode="before")
     @classmethod
@@ -315,8 +316,3 @@ class KnowledgeVerdict(_Lenient):
     @classmethod
     def _c(cls, v: Any) -> Any:
         return to_unit(v)
-
-    @field_validator("evidence", mode="before")
-    @classmethod
-    def _e(cls, v: Any) -> Any:
-        return "" if v is None else str(v)
