@@ -106,7 +106,8 @@ class ModelDetector(BaseDetector):
             analysis.sentences, analysis.tokens, self.max_windows,
         )
         pspans = probs_to_spans(case.answer, tagged.offsets, tagged.probs, thr, analysis.tokens)
-        spans = [self._span(analysis, tagged, ps) for ps in pspans]
+        answer = case.answer
+        spans = [self._span(analysis, tagged, ps) for ps in pspans if any(c.isalnum() for c in answer[ps.start : ps.end])]
         span_chars = sum(s.end - s.start for s in spans)
         feats = model_features(tagged.probs, tagged.sentences, thr, span_chars, len(spans), len(case.answer))
         risk = feats["model_max"]
