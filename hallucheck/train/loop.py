@@ -152,8 +152,13 @@ def _atomic_save(obj: Any, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def train(cfg: TrainConfig, run_dir: str | Path, resume: bool = True, echo: bool = True) -> dict[str, Any]:
-    """Train (or resume) the tagger in ``run_dir``; returns a summary dict."""
+def train(
+    cfg: TrainConfig, run_dir: str | Path, resume: bool = True, echo: bool = True, stop_after: int | None = None
+) -> dict[str, Any]:
+    """Train (or resume) the tagger in ``run_dir``; returns a summary dict.
+
+    ``stop_after`` ends this session after that many steps (checkpointed), as an interruption would.
+    """
     import torch
 
     run = Path(run_dir)
@@ -246,7 +251,7 @@ def train(cfg: TrainConfig, run_dir: str | Path, resume: bool = True, echo: bool
     t_start = time.time()
     steps_here = 0
     try:
-        while step < total and not stop["flag"]:
+        while step < total and not stop["flag"] and (stop_after is None or steps_here < stop_after):
             order = np.random.RandomState(cfg.seed + epoch).permutation(len(examples))
             if cursor + per_step > len(order):
                 epoch, cursor = epoch + 1, 0
