@@ -19,8 +19,10 @@ Spans (fusion): when the answer is judged hallucinated, the report shows the tag
 pieces at or above the calib-chosen token threshold, grown to whole words and merged) plus the
 spans of the cheap detectors that raised character-level span F1 on calib when added one at a
 time (``span_detectors``; without the model — cascade not escalated — ``cheap_span_detectors``).
-When it is judged grounded, only spans scoring at least ``span_keep_score`` are kept (default:
-none), so an accepted answer does not come with highlights that contradict its verdict.
+An answer below the threshold but at moderate risk (sent to review) keeps its spans too, so the
+reviewer sees what to look at. When it is judged low risk, only spans scoring at least
+``span_keep_score`` are kept (default: none), so an accepted answer does not come with highlights
+that contradict its verdict.
 """
 
 from __future__ import annotations
@@ -198,17 +200,18 @@ class LearnedPolicy:
             risk_level=level,
             decision=decision_for(level),
             notes=notes,
-            spans=self._spans(findings, hallucinated),
+            # An answer sent to review shows what to review: its spans are kept like a flagged one's.
+            spans=self._spans(findings, hallucinated or level != "low"),
         )
 
-    def _spans(self, findings: Sequence[Finding], hallucinated: bool) -> list[Span]:
+    def _spans(self, findings: Sequence[Finding], show: bool) -> list[Span]:
         usable_findings = [f for f in findings if not f.error]
         with_model = any(f.detector == "model" for f in usable_findings)
         keep = self.span_detectors if with_model else self.cheap_span_detectors
         out: list[Span] = []
         for f in usable_findings:
             if f.detector == "model" or f.detector in keep:
-                out.extend(s for s in f.spans if hallucinated or s.score >= self.span_keep_score)
+                out.extend(s for s in f.spans if show or s.score >= self.span_keep_score)
         return out
 
     def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:

@@ -135,3 +135,23 @@ def test_exported_trees_match_scikit_learn() -> None:
                                      min_samples_leaf=20, random_state=1).fit(x, y).decision_function(x)
     a, b = spec["platt"]
     np.testing.assert_allclose(probs, 1 / (1 + np.exp(-(a * ref + b))), atol=1e-9)
+
+
+def test_an_answer_sent_to_review_keeps_its_spans() -> None:
+    """A moderate-risk answer below the threshold still shows the spans a reviewer should read."""
+    from hallucheck.policies.learned import LearnedPolicy
+
+    policy = LearnedPolicy()
+    case = {
+        "question": "我對產品不滿意，可以退款嗎？",
+        "contexts": ["退款政策：已開封產品可在 7 天內申請 50% 退款；未開封產品可在 30 天內申請全額退款。"],
+        "answer": "您好！根據我們的政策，如果您對產品不滿意，可以在 30 天內申請全額退款。請撥打客服專線 0800-123-456 由客服人員為您處理。",
+    }
+    import hallucheck
+
+    report = hallucheck.Checker(policy=policy).check(case)
+    if report.risk_level == "low":
+        assert all(s.score >= policy.span_keep_score for s in report.spans)
+    else:
+        assert report.spans, "a report sent to review or rejected must show its spans"
+        assert any("0800-123-456" in s.text for s in report.spans)
