@@ -238,3 +238,18 @@ def test_bad_options_are_clear_errors(options: dict[str, object]) -> None:
 def test_registered_by_name() -> None:
     det = get_detector("ngram", threshold=0.2)
     assert isinstance(det, NgramDetector) and det.layer == 2 and det.threshold == 0.2
+
+
+def test_citation_markers_are_not_novel_words() -> None:
+    """A cited answer is not less grounded than the same answer without its markers."""
+    from hallucheck import Checker
+
+    src = [{"id": "FAQ-001", "text": "The reset link is valid for 24 hours."}]
+    checker = Checker(detectors=["ngram"], policy="weighted")
+    plain = checker.check(question="q", contexts=src, answer="The reset link is valid for 24 hours.")
+    cited = checker.check(question="q", contexts=src, answer="The reset link is valid for 24 hours [source:FAQ-001].")
+    zh = checker.check(question="q", contexts=src, answer="The reset link is valid for 24 hours [來源 FAQ-001].")
+    risk = lambda r: r.finding("ngram").risk  # noqa: E731
+    assert risk(cited) == risk(plain)
+    assert risk(zh) == risk(plain)
+    assert not any("FAQ" in s.text or "source" in s.text for s in cited.spans)
