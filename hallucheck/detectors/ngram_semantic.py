@@ -9,6 +9,10 @@ grounded, and an n-gram made only of grounded words is not novel. Everything els
 spans, features — is the plain detector's. It runs in layer 3 because it needs the embeddings;
 when the semantic detector ran first on the same analysis, the alignment is reused.
 
+Numbers and proper names are never forgiven this way: a paraphrase does not change a figure or a
+name, while contextual word vectors rate "2019" close to "2018" and one surname close to another.
+Such a word is grounded only when the sources contain it (the plain detector's test).
+
 Without token-level matching (answer and sources in different languages) the support comes from
 the sentence alignment alone: the words of an answer sentence whose best source similarity
 reaches ``sentence_threshold`` are grounded.
@@ -22,8 +26,9 @@ from typing import Any, ClassVar
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.ngram import NgramDetector
 from hallucheck.detectors.semantic_align import DEFAULT_TOKEN_THRESHOLD, align
+from hallucheck.text.entities import find_entities
 
-__all__ = ["ParaphraseNgramDetector", "DEFAULT_TOKEN_THRESHOLD", "DEFAULT_SENTENCE_THRESHOLD"]
+__all__ = ["ParaphraseNgramDetector", "fact_tokens", "DEFAULT_TOKEN_THRESHOLD", "DEFAULT_SENTENCE_THRESHOLD"]
 
 DEFAULT_SENTENCE_THRESHOLD = 0.5  # rescaled e5 similarity (cross-lingual fallback)
 
@@ -33,8 +38,9 @@ class ParaphraseNgramDetector(NgramDetector):
 
     Extra options: ``token_threshold`` (word support needed, cosine of word-piece vectors),
     ``sentence_threshold`` (cross-lingual fallback), ``backend`` (embedder, as for the semantic
-    detector), ``embedder`` (an object to use instead of the shared one). The other options are
-    the plain detector's.
+    detector), ``embedder`` (an object to use instead of the shared one), ``protect_facts``
+    (numbers and names need the sources' own words; default on). The other options are the plain
+    detector's.
     """
 
     name: ClassVar[str] = "ngram_semantic"
@@ -53,6 +59,7 @@ class ParaphraseNgramDetector(NgramDetector):
         n_thresholds: Mapping[int, float] | None = None,
         span_mode: Any = "runs",
         max_listed: int = 10,
+        protect_facts: bool = True,
     ) -> None:
         super().__init__(
             n_values=n_values,
@@ -67,19 +74,42 @@ class ParaphraseNgramDetector(NgramDetector):
         self.sentence_threshold = float(sentence_threshold)
         self.backend = backend
         self.embedder = embedder
+        self.protect_facts = bool(protect_facts)
 
     def _grounded(self, analysis: CaseAnalysis) -> list[bool] | None:
         if not analysis.case.answer.strip() or not analysis.case.source_text.strip():
             return None
         res = align(analysis, backend=self.backend, embedder=self.embedder)
         if res.token_scores is not None:
-            return [s >= self.token_threshold for s in res.token_scores]
-        # cross-lingual: whole sentences that are well aligned
-        flags = [False] * len(analysis.tokens)
-        by_sentence = analysis.tokens_by_sentence
-        index = {t.start: i for i, t in enumerate(analysis.tokens)}
-        for row, si in enumerate(res.sentence_ids):
-            if res.best(row) >= self.sentence_threshold:
-                for t in by_sentence[si]:
-                    flags[index[t.start]] = True
+            flags = [s >= self.token_threshold for s in res.token_scores]
+        else:
+            # cross-lingual: whole sentences that are well aligned
+            flags = [False] * len(analysis.tokens)
+            by_sentence = analysis.tokens_by_sentence
+            index = {t.start: i for i, t in enumerate(analysis.tokens)}
+            for row, si in enumerate(res.sentence_ids):
+                if res.best(row) >= self.sentence_threshold:
+                    for t in by_sentence[si]:
+                        flags[index[t.start]] = True
+        if self.protect_facts:
+            for i in fact_tokens(analysis):
+                flags[i] = False
         return flags
+
+
+def fact_tokens(analysis: CaseAnalysis) -> list[int]:
+    """Indexes of answer tokens that state a fact paraphrase cannot change: numbers and names."""
+    tokens = analysis.tokens
+    out = [i for i, t in enumerate(tokens) if t.is_number or any(c.isdigit() for c in t.text)]
+    sentences = [(s.start, s.end, s.text) for s in analysis.sentences]
+    inside: list[tuple[int, int]] = [
+        w for m in find_entities(analysis.case.answer, analysis.language, sentences) for w in m.words
+    ]
+    if inside:
+        starts = {t.start: i for i, t in enumerate(tokens)}
+        for a, b in inside:
+            i = starts.get(a)
+            while i is not None and i < len(tokens) and tokens[i].start < b:
+                out.append(i)
+                i += 1
+    return sorted(set(out))

@@ -46,3 +46,20 @@ def test_empty_sources_fall_back_to_plain_behaviour() -> None:
     analysis = CaseAnalysis(Case(contexts=[""], answer="Something happened.", task="qa"))
     f = ParaphraseNgramDetector().detect(analysis)
     assert f.risk == 0.0
+
+
+def test_numbers_and_names_are_never_forgiven_as_paraphrase() -> None:
+    source = "The museum opened in 2019 under director Maria Keller. It has 40 rooms."
+    answer = "The museum opened in 2018 under director Paul Weber. It has 40 rooms."
+    analysis = CaseAnalysis(Case(contexts=[source], answer=answer, task="summary"))
+    scored = ParaphraseNgramDetector().score_sentences(analysis)
+    novel = {t.text for s in scored for t in s.novel_tokens}
+    assert {"2018", "Paul", "Weber"} <= novel
+    assert "40" not in novel and "rooms" not in novel
+
+
+def test_fact_tokens_are_numbers_and_name_words() -> None:
+    from hallucheck.detectors.ngram_semantic import fact_tokens
+
+    analysis = CaseAnalysis(Case(contexts=["x"], answer="In 2019 the firm hired Jean Dupont. Sales grew 5%."))
+    assert [analysis.tokens[i].text for i in fact_tokens(analysis)] == ["2019", "Jean", "Dupont", "5%"]
