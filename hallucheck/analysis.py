@@ -17,7 +17,7 @@ from hallucheck.text import Segment, Token, detect_language, split_sentences, to
 from hallucheck.text.language import normalize_language
 from hallucheck.types import Case
 
-__all__ = ["CaseAnalysis", "SourceAnalysis", "source_analysis"]
+__all__ = ["CaseAnalysis", "SourceAnalysis", "join_ngrams", "source_analysis"]
 
 
 class SourceAnalysis:
@@ -49,10 +49,25 @@ class SourceAnalysis:
         key = f"_ngrams_{n}"
         cached = self.__dict__.get(key)
         if cached is None:
-            norms = [t.norm for t in self.tokens if not t.is_punct and not t.is_stop]
-            cached = frozenset(" ".join(norms[i : i + n]) for i in range(len(norms) - n + 1))
+            cached = frozenset(join_ngrams(self.content_norms, n))
             self.__dict__[key] = cached
         return cached
+
+    @cached_property
+    def content_norms(self) -> list[str]:
+        """Lemmas of the content tokens (no stop words, no punctuation), in text order."""
+        return [t.norm for t in self.tokens if not t.is_punct and not t.is_stop]
+
+
+def join_ngrams(words: list[str], n: int) -> list[str]:
+    """The space-joined ``n``-grams of ``words`` in order (``words`` itself for ``n == 1``).
+
+    Built with ``zip`` and ``map`` so that the loop runs in C: this is done for every source
+    text and every answer sentence.
+    """
+    if n == 1:
+        return words
+    return list(map(" ".join, zip(*[words[k:] for k in range(n)])))
 
 
 _CACHE: OrderedDict[tuple[str, str], SourceAnalysis] = OrderedDict()

@@ -30,9 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
+from operator import not_
 from typing import Any, ClassVar, Literal
 
-from hallucheck.analysis import CaseAnalysis
+from hallucheck.analysis import CaseAnalysis, join_ngrams
 from hallucheck.text import Token
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.token_runs import marked_runs
@@ -180,11 +182,9 @@ class NgramDetector(BaseDetector):
         markers = [(m.start, m.end) for m in find_citations(analysis.case.answer)]
         out: list[SentenceNovelty] = []
         for i, (seg, toks) in enumerate(zip(analysis.sentences, analysis.tokens_by_sentence)):
-            content = [
-                t
-                for t in toks
-                if not t.is_punct and not t.is_stop and not any(a <= t.start < b for a, b in markers)
-            ]
+            content = [t for t in toks if not t.is_punct and not t.is_stop]
+            if markers:  # most answers cite nothing: no per-token marker test then
+                content = [t for t in content if not any(a <= t.start < b for a, b in markers)]
             norms = [t.norm for t in content]
             ok = [t.start in supported for t in content] if supported is not None else None
             sn = SentenceNovelty(i, seg.start, seg.end)
@@ -195,22 +195,31 @@ class NgramDetector(BaseDetector):
                 if count <= 0:
                     sn.per_n[n] = (0, 0)
                     continue
-                novel = 0
-                for j in range(count):
-                    gram = norms[j] if n == 1 else " ".join(norms[j : j + n])
-                    if gram in known or (ok is not None and all(ok[j : j + n])):
-                        if n == smallest:
-                            covered[j : j + n] = [True] * n
-                        continue
-                    novel += 1
-                    sn.novel_ngrams.append(gram)
+                seq = join_ngrams(norms, n)
+                if ok is None and n == 1:
+                    # The common case, without a Python-level step per word.
+                    hits = list(map(known.__contains__, seq))
+                    covered = hits
+                    novel_grams = list(compress(seq, map(not_, hits)))
+                elif ok is None and n != smallest:
+                    novel_grams = [gram for gram in seq if gram not in known]
+                else:
+                    novel_grams = []
+                    for j, gram in enumerate(seq):
+                        if gram in known or (ok is not None and all(ok[j : j + n])):
+                            if n == smallest:
+                                covered[j : j + n] = [True] * n
+                            continue
+                        novel_grams.append(gram)
+                novel = len(novel_grams)
+                sn.novel_ngrams.extend(novel_grams)
                 sn.per_n[n] = (novel, count)
                 sn.total += count
                 sn.novel += novel
             # A word is novel when no grounded n-gram of the smallest size runs through it
             # (with unigrams: the word itself is not in the sources).
             if len(norms) >= smallest:
-                sn.novel_tokens = [t for t, c in zip(content, covered) if not c]
+                sn.novel_tokens = list(compress(content, map(not_, covered)))
             out.append(sn)
         return out
 
