@@ -36,8 +36,15 @@ def train_policy(
     out: str = typer.Option("hallucheck/policies/learned.json", "--out", help="where the fitted policy goes"),
     features_cache: Optional[str] = typer.Option(None, "--cache", help="reuse/keep detector features here (.jsonl)"),
     seed: int = typer.Option(13, "--seed"),
+    detectors: Optional[str] = typer.Option(
+        None, "--detectors", help="comma-separated detectors of the full stage (default: the cheap ones + model)"
+    ),
+    tagger_config: Optional[str] = typer.Option(
+        None, "--tagger-config", help="also write the calib-chosen token and answer thresholds into this tagger config.json"
+    ),
 ) -> None:
     """Fit and calibrate the learned policy on the calib part (needs scikit-learn)."""
     from hallucheck.train.stack import fit_policy
 
-    raise typer.Exit(fit_policy(data, out, features_cache, seed))
+    dets = tuple(d.strip() for d in detectors.split(",") if d.strip()) if detectors else None
+    raise typer.Exit(fit_policy(data, out, features_cache, seed, detectors=dets, tagger_config=tagger_config))

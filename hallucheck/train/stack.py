@@ -20,7 +20,7 @@ import numpy as np
 from hallucheck.policies.learned import case_features, stack_features
 from hallucheck.train.stack_data import collect, load_cache
 
-__all__ = ["fit_policy", "fit_stage", "span_f1", "CHEAP", "FULL_EXTRA"]
+__all__ = ["fit_policy", "fit_stage", "span_f1", "write_tagger_thresholds", "CHEAP", "FULL_EXTRA"]
 
 CHEAP: tuple[str, ...] = ("citations", "lexicon", "numbers", "ngram", "overlap")
 FULL_EXTRA: tuple[str, ...] = ("model",)
@@ -159,12 +159,15 @@ def fit_policy(
     max_escalate: float = 0.3,
     collect_missing: bool = True,
     detectors: tuple[str, ...] | None = None,
+    tagger_config: str | None = None,
+    limit: int | None = None,
 ) -> int:
+    """Fit the learned policy (see the module docstring); ``limit`` caps the answers per part (tests)."""
     cache_dir = Path(cache or "runs/stack")
     cheap = list(CHEAP)
     full = list(detectors) if detectors else cheap + list(FULL_EXTRA)
     if collect_missing:
-        collect(data, cache_dir, sorted(set(full) | set(SPAN_CANDIDATES)))
+        collect(data, cache_dir, sorted(set(full) | set(SPAN_CANDIDATES)), limit=limit)
     gold = load_cache(cache_dir, "gold")
     answers = _answers(data)
     from hallucheck.text import split_sentences, tokenize
@@ -215,13 +218,36 @@ def fit_policy(
     spec["escalate_low"], spec["escalate_high"] = round(best_band[0], 4), round(best_band[1], 4)
     report["calib_oof_cascade"] = {"f1": best_band[2], "escalated": round(best_band[3], 3),
                                    "band": [spec["escalate_low"], spec["escalate_high"]]}
+    model_rows = load_cache(cache_dir, "model")
+    if model_rows:
+        # the model detector's own verdict (max token probability), for users who run it alone
+        mk = [k for k in ck if k in model_rows]
+        m_thr, m_f1 = _best_threshold(np.array([model_rows[k]["features"]["model_max"] for k in mk]),
+                                      np.array([int(gold[k]["label"]) for k in mk]))
+        spec["model_answer_threshold"] = round(float(m_thr), 4)
+        report["calib_model_alone"] = {"answer_threshold": spec["model_answer_threshold"], "f1": round(float(m_f1), 4)}
     # span fusion on calib: token threshold for the model, then cheap detectors added greedily
     spec.update(_fit_spans(cache_dir, gold, answers, oof["full"], oof["cheap"], thr, report, cheap, full))
     report["dev"] = _dev_report(cache_dir, gold, answers, stage_models, spec)
     spec["calib_report"] = report
     Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
+    if tagger_config and "model_answer_threshold" in spec:
+        write_tagger_thresholds(Path(tagger_config), spec)
     print(json.dumps(report, indent=1), file=sys.stderr)
     return 0
+
+
+def write_tagger_thresholds(path: Path, spec: dict[str, Any]) -> None:
+    """Put the calib-chosen thresholds into the tagger's config, so the ``model`` detector alone
+    (outside the learned policy) marks spans and answers the way the fit found best."""
+    cfg = json.loads(path.read_text(encoding="utf-8"))
+    cfg["threshold"] = spec.get("token_threshold", cfg.get("threshold", 0.5))
+    cfg["answer_threshold"] = spec["model_answer_threshold"]
+    cfg["thresholds_note"] = (
+        "token threshold: best calib character span F1 inside the learned policy; answer threshold: "
+        f"best calib response F1 of model_max alone (hallucheck train-policy, {spec['fitted']})"
+    )
+    path.write_text(json.dumps(cfg, indent=2) + "\n", encoding="utf-8")
 
 
 def _answers(data: str) -> dict[str, str]:

@@ -1,0 +1,45 @@
+"""Fitting the learned policy end to end on a slice of RAGTruth (cheap detectors only)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hallucheck.train.stack import CHEAP, fit_policy, write_tagger_thresholds
+
+pytest.importorskip("sklearn")
+
+
+@pytest.mark.slow
+def test_fit_policy_writes_a_usable_calibrated_policy(ragtruth_path: Path, tmp_path: Path) -> None:
+    from hallucheck.checker import Checker
+    from hallucheck.policies.learned import LearnedPolicy
+
+    out = tmp_path / "learned.json"
+    assert fit_policy(str(ragtruth_path), str(out), str(tmp_path / "cache"), detectors=CHEAP, limit=150) == 0
+    spec = json.loads(out.read_text())
+    assert set(spec["stages"]) == {"cheap", "full"} and spec["detectors"] == list(CHEAP)
+    assert 0.15 <= spec["threshold"] <= 0.85
+    report = spec["calib_report"]
+    assert report["dev"]["full"]["n"] > 0 and "model_answer_threshold" not in spec  # no model ran
+    policy = LearnedPolicy(spec=out)
+    checker = Checker(detectors=policy.detectors, policy=policy)
+    grounded = checker.check(question="When does it open?", contexts=["The shop opens at 9 am."], answer="It opens at 9 am.")
+    invented = checker.check(
+        question="When does it open?",
+        contexts=["The shop opens at 9 am."],
+        answer="It opens at 7 am, offers free parking for 300 cars and was founded by Maria Keller in 1881.",
+    )
+    assert 0.0 <= grounded.risk_score <= 1.0 and 0.0 <= invented.risk_score <= 1.0
+    assert invented.risk_score > grounded.risk_score
+
+
+def test_tagger_thresholds_are_written_into_its_config(tmp_path: Path) -> None:
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps({"format": 1, "threshold": 0.5}))
+    write_tagger_thresholds(cfg, {"token_threshold": 0.4, "model_answer_threshold": 0.33, "fitted": "2026-01-01"})
+    saved = json.loads(cfg.read_text())
+    assert saved["threshold"] == 0.4 and saved["answer_threshold"] == 0.33 and saved["format"] == 1
+    assert "2026-01-01" in saved["thresholds_note"]
