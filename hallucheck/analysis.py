@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import OrderedDict
 from functools import cached_property
+from operator import itemgetter
 from threading import Lock
 from typing import Any
 
@@ -17,7 +18,7 @@ from hallucheck.text import Segment, Token, detect_language, split_sentences, to
 from hallucheck.text.language import normalize_language
 from hallucheck.types import Case
 
-__all__ = ["CaseAnalysis", "SourceAnalysis", "join_ngrams", "source_analysis"]
+__all__ = ["CaseAnalysis", "SourceAnalysis", "group_tokens", "join_ngrams", "source_analysis"]
 
 
 class SourceAnalysis:
@@ -34,6 +35,16 @@ class SourceAnalysis:
     @cached_property
     def tokens(self) -> list[Token]:
         return tokenize(self.text, self.language)
+
+    @cached_property
+    def token_starts(self) -> list[int]:
+        """Start offset of every token, for bisection."""
+        return list(map(itemgetter(0), self.tokens))  # Token.start
+
+    @cached_property
+    def tokens_by_sentence(self) -> list[list[Token]]:
+        """Tokens per sentence (tokens wholly inside a sentence)."""
+        return group_tokens(self.sentences, self.tokens, self.token_starts)
 
     @cached_property
     def norms(self) -> frozenset[str]:
@@ -134,17 +145,25 @@ class CaseAnalysis:
     @cached_property
     def tokens_by_sentence(self) -> list[list[Token]]:
         """Answer tokens per sentence (tokens inside a sentence; none crosses a sentence end)."""
-        tokens = self.tokens
-        starts = [t.start for t in tokens]
-        out: list[list[Token]] = []
-        lo = 0
-        # Tokens are sorted and do not overlap: each sentence is one slice, found by bisection.
-        for seg in self.sentences:
-            lo = bisect_left(starts, seg.start, lo)
-            hi = bisect_left(starts, seg.end, lo)
-            chunk = tokens[lo:hi]
-            if chunk and chunk[-1].end > seg.end:  # only the last token can run past the end
-                chunk = [t for t in chunk if t.end <= seg.end]
-            out.append(chunk)
-            lo = hi
-        return out
+        return group_tokens(self.sentences, self.tokens)
+
+
+def group_tokens(segments: list[Segment], tokens: list[Token], starts: list[int] | None = None) -> list[list[Token]]:
+    """The tokens that lie wholly inside each segment (sorted, disjoint segments such as sentences).
+
+    Tokens are sorted and do not overlap, so each segment's tokens are one slice, found by
+    bisection on the token starts (``starts``, when the caller has them already).
+    """
+    if starts is None:
+        starts = list(map(itemgetter(0), tokens))  # Token.start
+    out: list[list[Token]] = []
+    lo = 0
+    for seg in segments:
+        lo = bisect_left(starts, seg.start, lo)
+        hi = bisect_left(starts, seg.end, lo)
+        chunk = tokens[lo:hi]
+        if chunk and chunk[-1].end > seg.end:  # only the last token can run past the end
+            chunk = [t for t in chunk if t.end <= seg.end]
+        out.append(chunk)
+        lo = hi
+    return out

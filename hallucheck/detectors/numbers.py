@@ -66,7 +66,7 @@ class SourceFacts:
     @cached_property
     def _sentence_tokens(self) -> list[list[Token]]:
         tokens = self.source.tokens
-        starts = [t.start for t in tokens]
+        starts = self.source.token_starts
         return [tokens[bisect_left(starts, seg.start) : bisect_left(starts, seg.end)] for seg in self.sentences]
 
     @cached_property

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
-from hallucheck.analysis import SourceAnalysis
+from hallucheck.analysis import SourceAnalysis, group_tokens
 from hallucheck.detectors.lcs import PackedSequences
 from hallucheck.text import Segment, Token
 from hallucheck.types import Case
@@ -36,17 +36,7 @@ def memo(sa: SourceAnalysis, key: str, build: Callable[[SourceAnalysis], T]) -> 
 
 def sentence_tokens(sentences: list[Segment], tokens: list[Token]) -> list[list[Token]]:
     """Tokens grouped by the sentence that contains them (tokens between sentences are dropped)."""
-    out: list[list[Token]] = [[] for _ in sentences]
-    if not sentences:
-        return out
-    i = 0
-    last = len(sentences) - 1
-    for t in tokens:
-        while i < last and t.start >= sentences[i].end:
-            i += 1
-        if sentences[i].start <= t.start and t.end <= sentences[i].end:
-            out[i].append(t)
-    return out
+    return group_tokens(sentences, tokens)
 
 
 @dataclass
@@ -82,7 +72,7 @@ class SourceIndex:
 
 
 def _build(sa: SourceAnalysis) -> SourceIndex:
-    groups = sentence_tokens(sa.sentences, sa.tokens)
+    groups = sa.tokens_by_sentence
     words = [[t.norm for t in g if not t.is_punct] for g in groups]
     content = [[t.norm for t in g if not t.is_punct and not t.is_stop] for g in groups]
     all_words = [t.norm for t in sa.tokens if not t.is_punct]

@@ -62,7 +62,13 @@ REFERENCE_WORDS = frozenset(
     "étape étapes extrait chapitre partie paragraphe".split()
 )
 _ROMAN = regex.compile(r"^[IVXLC]+$")
-_CAMEL_WORD = regex.compile(r"\p{L}*\p{Ll}\p{Lu}\p{L}*")
+# A CamelCase word is a run of letters with a lower-case letter right before an upper-case one.
+# Searching for that pair and widening it to its letter run is linear; the equivalent single
+# pattern (letters, the pair, letters) backtracks at every letter and was most of the cost of
+# ``name_words`` on long sources.
+_CAMEL_PAIR = regex.compile(r"\p{Ll}\p{Lu}")
+_LETTERS_BEFORE = regex.compile(r"\p{L}*", flags=regex.REVERSE)
+_LETTERS_AFTER = regex.compile(r"\p{L}*")
 _CAMEL = regex.compile(r"\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})")
 
 
@@ -234,17 +240,33 @@ def name_words(text: str) -> frozenset[str]:
     """Lower-cased word forms a text offers as support for names: its words, the same words without
     hyphens (``Wi-Fi`` = ``WiFi``), and the names behind abbreviations such as ``CA``."""
     raw = _WORD.findall(text)
-    words = {w.lower() for w in raw}
+    words = set(map(str.lower, raw))
     words |= {_POSSESSIVE.sub("", _ELISION.sub("", w)).lower() for w in words if "'" in w or "’" in w}
     words |= {w.replace("-", "") for w in words if "-" in w}
     # CamelCase keys of structured sources: "OutdoorSeating" offers "outdoor" and "seating"
-    for m in _CAMEL_WORD.finditer(text):
-        words.update(p.lower() for p in _CAMEL.findall(m.group()))
+    for word in _camel_words(text):
+        words.update(p.lower() for p in _CAMEL.findall(word))
     for m in _ABBR.finditer(text):
         alias = NAME_ALIASES.get(m.group())
         if alias:
             words.update(alias.split())
     return frozenset(words)
+
+
+def _camel_words(text: str) -> list[str]:
+    """The letter runs of ``text`` that contain a lower-case letter followed by an upper-case one."""
+    out: list[str] = []
+    end = -1
+    for m in _CAMEL_PAIR.finditer(text):
+        s = m.start()
+        if s < end:
+            continue  # another pair inside the run already taken
+        before = _LETTERS_BEFORE.match(text, 0, s)
+        after = _LETTERS_AFTER.match(text, s)
+        assert before is not None and after is not None  # both may match nothing
+        end = after.end()
+        out.append(text[before.start() : end])
+    return out
 
 
 def word_supported(word: str, words: frozenset[str]) -> bool:

@@ -59,3 +59,22 @@ def test_support_lookup_forms() -> None:
     assert word_supported("sharky", words)
     assert not word_supported("dupont", words)
     assert entity_words("L'Oréal's") == ["oréal"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{'BusinessParking': {'garage': False}, 'RestaurantsTakeOut': True}",
+        "McDonald's and iPhone, eBay; ABCdef xY Ün éÉ aB-cD ǅemal",
+        "no camel case here at all",
+        "",
+    ],
+)
+def test_camel_words_match_the_single_pattern(text: str) -> None:
+    import regex
+
+    from hallucheck.text.entities import _camel_words
+
+    pattern = regex.compile(r"\p{L}*\p{Ll}\p{Lu}\p{L}*")  # the definition, slow on long texts
+    assert _camel_words(text) == pattern.findall(text)
+    assert {"business", "parking", "restaurants", "take", "out"} <= name_words(text) or "Business" not in text
