@@ -322,7 +322,7 @@ class NumbersDetector(BaseDetector):
         if self.entities:
             taken = [(m.start, m.end) for m in mentions] + [(mk.start, mk.end) for mk in markers]
             q_words = _question_words(case.question) if case.question else frozenset()
-            for ent in find_entities(answer, lang, [(s.start, s.end, s.text) for s in sentences]):
+            for ent in find_entities(answer, lang, sentences):
                 if any(not (ent.end <= a or ent.start >= b) for a, b in taken):
                     continue
                 n_entities += 1

@@ -20,6 +20,7 @@ word would drown the real ones. The rules (docs/detectors-rules.md):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -92,14 +93,21 @@ def _is_acronym(word: str) -> bool:
 
 def entity_words(text: str, lower: bool = True) -> list[str]:
     """Word forms of a name without elisions and possessives (lower-cased for source lookup)."""
+    forms = _entity_forms(text)
+    return [w.lower() for w in forms] if lower else list(forms)
+
+
+@lru_cache(maxsize=50_000)
+def _entity_forms(text: str) -> tuple[str, ...]:
+    """``entity_words(text, lower=False)``, cached: the same names recur across the answers of a log."""
     out = []
     for m in _WORD.finditer(text):
         w = m.group()
         if "'" in w or "’" in w:
             w = _POSSESSIVE.sub("", _ELISION.sub("", w))
         if w:
-            out.append(w.lower() if lower else w)
-    return out
+            out.append(w)
+    return tuple(out)
 
 
 _CAP_WORD = r"\p{Lu}[\p{L}\p{M}\p{N}]*(?:['’\-]\p{L}[\p{L}\p{M}\p{N}]*)*"
@@ -116,6 +124,8 @@ _UPPER_AFTER_FIRST = regex.compile(r"(?<=.)\p{Lu}", regex.DOTALL)
 def _clause_start(sentence: str, a: int) -> bool:
     """Whether the word at ``a`` opens the sentence or a clause after ``:`` / a bullet / a quote
     (or after a full stop the sentence splitter took for an abbreviation: "Santa Barbara, CA. The")."""
+    if a == 0:
+        return True
     before = sentence[:a].rstrip()
     if not _LETTER.search(before):
         return True
@@ -125,6 +135,15 @@ def _clause_start(sentence: str, a: int) -> bool:
 def _run_words(text: str, a: int, b: int) -> list[tuple[int, int, str]]:
     """Words of a capitalised run without elisions (``L'``) and possessives (``'s``)."""
     out = []
+    run = text[a:b]
+    if "'" not in run and "’" not in run:
+        # Most runs: words split by spaces only, nothing to strip, no match objects needed.
+        pos = a
+        for w in run.split():
+            s = text.find(w, pos)
+            pos = s + len(w)
+            out.append((s, pos, w))
+        return out
     for m in _RUN_WORD.finditer(text, a, b):
         s, e = m.span()
         w = m.group()
@@ -145,10 +164,12 @@ def _latin_entities(
     text: str, offset: int, runs: list[regex.Match[str]], lang: str, stops: frozenset[str], out: list[EntityMention]
 ) -> None:
     """Names among the capitalised ``runs`` of one sentence ``text`` (run offsets are into ``text``)."""
-    n_words = len(text.split())
     n_caps = sum(r.group().count(" ") + 1 for r in runs)
-    if n_words >= 4 and n_caps / n_words >= 0.7:
-        return  # a Title Case heading
+    # A Title Case heading: 4 or more words, 70% capitalised (so at least 3 capitalised words).
+    if n_caps >= 3:
+        n_words = len(text.split())
+        if n_words >= 4 and n_caps / n_words >= 0.7:
+            return
     for r in runs:
         words = [w for w in _run_words(text, r.start(), r.end()) if w[2].lower() not in _NOT_NAMES or not _is_cap(w[2])]
         # drop leading words that are not capitalised after elision removal ("L'entreprise")
@@ -158,7 +179,7 @@ def _latin_entities(
             continue
         if _clause_start(text, words[0][0]):
             low = words[0][2].lower()
-            if low in stops or _known(low, lang) or len(words) == 1:
+            if len(words) == 1 or low in stops or _known(low, lang):
                 words = words[1:]
                 while words and (words[0][2].lower() in _CONNECTORS or not _is_cap(words[0][2])):
                     words = words[1:]
@@ -196,7 +217,7 @@ def _chinese_entities(text: str, out: list[EntityMention]) -> None:
             out.append(EntityMention(a, a + len(raw), raw, words))
 
 
-def find_entities(text: str, language: str, sentences: list[tuple[int, int, str]] | None = None) -> list[EntityMention]:
+def find_entities(text: str, language: str, sentences: Sequence[tuple[int, int, str]] | None = None) -> list[EntityMention]:
     """Proper-name candidates in ``text``; ``sentences`` (start, end, text) avoid re-splitting."""
     lang = base_language(language)
     out: list[EntityMention] = []
