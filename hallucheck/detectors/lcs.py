@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import repeat
 
 __all__ = ["PackedSequences", "lcs_length", "lcs_alignment"]
 
@@ -67,7 +69,12 @@ class PackedSequences:
         # One conversion to a bit string, then a cheap count per segment (faster than a
         # shift-and-mask of the big integer for every segment).
         bits = format(zeros, "b").zfill(self.width)[::-1]
-        return [bits.count("1", off, off + n) for off, n in zip(self.offsets, self.lengths)]
+        return list(map(bits.count, repeat("1"), self.offsets, self._ends))
+
+    @cached_property
+    def _ends(self) -> tuple[int, ...]:
+        """Where each segment ends (its guard bit)."""
+        return tuple(off + n for off, n in zip(self.offsets, self.lengths))
 
 
 def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:

@@ -167,12 +167,15 @@ class OverlapDetector(BaseDetector):
             else:
                 ids = list(range(len(seqs)))
                 lengths = self._sentence_seqs(index)[1].lcs_lengths(so.words)
-            best = 0
-            for k in range(1, len(ids)):  # longest LCS; on ties the shorter source sentence
-                if lengths[k] > lengths[best] or (lengths[k] == lengths[best] and len(seqs[ids[k]]) < len(seqs[ids[best]])):
-                    best = k
-            so.lcs = lengths[best]
-            so.source_sentence = ids[best] if lengths[best] else None
+            # The longest LCS; on ties the shorter source sentence, then the first one.
+            top = max(lengths)
+            if not top:
+                continue  # no source sentence shares a word: lcs 0, no nearest sentence
+            best = lengths.index(top)
+            if lengths.count(top) > 1:
+                best = min((k for k, n in enumerate(lengths) if n == top), key=lambda k: len(seqs[ids[k]]))
+            so.lcs = top
+            so.source_sentence = ids[best]
         return out
 
     def _whole(self, analysis: CaseAnalysis, index: SourceIndex, notes: list[str]) -> dict[str, Any]:
