@@ -39,3 +39,27 @@ def test_offsets_on_tricky_text(text: str) -> None:
 @given(st.text(max_size=80))
 def test_offsets_on_any_text(text: str) -> None:
     _check(text)
+
+
+def test_ascii_pattern_classes_agree_with_the_unicode_ones() -> None:
+    import regex
+
+    from hallucheck.text.tokens import _WORD_ASCII
+
+    ascii_chars = [chr(i) for i in range(128)]
+    letters = "".join(c for c in ascii_chars if regex.fullmatch(r"\p{L}", c))
+    digits = "".join(c for c in ascii_chars if regex.fullmatch(r"\p{N}", c))
+    spaces = "".join(c for c in ascii_chars if regex.fullmatch(r"\s", c))
+    assert letters == "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+    assert digits == "0123456789"
+    assert spaces == "\t\n\x0b\x0c\r "
+    assert not any(regex.fullmatch(r"\p{M}", c) for c in ascii_chars)
+    every = "".join(ascii_chars)
+    for text in (every, every[::-1], "a1 b2.3,4 x'y z-w 5km 20% \x1c\x1fend", " ".join(ascii_chars)):
+        assert _WORD_ASCII.findall(text) == _WORD.findall(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
+def test_ascii_text_tokenises_as_with_the_unicode_pattern(text: str) -> None:
+    assert [t.text for t in tokenize(text)] == _WORD.findall(text)
