@@ -94,7 +94,12 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
     # Offsets come from str.find instead of match objects: the pattern leaves only white space
     # between tokens and no token starts with white space, so the next occurrence of a token's
     # text at or after the previous end is exactly where the pattern matched it.
-    info = _word_info
+    # Word facts come from a plain per-language dictionary: a dict lookup is cheaper than a
+    # three-argument lru_cache call, and this runs for every token of every answer and source.
+    table = _WORD_TABLES.get(lang)
+    if table is None or len(table) > _WORD_TABLE_SIZE:
+        table = _WORD_TABLES[lang] = {}
+    get = table.get
     new = tuple.__new__
     append = out.append
     find = text.find
@@ -102,8 +107,17 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
     for w in (_WORD_ASCII if ascii_only else _WORD).findall(text):
         s = find(w, pos)
         pos = s + len(w)
-        append(new(Token, (s, pos, w, *info(w, lang, stops))))
+        info = get(w)
+        if info is None:
+            info = table[w] = _word_info(w, lang, stops)
+        append(new(Token, (s, pos, w, *info)))
     return out
+
+
+# language -> word -> _word_info(word, language, stopwords(language)); emptied when it grows past
+# the bound, so a long-running service does not keep every word it ever saw.
+_WORD_TABLES: dict[str, dict[str, tuple[str, bool, bool, bool]]] = {}
+_WORD_TABLE_SIZE = 400_000
 
 
 def _make(w: str, s: int, e: int, lang: str, stops: frozenset[str]) -> Token:
