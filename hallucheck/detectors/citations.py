@@ -15,6 +15,7 @@ say) when the answer itself uses citation markers.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Literal
 
 from hallucheck.analysis import CaseAnalysis
@@ -71,9 +72,16 @@ def _known_ids(contexts: list[Source]) -> dict[str, str]:
                 known.setdefault(key, src.id)
                 known.setdefault(key.lower(), src.id)
     for src in contexts:
-        for m in _SECTION.finditer(src.text):
-            known.setdefault(m.group(1) or m.group(2), src.id)
+        for number in _section_numbers(src.text):
+            known.setdefault(number, src.id)
     return known
+
+
+@lru_cache(maxsize=256)
+def _section_numbers(text: str) -> tuple[str, ...]:
+    """Numbers of the numbered sections of one source text, in order (cached: RAG logs repeat
+    their sources, and scanning a long source for every answer cost more than the rules)."""
+    return tuple(m.group(1) or m.group(2) for m in _SECTION.finditer(text))
 
 
 def _claim_length(text: str, start: int, markers: list[CitationMarker]) -> int:
