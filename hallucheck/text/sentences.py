@@ -60,8 +60,8 @@ def _is_abbreviation(line: str, dot: int, sentence_start: int) -> bool:
     # A list number opening a sentence: "1. First item"
     if word.isdigit() and len(word) <= 2 and not line[sentence_start:begin].strip():
         return True
-    # Dotted initialisms: "U.S.A." "e.g."
-    return bool(_INITIALISM.fullmatch(word))
+    # Dotted initialisms: "U.S.A." "e.g." (a word without an inner dot is none: no regex then)
+    return "." in word and bool(_INITIALISM.fullmatch(word))
 
 
 def _line_sentences(line: str, offset: int, out: list[Segment]) -> None:
