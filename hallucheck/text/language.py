@@ -7,6 +7,7 @@ restricted to languages we can lemmatise so that a short answer is not labelled 
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import regex
@@ -41,6 +42,7 @@ def normalize_language(code: str) -> str:
     return key.split("-")[0] or "en"
 
 
+@lru_cache(maxsize=256)
 def base_language(code: str) -> str:
     """``zh-Hant`` -> ``zh``; the code used to pick lemmatisers and stop words."""
     return normalize_language(code).split("-")[0]
@@ -77,7 +79,7 @@ _LANGID_SAMPLE = 400
 
 # Fast path for unmistakable English (most RAG logs): plain ASCII prose dense in English function
 # words and free of German and French ones. Anything less clear-cut goes to the identifier.
-_ASCII_WORD = regex.compile(r"[a-z]+")
+_ASCII_WORD = re.compile(r"[a-z]+")
 _EN_WORDS = frozenset("the and of to is that with for was are this it on be as by from have has were".split())
 _DE_FR_WORDS = frozenset(
     "der die und das ist nicht mit sich ein eine den von auf für dem im auch wird sind "
@@ -86,29 +88,41 @@ _DE_FR_WORDS = frozenset(
 
 
 def _clearly_english(sample: str, letters: int) -> bool:
-    if sum(map(str.isascii, sample)) < len(sample) - 2:  # accents, umlauts, other scripts
+    if not sample.isascii() and sum(map(str.isascii, sample)) < len(sample) - 2:  # accents, umlauts, other scripts
         return False
     words = _ASCII_WORD.findall(sample.lower())
     if len(words) < 20 or letters < 80:
         return False
-    english = sum(1 for w in words if w in _EN_WORDS)
-    other = sum(1 for w in words if w in _DE_FR_WORDS)
+    english = sum(map(_EN_WORDS.__contains__, words))
+    other = sum(map(_DE_FR_WORDS.__contains__, words))
     return english >= 0.15 * len(words) and other <= 0.02 * len(words)
+
+
+# Deleting the 52 ASCII letters leaves the rest: for ASCII text (where str.isalpha is exactly
+# A-Z and a-z) the letter count is then one C call instead of a call per character.
+_NO_ASCII_LETTERS = str.maketrans("", "", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _count_letters(text: str) -> int:
+    """How many characters of ``text`` are letters (``str.isalpha``)."""
+    if text.isascii():
+        return len(text) - len(text.translate(_NO_ASCII_LETTERS))
+    return sum(map(str.isalpha, text))
 
 
 def detect_language(text: str, default: str = "en") -> str:
     """Best guess of the language of ``text`` as one of our codes (others pass through as ISO 639-1)."""
     sample = text[:2000]
-    letters = sum(map(str.isalpha, sample))
+    letters = _count_letters(sample)
     if not letters:
         return default
-    cjk = len(_CJK_LETTER.findall(sample))
+    cjk = 0 if sample.isascii() else len(_CJK_LETTER.findall(sample))
     if cjk / letters > 0.3:
         return _chinese_variant(sample)
     if letters < 12:
         return default  # too short for a statistical guess
     head = sample[:_LANGID_SAMPLE]
-    if _clearly_english(head, sum(map(str.isalpha, head))):
+    if _clearly_english(head, _count_letters(head)):
         return "en"
     lang, _ = _langid().classify(head)
     if lang == "zh":

@@ -43,3 +43,10 @@ def test_chinese_scripts_and_short_texts() -> None:
     assert detect_language("未开封产品可在 30 天内申请全额退款。") == "zh-Hans"
     assert detect_language("OK.") == "en"  # too short to guess: the default
     assert detect_language("12 345 !!!", default="de") == "de"  # no letters at all
+
+
+def test_letter_count_matches_isalpha() -> None:
+    from hallucheck.text.language import _count_letters
+
+    for text in ("".join(chr(i) for i in range(128)), "Crème brûlée 42 ÄÖÜ 中文 ǅ", "", "1234 !?"):
+        assert _count_letters(text) == sum(map(str.isalpha, text))
