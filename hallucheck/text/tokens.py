@@ -110,7 +110,9 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
         info = get(w)
         if info is None:
             info = table[w] = _word_info(w, lang, stops)
-        append(new(Token, (s, pos, w, *info)))
+        # Unpacked by name: a starred ``(s, pos, w, *info)`` builds a list first and is slower.
+        norm, is_stop, is_punct, is_number = info
+        append(new(Token, (s, pos, w, norm, is_stop, is_punct, is_number)))
     return out
 
 
