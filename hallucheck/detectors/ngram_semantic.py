@@ -28,9 +28,13 @@ from hallucheck.detectors.ngram import NgramDetector
 from hallucheck.detectors.semantic_align import DEFAULT_TOKEN_THRESHOLD, align
 from hallucheck.text.entities import find_entities
 
-__all__ = ["ParaphraseNgramDetector", "fact_tokens", "DEFAULT_TOKEN_THRESHOLD", "DEFAULT_SENTENCE_THRESHOLD"]
+__all__ = ["ParaphraseNgramDetector", "fact_tokens", "DEFAULT_TOKEN_THRESHOLD", "DEFAULT_SENTENCE_THRESHOLD", "PARAPHRASE_TOKEN_THRESHOLD"]
 
-DEFAULT_SENTENCE_THRESHOLD = 0.5  # rescaled e5 similarity (cross-lingual fallback)
+DEFAULT_SENTENCE_THRESHOLD = 0.5
+# Word support needed to forgive a word: chosen on 200 train answers per task (bench/semantic.py);
+# stricter than the semantic layer's own support flag (DEFAULT_TOKEN_THRESHOLD), because a loose
+# match here silently removes a word from the novelty count.
+PARAPHRASE_TOKEN_THRESHOLD = 0.8  # rescaled e5 similarity (cross-lingual fallback)
 
 
 class ParaphraseNgramDetector(NgramDetector):
@@ -49,7 +53,7 @@ class ParaphraseNgramDetector(NgramDetector):
     def __init__(
         self,
         *,
-        token_threshold: float = DEFAULT_TOKEN_THRESHOLD,
+        token_threshold: float = PARAPHRASE_TOKEN_THRESHOLD,
         sentence_threshold: float = DEFAULT_SENTENCE_THRESHOLD,
         backend: str = "auto",
         embedder: Any = None,

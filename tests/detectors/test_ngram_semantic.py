@@ -22,10 +22,13 @@ def test_registered_in_the_semantic_layer() -> None:
 
 
 def test_paraphrase_is_less_novel_than_for_the_plain_detector() -> None:
+    # "purchased" ~ "acquisition" scores about 0.65: forgiven at a looser word threshold than the
+    # default (0.8, chosen on train), which forgives only near-identical word forms.
     answer = "Apple said it purchased the young company Company B."
     plain = novelty(NgramDetector(), answer)
-    aware = novelty(ParaphraseNgramDetector(), answer)
+    aware = novelty(ParaphraseNgramDetector(token_threshold=0.6), answer)
     assert aware < plain
+    assert novelty(ParaphraseNgramDetector(), answer) <= plain
 
 
 def test_invented_content_stays_novel() -> None:
