@@ -1,6 +1,10 @@
 """Quality and cost of the model layer: the tagger alone, the learned default stack, the cascade.
 
-    python bench/model.py [--split dev] [--limit 300] [--views model,default,cascade] [--cold]
+    python bench/model.py [--split dev] [--limit 300] [--every K] [--views model,default,cascade] [--cold]
+
+``--every K`` keeps every K-th answer of the part before ``--limit``: the dev part is stored by
+task (Data2txt first, the longest answers), so ``--every 5 --limit 300`` is a sample over all
+three tasks while ``--limit 300`` alone is Data2txt only.
 
 For each view, over the chosen part of the project's split (dev by default: reporting only), it
 prints response-level precision / recall / F1 per task and overall, AUROC, character span F1
@@ -107,12 +111,17 @@ def main() -> int:
     ap.add_argument("--split", default="dev")
     ap.add_argument("--limit", type=int, default=300)
     ap.add_argument("--views", default="model,default,cascade")
+    ap.add_argument("--every", type=int, default=1, help="keep every K-th answer (a sample over all tasks)")
     ap.add_argument("--cold", action="store_true")
     a = ap.parse_args()
     from hallucheck.eval.datasets import load_dataset
 
-    examples = list(load_dataset(a.data, "ragtruth", split=a.split, limit=a.limit or None))
-    result: dict = {"machine": machine(), "split": a.split, "n": len(examples), "views": {}}
+    examples = [ex for i, ex in enumerate(load_dataset(a.data, "ragtruth", split=a.split)) if i % max(a.every, 1) == 0]
+    if a.limit:
+        examples = examples[: a.limit]
+    tasks = {t: sum(1 for ex in examples if ex.case.task == t) for t in TASKS}
+    result: dict = {"machine": machine(), "split": a.split, "n": len(examples), "every": a.every, "tasks": tasks, "views": {}}
+    print(f"{len(examples)} {a.split} answers: " + ", ".join(f"{t} {n}" for t, n in tasks.items()), flush=True)
     for view in a.views.split(","):
         result["views"][view] = run_view(view, examples)
         print(view, json.dumps(result["views"][view]), flush=True)

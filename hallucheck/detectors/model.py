@@ -23,7 +23,7 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.types import Coverage, Evidence, Finding, Span
 
-__all__ = ["ModelDetector", "model_features", "FEATURE_KEYS"]
+__all__ = ["ModelDetector", "model_features", "FEATURE_KEYS", "FEATURE_THRESHOLD"]
 
 FEATURE_KEYS: tuple[str, ...] = (
     "model_max",
@@ -35,6 +35,9 @@ FEATURE_KEYS: tuple[str, ...] = (
     "model_span_chars_frac",
     "model_n_spans",
 )
+
+
+FEATURE_THRESHOLD = 0.5  # token probability the policy's count features use (fixed, see detect)
 
 
 def model_features(probs: np.ndarray, sentences: list[int], threshold: float, span_chars: int, n_spans: int, answer_chars: int) -> dict[str, float]:
@@ -92,7 +95,7 @@ class ModelDetector(BaseDetector):
         case = analysis.case
         if not case.answer.strip():
             return Finding(detector=self.name, risk=0.0, notes=["empty answer: nothing to check"],
-                           details={"flagged": False, "features": model_features(np.zeros(0), [], 0.5, 0, 0, 0)})
+                           details={"flagged": False, "features": model_features(np.zeros(0), [], FEATURE_THRESHOLD, 0, 0, 0)})
         tagger = self._tagger()
         thr = self._threshold if self._threshold is not None else tagger.threshold
         ans_thr = self._answer_threshold if self._answer_threshold is not None else float(
@@ -108,8 +111,20 @@ class ModelDetector(BaseDetector):
         pspans = probs_to_spans(case.answer, tagged.offsets, tagged.probs, thr, analysis.tokens)
         answer = case.answer
         spans = [self._span(analysis, tagged, ps) for ps in pspans if any(c.isalnum() for c in answer[ps.start : ps.end])]
-        span_chars = sum(s.end - s.start for s in spans)
-        feats = model_features(tagged.probs, tagged.sentences, thr, span_chars, len(spans), len(case.answer))
+        # The policy's features always use FEATURE_THRESHOLD, whatever the span threshold: the
+        # learned policy was fitted on features computed that way, and a calib-chosen span
+        # threshold must not shift them under it.
+        if thr == FEATURE_THRESHOLD:
+            fspans = [(s.start, s.end) for s in spans]
+        else:
+            fspans = [
+                (ps.start, ps.end)
+                for ps in probs_to_spans(answer, tagged.offsets, tagged.probs, FEATURE_THRESHOLD, analysis.tokens)
+                if any(c.isalnum() for c in answer[ps.start : ps.end])
+            ]
+        feats = model_features(
+            tagged.probs, tagged.sentences, FEATURE_THRESHOLD, sum(e - b for b, e in fspans), len(fspans), len(answer)
+        )
         risk = feats["model_max"]
         notes: list[str] = []
         if not contexts or not any(c.strip() for c in contexts):

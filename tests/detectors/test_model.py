@@ -72,3 +72,15 @@ def test_missing_model_dir_is_a_clear_error(tmp_path) -> None:  # type: ignore[n
         f.detect(CaseAnalysis(Case(question="q", contexts=["s"], answer="a b")))
     with pytest.raises(ValueError):
         ModelDetector(max_windows=0)
+
+
+def test_policy_features_do_not_move_with_the_span_threshold() -> None:
+    case = Case(
+        question="Where was the company founded?",
+        contexts=["The company was founded in Paris in 2010 by two engineers."],
+        answer="The company was founded in Lyon in 1995 by a former banker and now employs 4,000 people.",
+    )
+    low = ModelDetector(threshold=0.05).detect(CaseAnalysis(case))
+    high = ModelDetector(threshold=0.95).detect(CaseAnalysis(case))
+    assert low.details["features"] == high.details["features"]
+    assert sum(s.end - s.start for s in low.spans) > sum(s.end - s.start for s in high.spans)
