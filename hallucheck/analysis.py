@@ -10,11 +10,13 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import OrderedDict
 from functools import cached_property
+from itertools import compress
 from operator import itemgetter
 from threading import Lock
 from typing import Any
 
 from hallucheck.text import Segment, Token, detect_language, split_sentences, tokenize
+from hallucheck.text.tokens import TokenColumns, token_columns
 from hallucheck.text.language import normalize_language
 from hallucheck.types import Case
 
@@ -22,7 +24,12 @@ __all__ = ["CaseAnalysis", "SourceAnalysis", "group_tokens", "join_ngrams", "sou
 
 
 class SourceAnalysis:
-    """Views of one source text: sentences and tokens with offsets into that text."""
+    """Views of one source text: sentences and tokens with offsets into that text.
+
+    The cheap detectors read the tokens as ``columns`` (parallel lists): a cached source then
+    holds a few lists instead of a namedtuple per token. ``tokens`` is there for other callers
+    and is only built when asked for.
+    """
 
     def __init__(self, text: str, language: str) -> None:
         self.text = text
@@ -37,19 +44,32 @@ class SourceAnalysis:
         return tokenize(self.text, self.language)
 
     @cached_property
+    def columns(self) -> TokenColumns:
+        """The tokens as parallel lists (offsets, lemmas, and which are words / content / facts)."""
+        return token_columns(self.text, self.language)
+
+    @property
     def token_starts(self) -> list[int]:
         """Start offset of every token, for bisection."""
-        return list(map(itemgetter(0), self.tokens))  # Token.start
+        return self.columns.starts
 
     @cached_property
-    def tokens_by_sentence(self) -> list[list[Token]]:
-        """Tokens per sentence (tokens wholly inside a sentence)."""
-        return group_tokens(self.sentences, self.tokens, self.token_starts)
+    def sentence_ranges(self) -> list[tuple[int, int]]:
+        """Per sentence, the token index range ``[lo, hi)`` of the tokens wholly inside it."""
+        starts, ends = self.columns.starts, self.columns.ends
+        out: list[tuple[int, int]] = []
+        lo = 0
+        for seg in self.sentences:  # as group_tokens, on indices
+            lo = bisect_left(starts, seg.start, lo)
+            hi = bisect_left(starts, seg.end, lo)
+            out.append((lo, hi - 1 if hi > lo and ends[hi - 1] > seg.end else hi))
+            lo = hi
+        return out
 
     @cached_property
     def norms(self) -> frozenset[str]:
         """Lemmas of all non-punctuation tokens."""
-        return frozenset(t.norm for t in self.tokens if not t.is_punct)
+        return frozenset(compress(self.columns.norms, self.columns.words))
 
     @cached_property
     def lower(self) -> str:
@@ -67,7 +87,7 @@ class SourceAnalysis:
     @cached_property
     def content_norms(self) -> list[str]:
         """Lemmas of the content tokens (no stop words, no punctuation), in text order."""
-        return [t.norm for t in self.tokens if not t.is_punct and not t.is_stop]
+        return list(compress(self.columns.norms, self.columns.content))
 
 
 def join_ngrams(words: list[str], n: int) -> list[str]:

@@ -26,3 +26,15 @@ def test_tokens_by_sentence_edge_cases() -> None:
     assert [[t.text for t in g] for g in only.tokens_by_sentence] == [[t.text for t in only.tokens]]
     zh = CaseAnalysis(Case(contexts=["x"], answer="您好！可以在 30 天內申請全額退款。"))
     assert [len(g) for g in zh.tokens_by_sentence] == [2, len(zh.tokens) - 2]
+
+
+def test_source_views_from_columns_match_the_tokens() -> None:
+    from hallucheck.analysis import group_tokens, source_analysis
+
+    text = "Le café coûte 3,50 €. The U.S. office opened in 2021!\n\n- item one [1]\nDon't stop. 東京 is big."
+    sa = source_analysis(text + " (views test)", "en")
+    tokens = sa.tokens
+    assert sa.norms == frozenset(t.norm for t in tokens if not t.is_punct)
+    assert sa.content_norms == [t.norm for t in tokens if not t.is_punct and not t.is_stop]
+    groups = group_tokens(sa.sentences, tokens)
+    assert [tokens[a:b] for a, b in sa.sentence_ranges] == groups

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from functools import cached_property, lru_cache
+from itertools import compress
 from typing import Any
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis
@@ -64,15 +65,15 @@ class SourceFacts:
         return self.source.sentences
 
     @cached_property
-    def _sentence_tokens(self) -> list[list[Token]]:
-        tokens = self.source.tokens
-        starts = self.source.token_starts
-        return [tokens[bisect_left(starts, seg.start) : bisect_left(starts, seg.end)] for seg in self.sentences]
-
-    @cached_property
     def sentence_norms(self) -> list[frozenset[str]]:
         """Content lemmas of each sentence (numbers left out)."""
-        return [_content(ts) for ts in self._sentence_tokens]
+        cols = self.source.columns
+        starts, norms, facts = cols.starts, cols.norms, cols.facts
+        out: list[frozenset[str]] = []
+        for seg in self.sentences:  # the tokens that start inside the sentence
+            lo, hi = bisect_left(starts, seg.start), bisect_left(starts, seg.end)
+            out.append(frozenset(compress(norms[lo:hi], facts[lo:hi])))
+        return out
 
     @cached_property
     def mention_sentence(self) -> list[int]:
@@ -83,15 +84,16 @@ class SourceFacts:
 
     @cached_property
     def _around(self) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
-        content = [t for t in self.source.tokens if not t.is_punct and not t.is_stop and not t.is_number]
-        starts = [t.start for t in content]
+        cols = self.source.columns
+        starts = list(compress(cols.starts, cols.facts))  # content words, numbers left out
+        norms = list(compress(cols.norms, cols.facts))
         neighbours: list[frozenset[str]] = []
         close: list[frozenset[str]] = []
         for m in self.mentions:
             i = bisect_left(starts, m.start)
             j = bisect_left(starts, m.end, lo=i)
-            neighbours.append(frozenset(t.norm for t in content[max(0, i - _NEIGHBOURS) : i] + content[j : j + _NEIGHBOURS]))
-            close.append(frozenset(t.norm for t in content[max(0, i - 1) : i] + content[j : j + 1]))
+            neighbours.append(frozenset(norms[max(0, i - _NEIGHBOURS) : i] + norms[j : j + _NEIGHBOURS]))
+            close.append(frozenset(norms[max(0, i - 1) : i] + norms[j : j + 1]))
         return neighbours, close
 
     @property
@@ -122,10 +124,6 @@ def _assign(items: list[Any], sentences: list[Segment]) -> list[list[Any]]:
         if sentences[i].start <= it.start < sentences[i].end:
             out[i].append(it)
     return out
-
-
-def _content(tokens: list[Token]) -> frozenset[str]:
-    return frozenset(t.norm for t in tokens if not t.is_punct and not t.is_stop and not t.is_number)
 
 
 def source_facts(source: SourceAnalysis) -> SourceFacts:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import compress
 from typing import TypeVar
 
 from hallucheck.analysis import SourceAnalysis, group_tokens
@@ -72,10 +73,12 @@ class SourceIndex:
 
 
 def _build(sa: SourceAnalysis) -> SourceIndex:
-    groups = sa.tokens_by_sentence
-    words = [[t.norm for t in g if not t.is_punct] for g in groups]
-    content = [[t.norm for t in g if not t.is_punct and not t.is_stop] for g in groups]
-    all_words = [t.norm for t in sa.tokens if not t.is_punct]
+    cols = sa.columns
+    norms, is_word, is_content = cols.norms, cols.words, cols.content
+    ranges = sa.sentence_ranges
+    words = [list(compress(norms[a:b], is_word[a:b])) for a, b in ranges]
+    content = [list(compress(norms[a:b], is_content[a:b])) for a, b in ranges]
+    all_words = list(compress(norms, is_word))
     return SourceIndex(list(sa.sentences), words, content, all_words)
 
 

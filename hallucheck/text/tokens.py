@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from operator import add, and_, not_, or_
 from typing import NamedTuple
 
 import regex
@@ -16,7 +17,7 @@ import regex
 from hallucheck.text.language import base_language
 from hallucheck.text.stopwords import stopwords
 
-__all__ = ["Token", "tokenize", "lemma", "content_tokens"]
+__all__ = ["Token", "TokenColumns", "tokenize", "token_columns", "lemma", "content_tokens"]
 
 _WORD = regex.compile(
     r"\p{N}+(?:[.,:/]\p{N}+)*(?:%|\p{L}{0,3})"  # numbers, 3.5, 1,200, 12:30, 5km, 20%
@@ -96,9 +97,7 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
     # text at or after the previous end is exactly where the pattern matched it.
     # Word facts come from a plain per-language dictionary: a dict lookup is cheaper than a
     # three-argument lru_cache call, and this runs for every token of every answer and source.
-    table = _WORD_TABLES.get(lang)
-    if table is None or len(table) > _WORD_TABLE_SIZE:
-        table = _WORD_TABLES[lang] = {}
+    table = _word_table(lang)
     get = table.get
     new = tuple.__new__
     append = out.append
@@ -120,6 +119,62 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
 # the bound, so a long-running service does not keep every word it ever saw.
 _WORD_TABLES: dict[str, dict[str, tuple[str, bool, bool, bool]]] = {}
 _WORD_TABLE_SIZE = 400_000
+
+
+def _word_table(lang: str) -> dict[str, tuple[str, bool, bool, bool]]:
+    table = _WORD_TABLES.get(lang)
+    if table is None or len(table) > _WORD_TABLE_SIZE:
+        table = _WORD_TABLES[lang] = {}
+    return table
+
+
+class TokenColumns(NamedTuple):
+    """The tokens of a text as parallel lists, index ``i`` being token ``i`` of ``tokenize``.
+
+    Source texts are analysed once and cached, and their tokens live as long as the cache entry.
+    As ``Token`` objects that is hundreds of objects per source that the garbage collector keeps
+    scanning (it never untracks tuple subclasses) and that cost an allocation each; as columns it
+    is a handful of lists, and the masks let ``itertools.compress`` pick the tokens a check needs.
+    """
+
+    starts: list[int]
+    ends: list[int]
+    norms: list[str]
+    words: list[bool]  # not punctuation
+    content: list[bool]  # not punctuation and not a stop word
+    facts: list[bool]  # content and not a number
+
+
+def token_columns(text: str, language: str = "en") -> TokenColumns:
+    """``tokenize(text, language)`` as columns (see TokenColumns)."""
+    lang = base_language(language)
+    ascii_only = text.isascii()
+    if lang == "zh" or (not ascii_only and _CJK_RUN.search(text)):
+        tokens = tokenize(text, language)
+        fields = list(zip(*tokens)) if tokens else [()] * len(Token._fields)
+        starts, ends, _texts, norms, stop, punct, number = fields
+    else:
+        words = (_WORD_ASCII if ascii_only else _WORD).findall(text)
+        table = _word_table(lang)
+        missing = set(words).difference(table)
+        if missing:
+            stops = stopwords(lang)
+            for w in missing:
+                table[w] = _word_info(w, lang, stops)
+        starts = []
+        append = starts.append
+        find = text.find
+        pos = 0
+        for w in words:  # offsets as in tokenize
+            s = find(w, pos)
+            append(s)
+            pos = s + len(w)
+        ends = list(map(add, starts, map(len, words)))
+        norms, stop, punct, number = zip(*map(table.__getitem__, words)) if words else ((), (), (), ())
+    not_punct = list(map(not_, punct))
+    content = list(map(not_, map(or_, punct, stop)))
+    facts = list(map(and_, content, map(not_, number)))
+    return TokenColumns(list(starts), list(ends), list(norms), not_punct, content, facts)
 
 
 def _make(w: str, s: int, e: int, lang: str, stops: frozenset[str]) -> Token:

@@ -63,3 +63,27 @@ def test_ascii_pattern_classes_agree_with_the_unicode_ones() -> None:
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
 def test_ascii_text_tokenises_as_with_the_unicode_pattern(text: str) -> None:
     assert [t.text for t in tokenize(text)] == _WORD.findall(text)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "zh-Hant"])
+@pytest.mark.parametrize("text", [*TRICKY, "您好！可以在 30 天內申請全額退款。", "The 3 cats [1] don't sleep."])
+def test_columns_are_the_tokens_as_lists(text: str, language: str) -> None:
+    from hallucheck.text.tokens import token_columns
+
+    tokens = tokenize(text, language)
+    cols = token_columns(text, language)
+    assert cols.starts == [t.start for t in tokens]
+    assert cols.ends == [t.end for t in tokens]
+    assert cols.norms == [t.norm for t in tokens]
+    assert cols.words == [not t.is_punct for t in tokens]
+    assert cols.content == [not t.is_punct and not t.is_stop for t in tokens]
+    assert cols.facts == [not t.is_punct and not t.is_stop and not t.is_number for t in tokens]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=80))
+def test_columns_match_tokens_on_any_text(text: str) -> None:
+    from hallucheck.text.tokens import token_columns
+
+    cols = token_columns(text)
+    assert list(zip(cols.starts, cols.ends, cols.norms)) == [(t.start, t.end, t.norm) for t in tokenize(text)]
