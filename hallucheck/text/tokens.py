@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from operator import add, and_, not_, or_
+from operator import add, and_, itemgetter, not_, or_
 from typing import NamedTuple
 
 import regex
@@ -151,8 +151,7 @@ def token_columns(text: str, language: str = "en") -> TokenColumns:
     ascii_only = text.isascii()
     if lang == "zh" or (not ascii_only and _CJK_RUN.search(text)):
         tokens = tokenize(text, language)
-        fields = list(zip(*tokens)) if tokens else [()] * len(Token._fields)
-        starts, ends, _texts, norms, stop, punct, number = fields
+        starts, ends, _texts, norms, stop, punct, number = (list(map(itemgetter(k), tokens)) for k in range(7))
     else:
         words = (_WORD_ASCII if ascii_only else _WORD).findall(text)
         table = _word_table(lang)
@@ -170,7 +169,10 @@ def token_columns(text: str, language: str = "en") -> TokenColumns:
             append(s)
             pos = s + len(w)
         ends = list(map(add, starts, map(len, words)))
-        norms, stop, punct, number = zip(*map(table.__getitem__, words)) if words else ((), (), (), ())
+        # Not zip(*...): that makes an iterator object per token, and the allocations wake the
+        # garbage collector.
+        infos = list(map(table.__getitem__, words))
+        norms, stop, punct, number = (list(map(itemgetter(k), infos)) for k in range(4))
     not_punct = list(map(not_, punct))
     content = list(map(not_, map(or_, punct, stop)))
     facts = list(map(and_, content, map(not_, number)))
