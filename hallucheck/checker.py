@@ -167,9 +167,7 @@ class Checker:
             notes.extend(f"{f.detector}: {n}" for n in f.notes)
         chosen = verdict.spans if getattr(verdict, "spans", None) is not None else [s for f in findings for s in f.spans]
         spans = merge_spans(list(chosen), case.answer)
-        cost = Cost()
-        for f in findings:
-            cost = cost.add(f.cost)
+        cost = _total_cost(findings)
         timings["total"] = (time.perf_counter() - t0) * 1000.0
         return Report(
             hallucinated=verdict.hallucinated,
@@ -215,6 +213,21 @@ def _safe_detect(det: Detector, analysis: CaseAnalysis) -> Finding:
             notes=[f"detector failed: {type(exc).__name__}: {exc}"],
             latency_ms=(time.perf_counter() - t0) * 1000.0,
         )
+
+
+def _total_cost(findings: list[Finding]) -> Cost:
+    """The findings' costs added up (one Cost object, not one per finding as with ``Cost.add``)."""
+    costs = [f.cost for f in findings]
+    usd = 0.0
+    for c in costs:  # added in order, as Cost.add does (sum() of floats may round differently)
+        usd += c.usd
+    return Cost(
+        llm_calls=sum(c.llm_calls for c in costs),
+        prompt_tokens=sum(c.prompt_tokens for c in costs),
+        completion_tokens=sum(c.completion_tokens for c in costs),
+        cached_calls=sum(c.cached_calls for c in costs),
+        usd=usd,
+    )
 
 
 def _citations(findings: list[Finding]) -> CitationSummary | None:
