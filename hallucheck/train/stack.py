@@ -349,4 +349,29 @@ def _dev_report(cache: Path, gold: dict[str, Any], answers: dict[str, str], stag
             preds.append(spans)
         res["span"] = span_f1(preds, [[tuple(s) for s in gold[k]["spans"]] for k in keys])
         out[stage] = res
+    if model and "model_answer_threshold" in spec:
+        out["model_alone"] = _model_alone(model, gold, answers, spec)
     return out
+
+
+def _model_alone(model: dict[str, Any], gold: dict[str, Any], answers: dict[str, str], spec: dict[str, Any]) -> dict[str, Any]:
+    """The tagger by itself on dev: flagged when its max token probability reaches the calib-chosen
+    answer threshold, spans at the calib-chosen token threshold (per task too, for the model card)."""
+    from hallucheck.eval.metrics import auroc
+    from hallucheck.text import tokenize
+
+    keys = sorted(k for k in model if k in gold and gold[k]["part"] == "dev")
+    thr = spec["model_answer_threshold"]
+    res: dict[str, Any] = {"answer_threshold": thr, "token_threshold": spec.get("token_threshold", 0.5)}
+    for task in (None, "qa", "summary", "data2txt"):
+        sel = [k for k in keys if task is None or gold[k]["task"] == task]
+        p = np.array([model[k]["features"]["model_max"] for k in sel])
+        y = np.array([int(gold[k]["label"]) for k in sel])
+        row: dict[str, Any] = {"n": len(sel), **_prf(p >= thr, y), "auroc": round(float(auroc(list(p), list(y == 1)) or 0.0), 4)}
+        preds = [
+            _model_spans(model[k], answers[k], tokenize(answers[k], "en"), res["token_threshold"]) if pk >= thr else []
+            for k, pk in zip(sel, p)
+        ]
+        row["span"] = span_f1(preds, [[tuple(s) for s in gold[k]["spans"]] for k in sel])
+        res[task or "all"] = row
+    return res
