@@ -259,6 +259,7 @@ class NgramDetector(BaseDetector):
         worst = max(scored, key=lambda s: s.novelty)
         risk = self._risk(sentences, threshold)
         spans = [s for sn in flagged if self._span_worthy(sn, threshold) for s in self._spans(analysis, sn, threshold)]
+        n_keys = [(str(n), n) for n in self.n_values]
         details = {
             **base_details,
             "flagged": bool(flagged),
@@ -267,7 +268,7 @@ class NgramDetector(BaseDetector):
                     "start": sn.start,
                     "end": sn.end,
                     "novelty": round(sn.novelty, 4),
-                    "per_n": {str(n): round(sn.novelty_for(n), 4) for n in self.n_values},
+                    "per_n": {key: round(sn.novelty_for(n), 4) for key, n in n_keys},
                     "novel_ngrams": sn.novel_ngrams[: self.max_listed],
                     "novel_count": sn.novel,
                     "total": sn.total,

@@ -615,7 +615,7 @@ def find_numbers(text: str, language: str = "en") -> list[NumberMention]:
         _scan_numbers(lt, text, lang, runs, out, taken)
     if lang != "zh":
         _scan_spelled(lt, text, out, taken)
-    if _HAS_HAN.search(lt):
+    if not lt.isascii() and _HAS_HAN.search(lt):
         _scan_chinese(lt, text, out, taken)
     out.sort(key=lambda m: (m.start, m.end))
     return out
