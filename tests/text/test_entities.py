@@ -78,3 +78,26 @@ def test_camel_words_match_the_single_pattern(text: str) -> None:
     pattern = regex.compile(r"\p{L}*\p{Ll}\p{Lu}\p{L}*")  # the definition, slow on long texts
     assert _camel_words(text) == pattern.findall(text)
     assert {"business", "parking", "restaurants", "take", "out"} <= name_words(text) or "Business" not in text
+
+
+def test_ascii_run_patterns_agree_with_the_unicode_ones() -> None:
+    import regex
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from hallucheck.text import entities as e
+
+    for c in map(chr, range(128)):  # the classes spelled out for ASCII
+        assert bool(regex.fullmatch(r"\p{Lu}", c)) == ("A" <= c <= "Z")
+
+    words = st.sampled_from(["Jean", "Dupont", "of", "de", "Bank", "America", "the", "AI", "x-Ray", "O'Neil", "3M", "-", ",", ":"])
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(words, max_size=12), st.sampled_from([" ", "  ", "\t"]))
+    def check(parts: list[str], sep: str) -> None:
+        text = sep.join(parts)
+        for plain, fast in ((e._RUN_WITH_CONNECTORS, e._RUN_WITH_CONNECTORS_ASCII), (e._RUN_PLAIN, e._RUN_PLAIN_ASCII)):
+            assert [m.span() for m in fast.finditer(text)] == [m.span() for m in plain.finditer(text)]
+        assert bool(e._UPPER_ASCII.search(text, 1)) == bool(e._UPPER_AFTER_FIRST.search(text))
+
+    check()
