@@ -405,11 +405,23 @@ def _month_starts(lt: str, runs: list[int]) -> list[int]:
     return out
 
 
-def _scan_dates(lt: str, text: str, lang: str, runs: list[int], out: list[NumberMention], taken: _Taken) -> None:
+def _scan_dates(
+    lt: str, text: str, lang: str, runs: list[int], out: list[NumberMention], taken: _Taken, short: list[int], four: list[int]
+) -> None:
+    """``short`` / ``four``: the runs of at most two / exactly four digits, the only ones where
+    the day-first and numeric patterns (a day or month first) / the ISO pattern (a year first)
+    can match, so the others are not tried."""
     for name, pat in _DATE_PATTERNS:
         if name in ("cjk", "cjk_year") and "年" not in lt and "月" not in lt:
             continue
-        starts = _month_starts(lt, runs) if name == "month_first" else runs
+        if name == "month_first":
+            starts = _month_starts(lt, runs)
+        elif name == "iso":
+            starts = four
+        elif name in ("day_first", "numeric"):
+            starts = short
+        else:
+            starts = runs
         for mt in _at(pat, lt, starts, taken):
             a, b = mt.span()
             gd = mt.groupdict()
@@ -446,9 +458,10 @@ def _says_hours(s: str) -> bool:
     return s.endswith("uhr") or s.endswith("h")
 
 
-def _scan_times(lt: str, text: str, runs: list[int], out: list[NumberMention], taken: _Taken) -> None:
+def _scan_times(lt: str, text: str, short: list[int], out: list[NumberMention], taken: _Taken) -> None:
+    """``short``: the runs of at most two digits (an hour), the only ones the patterns can match."""
     for pat in _TIMES:
-        for mt in _at(pat, lt, runs, taken):
+        for mt in _at(pat, lt, short, taken):
             a, b = mt.span()
             gd = mt.groupdict()
             h = int(gd["h"])
@@ -607,10 +620,13 @@ def find_numbers(text: str, language: str = "en") -> list[NumberMention]:
     lt = lower_keep_offsets(text.translate(_FULLWIDTH))
     out: list[NumberMention] = []
     taken = _Taken(len(text))
-    runs = [m.start() for m in _RUN.finditer(lt)]
-    if runs:
-        _scan_dates(lt, text, lang, runs, out, taken)
-        _scan_times(lt, text, runs, out, taken)
+    spans = [m.span() for m in _RUN.finditer(lt)]
+    if spans:
+        runs = [a for a, _ in spans]
+        short = [a for a, b in spans if b - a <= 2]
+        four = [a for a, b in spans if b - a == 4]
+        _scan_dates(lt, text, lang, runs, out, taken, short, four)
+        _scan_times(lt, text, short, out, taken)
         _scan_phones(lt, text, runs, out, taken)
         _scan_numbers(lt, text, lang, runs, out, taken)
     if lang != "zh":
