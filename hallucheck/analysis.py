@@ -17,6 +17,7 @@ from typing import Any
 
 from hallucheck.text import Segment, Token, detect_language, split_sentences, tokenize
 from hallucheck.text.tokens import TokenColumns, token_columns
+from hallucheck.text.citations import CitationMarker, find_citations
 from hallucheck.text.language import normalize_language
 from hallucheck.types import Case
 
@@ -138,6 +139,12 @@ class CaseAnalysis:
         if self.case.language:
             return normalize_language(self.case.language)
         return detect_language(self.case.answer or self.case.source_text)
+
+    @cached_property
+    def citation_markers(self) -> list[CitationMarker]:
+        """Citation markers of the answer found without knowing the source ids (what the
+        n-gram and figure checks skip); the citation rules look again with the ids."""
+        return find_citations(self.case.answer)
 
     @cached_property
     def sentences(self) -> list[Segment]:

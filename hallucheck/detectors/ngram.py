@@ -39,7 +39,6 @@ from hallucheck.text import Token
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.token_runs import marked_runs
 from hallucheck.types import Finding, Span
-from hallucheck.text.citations import find_citations
 
 __all__ = ["NgramDetector", "SentenceNovelty", "DEFAULT_THRESHOLDS", "DEFAULT_THRESHOLD", "SPAN_MARGIN", "novelty_risk"]
 
@@ -179,7 +178,7 @@ class NgramDetector(BaseDetector):
         smallest = self.n_values[0]
         # Citation markers ("[來源 FAQ-001]", "[source:doc-2]") are references, not claims: their
         # words must not count as novel, or citing answers would look less grounded.
-        markers = [(m.start, m.end) for m in find_citations(analysis.case.answer)]
+        markers = [(m.start, m.end) for m in analysis.citation_markers]
         out: list[SentenceNovelty] = []
         for i, (seg, toks) in enumerate(zip(analysis.sentences, analysis.tokens_by_sentence)):
             content = [t for t in toks if not t.is_punct and not t.is_stop]

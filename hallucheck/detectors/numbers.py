@@ -22,7 +22,6 @@ from typing import Any
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.text import Segment, Token
-from hallucheck.text.citations import find_citations
 from hallucheck.text.language import base_language, detect_language
 from hallucheck.text.entities import (
     REFERENCE_WORDS,
@@ -288,7 +287,7 @@ class NumbersDetector(BaseDetector):
         if not analysis.source.text.strip():
             notes.append("The sources are empty: every figure and name of the answer is unsupported")
         question_mentions = _question_numbers(case.question, lang) if case.question else ()
-        markers = find_citations(answer) if "[" in answer or "【" in answer or "(" in answer else []
+        markers = analysis.citation_markers if "[" in answer or "【" in answer or "(" in answer else []
 
         def in_marker(a: int, b: int) -> bool:
             return any(mk.start <= a and b <= mk.end for mk in markers)
