@@ -9,6 +9,8 @@ they cite, which is what the citation rules need.
 
 from __future__ import annotations
 
+import re
+
 import regex
 
 from hallucheck.text.segments import Segment
@@ -36,6 +38,12 @@ _CITATION_TAIL = regex.compile(r"(?:\s*\[[^\[\]\n]{1,40}\])+")
 _LATIN_END = regex.compile(r"[.!?…]+")
 _INITIALISM = regex.compile(r"(?:\p{L}\.)+\p{L}")
 _CANDIDATE = regex.compile(r"[。！？.!?…]")
+# The same three patterns for pure ASCII lines, on the faster standard ``re`` engine (regex's
+# ``\s`` is tab, line feed, vertical tab, form feed, carriage return and space on ASCII; ``re``'s
+# would also take \x1c-\x1f, so the class is spelled out).
+_CANDIDATE_ASCII = re.compile(r"[.!?]")
+_LATIN_END_ASCII = re.compile(r"[.!?]+")
+_CITATION_TAIL_ASCII = re.compile(r"(?:[\t\n\x0b\x0c\r ]*\[[^\[\]\n]{1,40}\])+")
 # How far back to look for the word before a full stop: enough for any abbreviation, and it keeps
 # the search from rescanning the whole line at every full stop (quadratic on long paragraphs).
 _WORD_WINDOW = 48
@@ -65,12 +73,16 @@ def _is_abbreviation(line: str, dot: int, sentence_start: int) -> bool:
 
 
 def _line_sentences(line: str, offset: int, out: list[Segment]) -> None:
+    if line.isascii():
+        candidate, latin_end, citation_tail = _CANDIDATE_ASCII, _LATIN_END_ASCII, _CITATION_TAIL_ASCII
+    else:
+        candidate, latin_end, citation_tail = _CANDIDATE, _LATIN_END, _CITATION_TAIL
     start = 0
     i = 0
     n = len(line)
     while i < n:
         # Jump straight to the next character that can end a sentence (most characters cannot).
-        cand = _CANDIDATE.search(line, i)
+        cand = candidate.search(line, i)
         if cand is None:
             break
         i = cand.start()
@@ -81,7 +93,7 @@ def _line_sentences(line: str, offset: int, out: list[Segment]) -> None:
             while end < n and line[end] in _CJK_END:
                 end += 1
         elif ch in ".!?…":
-            m = _LATIN_END.match(line, i)
+            m = latin_end.match(line, i)
             assert m is not None
             stop = m.end()
             if ch == "." and stop - i == 1 and _is_abbreviation(line, i, start):
@@ -100,7 +112,7 @@ def _line_sentences(line: str, offset: int, out: list[Segment]) -> None:
             continue
         while end < n and line[end] in _CLOSERS:
             end += 1
-        tail = _CITATION_TAIL.match(line, end)
+        tail = citation_tail.match(line, end)
         if tail:
             end = tail.end()
         # A Latin stop followed by a lowercase word is most likely not a sentence end.
