@@ -39,3 +39,18 @@ def test_wide_vectors() -> None:
     long_seq = [f"w{i % 97}" for i in range(5000)]
     query = [f"w{i}" for i in range(0, 97, 3)]
     assert PackedSequences.build([long_seq, ["w0"], []]).lcs_lengths(query) == [len(query), 1, 0]
+
+
+def test_segment_counts_agree_on_short_and_long_vectors() -> None:
+    import random
+
+    from hallucheck.detectors import lcs
+
+    rng = random.Random(7)
+    vocab = list("abcdefgh")
+    for n_seqs in (1, 5, lcs._FEW_SEGMENTS, lcs._FEW_SEGMENTS + 1, 120):
+        seqs = [[rng.choice(vocab) for _ in range(rng.randint(0, 12))] for _ in range(n_seqs)]
+        packed = lcs.PackedSequences.build(seqs)
+        query = [rng.choice(vocab) for _ in range(15)]
+        expected = [lcs.lcs_length(query, s) for s in seqs]
+        assert packed.lcs_lengths(query) == expected
