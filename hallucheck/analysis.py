@@ -174,6 +174,12 @@ class CaseAnalysis:
         """Answer tokens per sentence (tokens inside a sentence; none crosses a sentence end)."""
         return group_tokens(self.sentences, self.tokens)
 
+    @cached_property
+    def content_by_sentence(self) -> list[list[Token]]:
+        """Answer content tokens (no punctuation, no stop words) per sentence: what the n-gram
+        and overlap checks compare. Shared, so read-only."""
+        return [[t for t in toks if not t.is_punct and not t.is_stop] for toks in self.tokens_by_sentence]
+
 
 def group_tokens(segments: list[Segment], tokens: list[Token], starts: list[int] | None = None) -> list[list[Token]]:
     """The tokens that lie wholly inside each segment (sorted, disjoint segments such as sentences).

@@ -180,8 +180,7 @@ class NgramDetector(BaseDetector):
         # words must not count as novel, or citing answers would look less grounded.
         markers = [(m.start, m.end) for m in analysis.citation_markers]
         out: list[SentenceNovelty] = []
-        for i, (seg, toks) in enumerate(zip(analysis.sentences, analysis.tokens_by_sentence)):
-            content = [t for t in toks if not t.is_punct and not t.is_stop]
+        for i, (seg, content) in enumerate(zip(analysis.sentences, analysis.content_by_sentence)):
             if markers:  # most answers cite nothing: no per-token marker test then
                 content = [t for t in content if not any(a <= t.start < b for a, b in markers)]
             norms = [t.norm for t in content]

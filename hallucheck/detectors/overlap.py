@@ -148,8 +148,9 @@ class OverlapDetector(BaseDetector):
         seqs, _ = self._sentence_seqs(index)
         keep_stop = self.stopwords
         out: list[SentenceOverlap] = []
-        for i, (seg, toks) in enumerate(zip(analysis.sentences, analysis.tokens_by_sentence)):
-            kept = [t for t in toks if not t.is_punct and (keep_stop or not t.is_stop)]
+        by_sentence = analysis.tokens_by_sentence if keep_stop else analysis.content_by_sentence
+        for i, (seg, toks) in enumerate(zip(analysis.sentences, by_sentence)):
+            kept = [t for t in toks if not t.is_punct] if keep_stop else toks
             out.append(SentenceOverlap(i, seg.start, seg.end, [t.norm for t in kept], kept))
         if not any(seqs):
             return out
