@@ -52,6 +52,7 @@ class EntityMention(NamedTuple):
 
 
 _WORD = regex.compile(r"\p{L}[\p{L}\p{M}\p{N}]*(?:['’\-]\p{L}[\p{L}\p{M}\p{N}]*)*")
+_WORD_ASCII = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:['\-][A-Za-z][A-Za-z0-9]*)*")  # _WORD on ASCII text
 _ELISION = regex.compile(r"^(?:[LlDdJjNnSsCcMmTt]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)['’](?=\p{L})")
 _POSSESSIVE = regex.compile(r"['’]s$")
 _CONNECTORS = frozenset({"of", "de", "du", "des", "la", "le", "von", "van", "der", "den", "di", "da", "del", "y", "&", "zu", "dei", "do"})
@@ -278,7 +279,7 @@ _ABBR = regex.compile(r"\b[A-Z]{2,3}\b")
 def name_words(text: str) -> frozenset[str]:
     """Lower-cased word forms a text offers as support for names: its words, the same words without
     hyphens (``Wi-Fi`` = ``WiFi``), and the names behind abbreviations such as ``CA``."""
-    raw = _WORD.findall(text)
+    raw = (_WORD_ASCII if text.isascii() else _WORD).findall(text)
     words = set(map(str.lower, raw))
     words |= {_POSSESSIVE.sub("", _ELISION.sub("", w)).lower() for w in words if "'" in w or "’" in w}
     words |= {w.replace("-", "") for w in words if "-" in w}

@@ -101,3 +101,11 @@ def test_ascii_run_patterns_agree_with_the_unicode_ones() -> None:
         assert bool(e._UPPER_ASCII.search(text, 1)) == bool(e._UPPER_AFTER_FIRST.search(text))
 
     check()
+
+
+def test_ascii_word_pattern_agrees_with_the_unicode_one() -> None:
+    from hallucheck.text import entities as e
+
+    every = "".join(map(chr, range(128)))
+    for text in (every, every[::-1], "O'Neil's Wi-Fi x-1 a'b -c 3M", "{'OutdoorSeating': True, 'state': 'CA'}"):
+        assert e._WORD_ASCII.findall(text) == e._WORD.findall(text)
