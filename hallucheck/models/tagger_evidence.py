@@ -187,8 +187,10 @@ def source_view(texts: tuple[str, ...], language: str, tokenizer: Any, cache_siz
 def _ranked(view: SourceView, target: frozenset[str], context: frozenset[str], avg: float) -> list[tuple[float, int]]:
     scored: list[tuple[float, int]] = []
     for i, u in enumerate(view.units):
-        hit = sum(view.idf.get(n, 0.0) for n in target & u.norms)
-        hit += 0.3 * sum(view.idf.get(n, 0.0) for n in (context - target) & u.norms)
+        # fsum: the sum of a set's values must not depend on the set's (hash-seeded) order, or
+        # near ties would pick different evidence from one process to the next.
+        hit = math.fsum(view.idf.get(n, 0.0) for n in target & u.norms)
+        hit += 0.3 * math.fsum(view.idf.get(n, 0.0) for n in (context - target) & u.norms)
         if u.is_null and hit > 0:
             hit *= 1.5
         damp = math.sqrt(0.25 + 0.75 * len(u.norms) / avg)
