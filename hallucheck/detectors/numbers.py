@@ -14,6 +14,7 @@ Source-side parsing is cached on the shared SourceAnalysis, because RAG logs rep
 from __future__ import annotations
 
 import re
+import weakref
 from bisect import bisect_left
 from functools import cached_property, lru_cache
 from itertools import compress
@@ -50,7 +51,10 @@ class SourceFacts:
     forms) the first time an answer has something the figures alone do not settle."""
 
     def __init__(self, source: SourceAnalysis) -> None:
-        self.source = source
+        # Only a weak reference back: the source analysis holds this object in its ``__dict__``,
+        # and a strong one would make a reference cycle, so that every source evicted from the
+        # analysis cache would wait for a full garbage collection instead of being freed at once.
+        self._source = weakref.ref(source)
         # Figures are read in the source's own language: a German source's "3.000" is 3000 even
         # when the answer is English.
         language = detect_language(source.text, default=source.language) if source.text.strip() else source.language
@@ -58,6 +62,13 @@ class SourceFacts:
             language = source.language
         self.mentions: list[NumberMention] = find_numbers(source.text, language)
         self.lower = source.lower
+
+    @property
+    def source(self) -> SourceAnalysis:
+        """The source analysis these facts belong to (alive while anyone can reach the facts)."""
+        source = self._source()
+        assert source is not None, "SourceFacts outlived its SourceAnalysis"
+        return source
 
     @cached_property
     def sentences(self) -> list[Segment]:
