@@ -11,6 +11,8 @@ rows written with that key. There is no query that ignores the scope by accident
 
 from __future__ import annotations
 
+import sqlite3
+import time
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -135,13 +137,38 @@ def _summary(row: CheckRow, labels: list[str], detectors: list[str]) -> dict[str
     }
 
 
+_SQLITE_BUSY_SECONDS = 30.0
+
+
+def _enable_wal(cur: Any, wait_s: float = _SQLITE_BUSY_SECONDS) -> None:
+    """Put the database in WAL mode, waiting for other connections that hold a lock.
+
+    Switching the journal mode needs an exclusive lock and SQLite reports "database is locked"
+    at once instead of calling the busy handler, so several processes (or threads) opening a
+    new store together would fail. The mode is stored in the file: once one connection has set
+    it, the others only read it.
+    """
+    deadline = time.monotonic() + wait_s
+    delay = 0.01
+    while True:
+        try:
+            if str(cur.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+                cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.25)
+
+
 def _sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # let SQLAlchemy's BEGIN below own transactions
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA busy_timeout=30000")
-        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA busy_timeout={int(_SQLITE_BUSY_SECONDS * 1000)}")
+        _enable_wal(cur)
         cur.execute("PRAGMA synchronous=FULL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
@@ -166,7 +193,7 @@ class Store:
             db = parsed.database
             if db and db != ":memory:":
                 Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": _SQLITE_BUSY_SECONDS}
         elif self.backend == "postgresql":
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self._driver_url(url), **kwargs)

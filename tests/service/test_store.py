@@ -93,6 +93,44 @@ def test_migrations_are_versioned_and_idempotent(db_url):
     s.close()
 
 
+def test_wal_switch_waits_for_a_connection_that_holds_the_lock(tmp_path: Path) -> None:
+    """Switching to WAL fails at once with "database is locked" when another connection holds a
+    lock (SQLite does not call the busy handler for it); opening a store must wait instead."""
+    import sqlite3
+
+    from hallucheck.service.store import _enable_wal
+
+    db = tmp_path / "locked.db"
+    holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    threading.Timer(0.3, lambda: holder.execute("COMMIT")).start()
+    conn = sqlite3.connect(db, isolation_level=None, timeout=0.05)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        conn.execute("PRAGMA journal_mode=WAL")  # the failure the helper works around
+    _enable_wal(conn.cursor(), wait_s=10)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+    holder.close()
+
+
+def test_wal_switch_gives_up_after_its_wait(tmp_path: Path) -> None:
+    import sqlite3
+
+    from hallucheck.service.store import _enable_wal
+
+    db = tmp_path / "locked.db"
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    conn = sqlite3.connect(db, isolation_level=None, timeout=0.05)
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        _enable_wal(conn.cursor(), wait_s=0.3)
+    holder.execute("COMMIT")
+    conn.close()
+    holder.close()
+
+
 def test_roundtrip_filters_and_scopes(store):
     from hallucheck.service.store import ALL, CheckFilter
 
