@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from operator import add, and_, itemgetter, not_, or_
+from itertools import accumulate, repeat
+from operator import add, itemgetter, sub
 from typing import NamedTuple
 
 import regex
@@ -34,6 +35,11 @@ _WORD_ASCII = re.compile(
     r"|[A-Za-z][A-Za-z0-9]*(?:['\-][A-Za-z0-9]+)*"
     r"|[^\t\n\x0b\x0c\r A-Za-z0-9]",
 )
+# _WORD_ASCII with the white space before each token: the match lengths then add up to the token
+# ends, so the offsets come from C-level sums instead of a ``str.find`` per token. Only used up to
+# the end of the last token (no trailing white space), where every match is a token.
+_ASCII_GAP = "\t\n\x0b\x0c\r "
+_SPACED_WORD_ASCII = re.compile(f"[{_ASCII_GAP}]*(?:{_WORD_ASCII.pattern})")
 _CJK_RUN = regex.compile(r"[\p{Han}]")
 _LEMMA_LANGS = {"en", "de", "fr", "es", "it", "nl", "pt"}
 
@@ -75,10 +81,10 @@ def _jieba_spans(text: str) -> list[tuple[int, int]]:
 def tokenize(text: str, language: str = "en") -> list[Token]:
     """All tokens of ``text`` (punctuation included, flagged), each with exact offsets."""
     lang = base_language(language)
-    stops = stopwords(lang)
     out: list[Token] = []
     ascii_only = text.isascii()
     if lang == "zh" or (not ascii_only and _CJK_RUN.search(text)):
+        stops = stopwords(lang)
         spans = _jieba_spans(text) if lang == "zh" or _CJK_RUN.search(text) else []
         for s, e in spans:
             w = text[s:e]
@@ -97,8 +103,7 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
     # text at or after the previous end is exactly where the pattern matched it.
     # Word facts come from a plain per-language dictionary: a dict lookup is cheaper than a
     # three-argument lru_cache call, and this runs for every token of every answer and source.
-    table = _word_table(lang)
-    get = table.get
+    lookup = _word_table(lang).__getitem__
     new = tuple.__new__
     append = out.append
     find = text.find
@@ -106,43 +111,68 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
     for w in (_WORD_ASCII if ascii_only else _WORD).findall(text):
         s = find(w, pos)
         pos = s + len(w)
-        info = get(w)
-        if info is None:
-            info = table[w] = _word_info(w, lang, stops)
         # Unpacked by name: a starred ``(s, pos, w, *info)`` builds a list first and is slower.
-        norm, is_stop, is_punct, is_number = info
+        norm, is_stop, is_punct, is_number, _kind = lookup(w)
         append(new(Token, (s, pos, w, norm, is_stop, is_punct, is_number)))
     return out
 
 
-# language -> word -> _word_info(word, language, stopwords(language)); emptied when it grows past
-# the bound, so a long-running service does not keep every word it ever saw.
-_WORD_TABLES: dict[str, dict[str, tuple[str, bool, bool, bool]]] = {}
+class _WordTable(dict[str, tuple[str, bool, bool, bool, int]]):
+    """word -> ``_word_info(word, language, stopwords(language))``, filled on first lookup.
+
+    A plain dict lookup is cheaper than a three-argument lru_cache call, and ``__missing__`` lets
+    ``map(table.__getitem__, words)`` fill in new words without a separate pass to find them.
+    """
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        self.stops = stopwords(lang)
+
+    def __missing__(self, word: str) -> tuple[str, bool, bool, bool, int]:
+        info = self[word] = _word_info(word, self.lang, self.stops)
+        return info
+
+
+# language -> its _WordTable; replaced by an empty one when it grows past the bound, so a
+# long-running service does not keep every word it ever saw.
+_WORD_TABLES: dict[str, _WordTable] = {}
 _WORD_TABLE_SIZE = 400_000
 
 
-def _word_table(lang: str) -> dict[str, tuple[str, bool, bool, bool]]:
+def _word_table(lang: str) -> _WordTable:
     table = _WORD_TABLES.get(lang)
     if table is None or len(table) > _WORD_TABLE_SIZE:
-        table = _WORD_TABLES[lang] = {}
+        table = _WORD_TABLES[lang] = _WordTable(lang)
     return table
 
 
+# Bits of a word's kind code (the last field of _word_info), and per code whether the token is
+# a word, content, a fact: ``bytes.translate`` with these tables turns the codes of a text into
+# its masks in one C call.
+_PUNCT, _STOP, _NUMBER = 1, 2, 4
+_IS_WORD = bytes(0 if c & _PUNCT else 1 for c in range(256))
+_IS_CONTENT = bytes(0 if c & (_PUNCT | _STOP) else 1 for c in range(256))
+_IS_FACT = bytes(0 if c & (_PUNCT | _STOP | _NUMBER) else 1 for c in range(256))
+
+
 class TokenColumns(NamedTuple):
-    """The tokens of a text as parallel lists, index ``i`` being token ``i`` of ``tokenize``.
+    """The tokens of a text as parallel sequences, index ``i`` being token ``i`` of ``tokenize``.
 
     Source texts are analysed once and cached, and their tokens live as long as the cache entry.
     As ``Token`` objects that is hundreds of objects per source that the garbage collector keeps
     scanning (it never untracks tuple subclasses) and that cost an allocation each; as columns it
     is a handful of lists, and the masks let ``itertools.compress`` pick the tokens a check needs.
+    The masks are ``bytes`` of 0 and 1: built with one ``translate`` each, and not tracked by the
+    garbage collector at all.
     """
 
     starts: list[int]
     ends: list[int]
     norms: list[str]
-    words: list[bool]  # not punctuation
-    content: list[bool]  # not punctuation and not a stop word
-    facts: list[bool]  # content and not a number
+    words: bytes  # 1 where not punctuation
+    content: bytes  # 1 where not punctuation and not a stop word
+    facts: bytes  # 1 where content and not a number
 
 
 def token_columns(text: str, language: str = "en") -> TokenColumns:
@@ -151,46 +181,63 @@ def token_columns(text: str, language: str = "en") -> TokenColumns:
     ascii_only = text.isascii()
     if lang == "zh" or (not ascii_only and _CJK_RUN.search(text)):
         tokens = tokenize(text, language)
-        starts, ends, _texts, norms, stop, punct, number = (list(map(itemgetter(k), tokens)) for k in range(7))
+        starts = list(map(itemgetter(0), tokens))
+        ends = list(map(itemgetter(1), tokens))
+        norms = list(map(itemgetter(3), tokens))
+        codes = bytes(_PUNCT * t.is_punct | _STOP * t.is_stop | _NUMBER * t.is_number for t in tokens)
     else:
-        words = (_WORD_ASCII if ascii_only else _WORD).findall(text)
         table = _word_table(lang)
-        missing = set(words).difference(table)
-        if missing:
-            stops = stopwords(lang)
-            for w in missing:
-                table[w] = _word_info(w, lang, stops)
-        starts = []
-        append = starts.append
-        find = text.find
-        pos = 0
-        for w in words:  # offsets as in tokenize
-            s = find(w, pos)
-            append(s)
-            pos = s + len(w)
-        ends = list(map(add, starts, map(len, words)))
-        # Not zip(*...): that makes an iterator object per token, and the allocations wake the
-        # garbage collector.
+        words, starts, ends = _ascii_words(text) if ascii_only else _unicode_words(text)
         infos = list(map(table.__getitem__, words))
-        norms, stop, punct, number = (list(map(itemgetter(k), infos)) for k in range(4))
-    not_punct = list(map(not_, punct))
-    content = list(map(not_, map(or_, punct, stop)))
-    facts = list(map(and_, content, map(not_, number)))
-    return TokenColumns(list(starts), list(ends), list(norms), not_punct, content, facts)
+        norms = list(map(itemgetter(0), infos))
+        codes = bytes(map(itemgetter(4), infos))
+    return TokenColumns(
+        starts, ends, norms, codes.translate(_IS_WORD), codes.translate(_IS_CONTENT), codes.translate(_IS_FACT)
+    )
+
+
+def _ascii_words(text: str) -> tuple[list[str], list[int], list[int]]:
+    """The tokens of an ASCII text with their start and end offsets, without a Python step per token."""
+    last = len(text.rstrip(_ASCII_GAP))  # past the last token: every match up to here is a token
+    pieces = _SPACED_WORD_ASCII.findall(text, 0, last)
+    ends = list(accumulate(map(len, pieces)))
+    words = list(map(str.lstrip, pieces, repeat(_ASCII_GAP)))
+    starts = list(map(sub, ends, map(len, words)))
+    return words, starts, ends
+
+
+def _unicode_words(text: str) -> tuple[list[str], list[int], list[int]]:
+    """The tokens of a text with their offsets, found as in tokenize (``str.find`` after each token)."""
+    words = _WORD.findall(text)
+    starts: list[int] = []
+    append = starts.append
+    find = text.find
+    pos = 0
+    for w in words:
+        s = find(w, pos)
+        append(s)
+        pos = s + len(w)
+    return words, starts, list(map(add, starts, map(len, words)))
 
 
 def _make(w: str, s: int, e: int, lang: str, stops: frozenset[str]) -> Token:
-    return tuple.__new__(Token, (s, e, w, *_word_info(w, lang, stops)))
+    norm, is_stop, is_punct, is_number, _kind = _word_info(w, lang, stops)
+    return tuple.__new__(Token, (s, e, w, norm, is_stop, is_punct, is_number))
 
 
 @lru_cache(maxsize=400_000)
-def _word_info(w: str, lang: str, stops: frozenset[str]) -> tuple[str, bool, bool, bool]:
-    """Everything about a token that depends only on the word: computed once per word and language."""
+def _word_info(w: str, lang: str, stops: frozenset[str]) -> tuple[str, bool, bool, bool, int]:
+    """Everything about a token that depends only on the word: computed once per word and language.
+
+    ``(norm, is_stop, is_punct, is_number, kind)``, ``kind`` being the three flags as bits
+    (``_PUNCT``, ``_STOP``, ``_NUMBER``), from which token_columns makes its masks.
+    """
     first = w[0]
     is_number = first.isdigit()
     is_punct = not is_number and not first.isalpha() and not ("\u4e00" <= first <= "\u9fff")
     norm = w if is_punct else lemma(w, lang)
-    return norm, w.lower() in stops or norm in stops, is_punct, is_number
+    is_stop = w.lower() in stops or norm in stops
+    return norm, is_stop, is_punct, is_number, _PUNCT * is_punct | _STOP * is_stop | _NUMBER * is_number
 
 
 def content_tokens(tokens: list[Token]) -> list[Token]:

@@ -75,9 +75,10 @@ def test_columns_are_the_tokens_as_lists(text: str, language: str) -> None:
     assert cols.starts == [t.start for t in tokens]
     assert cols.ends == [t.end for t in tokens]
     assert cols.norms == [t.norm for t in tokens]
-    assert cols.words == [not t.is_punct for t in tokens]
-    assert cols.content == [not t.is_punct and not t.is_stop for t in tokens]
-    assert cols.facts == [not t.is_punct and not t.is_stop and not t.is_number for t in tokens]
+    # The masks are bytes of 0 and 1 (compared as lists: 1 == True)
+    assert list(cols.words) == [not t.is_punct for t in tokens]
+    assert list(cols.content) == [not t.is_punct and not t.is_stop for t in tokens]
+    assert list(cols.facts) == [not t.is_punct and not t.is_stop and not t.is_number for t in tokens]
 
 
 @settings(max_examples=200, deadline=None)
@@ -87,3 +88,15 @@ def test_columns_match_tokens_on_any_text(text: str) -> None:
 
     cols = token_columns(text)
     assert list(zip(cols.starts, cols.ends, cols.norms)) == [(t.start, t.end, t.norm) for t in tokenize(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab1,.%'-\t\n\x0b\x0c\r \x1c\x1f[]"), max_size=60))
+def test_ascii_columns_match_tokens_around_white_space(text: str) -> None:
+    """The ASCII path sums match lengths (white space included) instead of searching each token."""
+    from hallucheck.text.tokens import token_columns
+
+    tokens = tokenize(text)
+    cols = token_columns(text)
+    assert list(zip(cols.starts, cols.ends, cols.norms)) == [(t.start, t.end, t.norm) for t in tokens]
+    assert list(cols.content) == [not t.is_punct and not t.is_stop for t in tokens]
