@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import re
 from collections.abc import Iterator
+from itertools import accumulate
 
 from hallucheck.text.language import base_language
 from hallucheck.text.phrases import lower_keep_offsets, trie_pattern
@@ -177,7 +178,7 @@ _PHONE = re.compile(
 )
 _THOUSANDS_SPACE = re.compile(r"^\d{1,3}(?:[ \u00a0\u202f]\d{3})+$")
 _THOUSANDS_DOT = re.compile(r"^\d{1,3}(?:\.\d{3})+$")
-_RUN = re.compile(r"\d+")
+_RUN_SPLIT = re.compile(r"(\d+)")  # split() gives other text, digits, other text, ..., other text
 _MONTH_BEFORE = re.compile(rf"(?<![{_LAT}])(?:{trie_pattern(MONTHS)})\.?\s+$")
 _HAS_HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -396,32 +397,81 @@ def _at(pat: re.Pattern[str], lt: str, starts: list[int], taken: _Taken) -> Iter
             yield mt
 
 
+# What may follow the digit run that a pattern starts with. The pattern matches the run whole (a
+# shorter prefix of it would be followed by a digit, which no pattern allows there), so a run
+# followed by anything else cannot start a match and is not tried. White space counts where the
+# pattern allows ``\s`` (for ``re``, ``\s`` is exactly ``str.isspace``).
+_NEXT_DAY_FIRST = frozenset("snrte.o") | frozenset(name[0] for name in MONTHS)  # 3rd / 3. / of / March
+_NEXT_NUMERIC = frozenset("/.")  # 03/03/2021, 3.3.2021
+_NEXT_ISO = frozenset("-/.")  # 2021-03-03
+_NEXT_CLOCK = frozenset(":h")  # 16:30, 19h30
+_NEXT_HOUR = frozenset("apu")  # 9 am, 5 p.m., 19 uhr
+
+
+class _Runs(NamedTuple):
+    """Start offsets of the digit runs of a text: all of them, and per pattern the ones it may start at."""
+
+    all: list[int]
+    day_first: list[int]  # at most two digits
+    numeric: list[int]  # at most two digits
+    iso: list[int]  # four digits
+    clock: list[int]  # at most two digits
+    hour: list[int]  # at most two digits
+
+
+def _digit_runs(lt: str) -> _Runs:
+    """The digit runs of ``lt`` sorted by the patterns that may match at them (see ``_NEXT_*``).
+
+    Found with one ``split`` and a running sum of part lengths, so that only the runs themselves
+    cost a Python step: scanning a source text means trying several patterns at every run.
+    """
+    parts = _RUN_SPLIT.split(lt)
+    starts = list(accumulate(map(len, parts)))[0:-1:2]  # where each run's preceding text ends
+    runs = _Runs(starts, [], [], [], [], [])
+    for s, digits, rest in zip(starts, parts[1::2], parts[2::2]):
+        nxt = rest[:1]
+        n = len(digits)
+        if n <= 2:
+            space = nxt.isspace()
+            if space or nxt in _NEXT_DAY_FIRST:
+                runs.day_first.append(s)
+            if nxt in _NEXT_NUMERIC:
+                runs.numeric.append(s)
+            if nxt in _NEXT_CLOCK:
+                runs.clock.append(s)
+            if space or nxt in _NEXT_HOUR:
+                runs.hour.append(s)
+        elif n == 4 and nxt in _NEXT_ISO:
+            runs.iso.append(s)
+    return runs
+
+
 def _month_starts(lt: str, runs: list[int]) -> list[int]:
     out = []
     for s in runs:
+        if not s or not lt[s - 1].isspace():
+            continue  # the pattern ends in white space right before the run
         m = _MONTH_BEFORE.search(lt, max(0, s - 16), s)
         if m:
             out.append(m.start())
     return out
 
 
-def _scan_dates(
-    lt: str, text: str, lang: str, runs: list[int], out: list[NumberMention], taken: _Taken, short: list[int], four: list[int]
-) -> None:
-    """``short`` / ``four``: the runs of at most two / exactly four digits, the only ones where
-    the day-first and numeric patterns (a day or month first) / the ISO pattern (a year first)
-    can match, so the others are not tried."""
+def _scan_dates(lt: str, text: str, lang: str, runs: _Runs, out: list[NumberMention], taken: _Taken) -> None:
+    """Each pattern is tried only at the runs it may start at (see ``_digit_runs``)."""
     for name, pat in _DATE_PATTERNS:
         if name in ("cjk", "cjk_year") and "年" not in lt and "月" not in lt:
             continue
         if name == "month_first":
-            starts = _month_starts(lt, runs)
+            starts = _month_starts(lt, runs.all)
         elif name == "iso":
-            starts = four
-        elif name in ("day_first", "numeric"):
-            starts = short
+            starts = runs.iso
+        elif name == "day_first":
+            starts = runs.day_first
+        elif name == "numeric":
+            starts = runs.numeric
         else:
-            starts = runs
+            starts = runs.all
         for mt in _at(pat, lt, starts, taken):
             a, b = mt.span()
             gd = mt.groupdict()
@@ -458,10 +508,11 @@ def _says_hours(s: str) -> bool:
     return s.endswith("uhr") or s.endswith("h")
 
 
-def _scan_times(lt: str, text: str, short: list[int], out: list[NumberMention], taken: _Taken) -> None:
-    """``short``: the runs of at most two digits (an hour), the only ones the patterns can match."""
-    for pat in _TIMES:
-        for mt in _at(pat, lt, short, taken):
+def _scan_times(lt: str, text: str, runs: _Runs, out: list[NumberMention], taken: _Taken) -> None:
+    """Each pattern is tried only at the runs it may start at: an hour followed by ``:`` or ``h``
+    (``16:30``), or by white space, ``a``, ``p`` or ``u`` (``9 am``, ``19 Uhr``)."""
+    for pat, starts in zip(_TIMES, (runs.clock, runs.hour)):
+        for mt in _at(pat, lt, starts, taken):
             a, b = mt.span()
             gd = mt.groupdict()
             h = int(gd["h"])
@@ -617,18 +668,15 @@ def find_numbers(text: str, language: str = "en") -> list[NumberMention]:
     if not text:
         return []
     lang = base_language(language)
-    lt = lower_keep_offsets(text.translate(_FULLWIDTH))
+    lt = lower_keep_offsets(text if text.isascii() else text.translate(_FULLWIDTH))
     out: list[NumberMention] = []
     taken = _Taken(len(text))
-    spans = [m.span() for m in _RUN.finditer(lt)]
-    if spans:
-        runs = [a for a, _ in spans]
-        short = [a for a, b in spans if b - a <= 2]
-        four = [a for a, b in spans if b - a == 4]
-        _scan_dates(lt, text, lang, runs, out, taken, short, four)
-        _scan_times(lt, text, short, out, taken)
-        _scan_phones(lt, text, runs, out, taken)
-        _scan_numbers(lt, text, lang, runs, out, taken)
+    runs = _digit_runs(lt)
+    if runs.all:
+        _scan_dates(lt, text, lang, runs, out, taken)
+        _scan_times(lt, text, runs, out, taken)
+        _scan_phones(lt, text, runs.all, out, taken)
+        _scan_numbers(lt, text, lang, runs.all, out, taken)
     if lang != "zh":
         _scan_spelled(lt, text, out, taken)
     if not lt.isascii() and _HAS_HAN.search(lt):
