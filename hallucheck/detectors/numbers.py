@@ -55,13 +55,19 @@ class SourceFacts:
         # and a strong one would make a reference cycle, so that every source evicted from the
         # analysis cache would wait for a full garbage collection instead of being freed at once.
         self._source = weakref.ref(source)
+        self.lower = source.lower
+
+    @cached_property
+    def mentions(self) -> list[NumberMention]:
+        """The figures of the source (only read when the answer has figures: one in seven
+        RAGTruth answers has none, and then neither the scan nor the language guess is needed)."""
+        source = self.source
         # Figures are read in the source's own language: a German source's "3.000" is 3000 even
         # when the answer is English.
         language = detect_language(source.text, default=source.language) if source.text.strip() else source.language
         if base_language(language) not in ("en", "de", "fr", "zh"):
             language = source.language
-        self.mentions: list[NumberMention] = find_numbers(source.text, language)
-        self.lower = source.lower
+        return find_numbers(source.text, language)
 
     @property
     def source(self) -> SourceAnalysis:
