@@ -96,17 +96,19 @@ def _line_sentences(line: str, offset: int, out: list[Segment]) -> None:
             m = latin_end.match(line, i)
             assert m is not None
             stop = m.end()
-            if ch == "." and stop - i == 1 and _is_abbreviation(line, i, start):
-                i = stop
-                continue
             j = stop
             while j < n and line[j] in _CLOSERS:
                 j += 1
-            if j >= n or line[j].isspace() or line[j] == "[":
-                end = j
-            else:
+            # A stop must be followed by white space (or a citation, or the end of the line): that
+            # cheap test first, so that decimals, times and URLs ("3.5", "1.2.3") skip the
+            # abbreviation check, which walks back over the word before the dot.
+            if j < n and not line[j].isspace() and line[j] != "[":
                 i = stop
                 continue
+            if ch == "." and stop - i == 1 and _is_abbreviation(line, i, start):
+                i = stop
+                continue
+            end = j
         if end < 0:
             i += 1
             continue
