@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import OrderedDict
+from collections.abc import Sequence
 from functools import cached_property
 from itertools import compress
 from operator import itemgetter
@@ -27,8 +28,9 @@ __all__ = ["CaseAnalysis", "SourceAnalysis", "group_tokens", "join_ngrams", "sou
 class SourceAnalysis:
     """Views of one source text: sentences and tokens with offsets into that text.
 
-    The cheap detectors read the tokens as ``columns`` (parallel lists): a cached source then
-    holds a few lists instead of a namedtuple per token. ``tokens`` is there for other callers
+    The cheap detectors read the tokens as ``columns`` (parallel tuples): a cached source then
+    holds a few tuples instead of a namedtuple per token, and the garbage collector stops
+    scanning them after its first look (see TokenColumns). ``tokens`` is there for other callers
     and is only built when asked for.
     """
 
@@ -50,7 +52,7 @@ class SourceAnalysis:
         return token_columns(self.text, self.language)
 
     @property
-    def token_starts(self) -> list[int]:
+    def token_starts(self) -> tuple[int, ...]:
         """Start offset of every token, for bisection."""
         return self.columns.starts
 
@@ -86,12 +88,13 @@ class SourceAnalysis:
         return cached
 
     @cached_property
-    def content_norms(self) -> list[str]:
-        """Lemmas of the content tokens (no stop words, no punctuation), in text order."""
-        return list(compress(self.columns.norms, self.columns.content))
+    def content_norms(self) -> tuple[str, ...]:
+        """Lemmas of the content tokens (no stop words, no punctuation), in text order (a tuple,
+        which the garbage collector stops scanning, as the columns)."""
+        return tuple(compress(self.columns.norms, self.columns.content))
 
 
-def join_ngrams(words: list[str], n: int) -> list[str]:
+def join_ngrams(words: Sequence[str], n: int) -> Sequence[str]:
     """The space-joined ``n``-grams of ``words`` in order (``words`` itself for ``n == 1``).
 
     Built with ``zip`` and ``map`` so that the loop runs in C: this is done for every source

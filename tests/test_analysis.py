@@ -35,6 +35,6 @@ def test_source_views_from_columns_match_the_tokens() -> None:
     sa = source_analysis(text + " (views test)", "en")
     tokens = sa.tokens
     assert sa.norms == frozenset(t.norm for t in tokens if not t.is_punct)
-    assert sa.content_norms == [t.norm for t in tokens if not t.is_punct and not t.is_stop]
+    assert list(sa.content_norms) == [t.norm for t in tokens if not t.is_punct and not t.is_stop]
     groups = group_tokens(sa.sentences, tokens)
     assert [tokens[a:b] for a, b in sa.sentence_ranges] == groups

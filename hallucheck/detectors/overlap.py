@@ -19,6 +19,7 @@ source sentence comes from one bit-parallel pass (see ``lcs.py``); the source si
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -136,7 +137,7 @@ class OverlapDetector(BaseDetector):
         self.risk_center = float(risk_center)
         self.span_threshold = float(span_threshold)
 
-    def _sentence_seqs(self, index: SourceIndex) -> tuple[list[list[str]], PackedSequences]:
+    def _sentence_seqs(self, index: SourceIndex) -> tuple[Sequence[Sequence[str]], PackedSequences]:
         if self.stopwords:
             return index.words, index.packed_words
         return index.content, index.packed_content
@@ -281,7 +282,7 @@ class OverlapDetector(BaseDetector):
         }
         return Finding(detector=self.name, risk=0.0, notes=[note], details={**base, "flagged": False, "features": features})
 
-    def _spans(self, analysis: CaseAnalysis, index: SourceIndex, seqs: list[list[str]], so: SentenceOverlap) -> list[Span]:
+    def _spans(self, analysis: CaseAnalysis, index: SourceIndex, seqs: Sequence[Sequence[str]], so: SentenceOverlap) -> list[Span]:
         case = analysis.case
         answer = case.answer
         score = round(1.0 - so.precision, 4)

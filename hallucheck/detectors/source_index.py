@@ -42,12 +42,16 @@ def sentence_tokens(sentences: list[Segment], tokens: list[Token]) -> list[list[
 
 @dataclass
 class SourceIndex:
-    """The source as sentences of lemmas: ``words`` keeps stop words, ``content`` drops them."""
+    """The source as sentences of lemmas: ``words`` keeps stop words, ``content`` drops them.
+
+    Tuples, not lists: this lives in the source cache, and the garbage collector stops scanning a
+    tuple of strings after its first look but walks a list in every collection.
+    """
 
     sentences: list[Segment]
-    words: list[list[str]]
-    content: list[list[str]]
-    all_words: list[str]
+    words: tuple[tuple[str, ...], ...]
+    content: tuple[tuple[str, ...], ...]
+    all_words: tuple[str, ...]
 
     @cached_property
     def packed_words(self) -> PackedSequences:
@@ -76,9 +80,9 @@ def _build(sa: SourceAnalysis) -> SourceIndex:
     cols = sa.columns
     norms, is_word, is_content = cols.norms, cols.words, cols.content
     ranges = sa.sentence_ranges
-    words = [list(compress(norms[a:b], is_word[a:b])) for a, b in ranges]
-    content = [list(compress(norms[a:b], is_content[a:b])) for a, b in ranges]
-    all_words = list(compress(norms, is_word))
+    words = tuple([tuple(compress(norms[a:b], is_word[a:b])) for a, b in ranges])
+    content = tuple([tuple(compress(norms[a:b], is_content[a:b])) for a, b in ranges])
+    all_words = tuple(compress(norms, is_word))
     return SourceIndex(list(sa.sentences), words, content, all_words)
 
 

@@ -162,14 +162,16 @@ class TokenColumns(NamedTuple):
     Source texts are analysed once and cached, and their tokens live as long as the cache entry.
     As ``Token`` objects that is hundreds of objects per source that the garbage collector keeps
     scanning (it never untracks tuple subclasses) and that cost an allocation each; as columns it
-    is a handful of lists, and the masks let ``itertools.compress`` pick the tokens a check needs.
-    The masks are ``bytes`` of 0 and 1: built with one ``translate`` each, and not tracked by the
-    garbage collector at all.
+    is a handful of tuples, and the masks let ``itertools.compress`` pick the tokens a check needs.
+    Tuples rather than lists: a tuple of strings or integers is untracked by the first collection
+    that sees it, while a list is walked element by element in every collection of its generation
+    (on a cold RAGTruth run the cached lists made up most of the collector's work). The masks are
+    ``bytes`` of 0 and 1: built with one ``translate`` each, and not tracked at all.
     """
 
-    starts: list[int]
-    ends: list[int]
-    norms: list[str]
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    norms: tuple[str, ...]
     words: bytes  # 1 where not punctuation
     content: bytes  # 1 where not punctuation and not a stop word
     facts: bytes  # 1 where content and not a number
@@ -181,32 +183,32 @@ def token_columns(text: str, language: str = "en") -> TokenColumns:
     ascii_only = text.isascii()
     if lang == "zh" or (not ascii_only and _CJK_RUN.search(text)):
         tokens = tokenize(text, language)
-        starts = list(map(itemgetter(0), tokens))
-        ends = list(map(itemgetter(1), tokens))
-        norms = list(map(itemgetter(3), tokens))
+        starts = tuple(map(itemgetter(0), tokens))
+        ends = tuple(map(itemgetter(1), tokens))
+        norms = tuple(map(itemgetter(3), tokens))
         codes = bytes(_PUNCT * t.is_punct | _STOP * t.is_stop | _NUMBER * t.is_number for t in tokens)
     else:
         table = _word_table(lang)
         words, starts, ends = _ascii_words(text) if ascii_only else _unicode_words(text)
         infos = list(map(table.__getitem__, words))
-        norms = list(map(itemgetter(0), infos))
+        norms = tuple(map(itemgetter(0), infos))
         codes = bytes(map(itemgetter(4), infos))
     return TokenColumns(
         starts, ends, norms, codes.translate(_IS_WORD), codes.translate(_IS_CONTENT), codes.translate(_IS_FACT)
     )
 
 
-def _ascii_words(text: str) -> tuple[list[str], list[int], list[int]]:
+def _ascii_words(text: str) -> tuple[list[str], tuple[int, ...], tuple[int, ...]]:
     """The tokens of an ASCII text with their start and end offsets, without a Python step per token."""
     last = len(text.rstrip(_ASCII_GAP))  # past the last token: every match up to here is a token
     pieces = _SPACED_WORD_ASCII.findall(text, 0, last)
-    ends = list(accumulate(map(len, pieces)))
+    ends = tuple(accumulate(map(len, pieces)))
     words = list(map(str.lstrip, pieces, repeat(_ASCII_GAP)))
-    starts = list(map(sub, ends, map(len, words)))
+    starts = tuple(map(sub, ends, map(len, words)))
     return words, starts, ends
 
 
-def _unicode_words(text: str) -> tuple[list[str], list[int], list[int]]:
+def _unicode_words(text: str) -> tuple[list[str], tuple[int, ...], tuple[int, ...]]:
     """The tokens of a text with their offsets, found as in tokenize (``str.find`` after each token)."""
     words = _WORD.findall(text)
     starts: list[int] = []
@@ -217,7 +219,7 @@ def _unicode_words(text: str) -> tuple[list[str], list[int], list[int]]:
         s = find(w, pos)
         append(s)
         pos = s + len(w)
-    return words, starts, list(map(add, starts, map(len, words)))
+    return words, tuple(starts), tuple(map(add, starts, map(len, words)))
 
 
 def _make(w: str, s: int, e: int, lang: str, stops: frozenset[str]) -> Token:

@@ -23,7 +23,7 @@ def test_index_is_built_once_per_source_and_keeps_sentences() -> None:
     idx = source_index(a.source)
     assert idx is source_index(a.source)
     assert len(idx.sentences) == len(idx.words) == len(idx.content) == 2
-    assert idx.content[1] == ["deal", "close", "quickly"]
+    assert idx.content[1] == ("deal", "close", "quickly")
     assert "the" in idx.words[1] and "the" not in idx.content[1]
     assert idx.postings["deal"] == [1]
     calls: list[int] = []

@@ -72,9 +72,9 @@ def test_columns_are_the_tokens_as_lists(text: str, language: str) -> None:
 
     tokens = tokenize(text, language)
     cols = token_columns(text, language)
-    assert cols.starts == [t.start for t in tokens]
-    assert cols.ends == [t.end for t in tokens]
-    assert cols.norms == [t.norm for t in tokens]
+    assert list(cols.starts) == [t.start for t in tokens]
+    assert list(cols.ends) == [t.end for t in tokens]
+    assert list(cols.norms) == [t.norm for t in tokens]
     # The masks are bytes of 0 and 1 (compared as lists: 1 == True)
     assert list(cols.words) == [not t.is_punct for t in tokens]
     assert list(cols.content) == [not t.is_punct and not t.is_stop for t in tokens]
