@@ -41,6 +41,7 @@ class PackedSequences:
     @classmethod
     def build(cls, sequences: Sequence[Sequence[str]]) -> PackedSequences:
         masks: dict[str, int] = {}
+        get = masks.get
         offsets: list[int] = []
         lengths: list[int] = []
         guards = 0
@@ -48,8 +49,12 @@ class PackedSequences:
         for seq in sequences:
             offsets.append(pos)
             lengths.append(len(seq))
-            for j, tok in enumerate(seq):
-                masks[tok] = masks.get(tok, 0) | (1 << (pos + j))
+            # This runs for every token of every new source: the bit moves one place per token
+            # instead of being shifted out from 1 each time.
+            bit = 1 << pos
+            for tok in seq:
+                masks[tok] = get(tok, 0) | bit
+                bit <<= 1
             pos += len(seq)
             guards |= 1 << pos
             pos += 1
