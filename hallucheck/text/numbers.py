@@ -406,6 +406,7 @@ _NEXT_NUMERIC = frozenset("/.")  # 03/03/2021, 3.3.2021
 _NEXT_ISO = frozenset("-/.")  # 2021-03-03
 _NEXT_CLOCK = frozenset(":h")  # 16:30, 19h30
 _NEXT_HOUR = frozenset("apu")  # 9 am, 5 p.m., 19 uhr
+_NEXT_PHONE = frozenset(" \u00a0.-")  # 0800-123-456, 030 1234 5678 (a group of at most five digits)
 
 
 class _Runs(NamedTuple):
@@ -417,6 +418,7 @@ class _Runs(NamedTuple):
     iso: list[int]  # four digits
     clock: list[int]  # at most two digits
     hour: list[int]  # at most two digits
+    phone: list[int]  # at most five digits, or right after "(" or "+" (where the phone starts)
 
 
 def _digit_runs(lt: str) -> _Runs:
@@ -427,10 +429,14 @@ def _digit_runs(lt: str) -> _Runs:
     """
     parts = _RUN_SPLIT.split(lt)
     starts = list(accumulate(map(len, parts)))[0:-1:2]  # where each run's preceding text ends
-    runs = _Runs(starts, [], [], [], [], [])
-    for s, digits, rest in zip(starts, parts[1::2], parts[2::2]):
+    runs = _Runs(starts, [], [], [], [], [], [])
+    for s, before, digits, rest in zip(starts, parts[0:-1:2], parts[1::2], parts[2::2]):
         nxt = rest[:1]
         n = len(digits)
+        if before[-1:] in ("(", "+"):
+            runs.phone.append(s - 1)
+        elif n <= 5 and nxt in _NEXT_PHONE:
+            runs.phone.append(s)
         if n <= 2:
             space = nxt.isspace()
             if space or nxt in _NEXT_DAY_FIRST:
@@ -529,8 +535,8 @@ def _scan_times(lt: str, text: str, runs: _Runs, out: list[NumberMention], taken
             taken.take(a, b)
 
 
-def _scan_phones(lt: str, text: str, runs: list[int], out: list[NumberMention], taken: _Taken) -> None:
-    starts = [s - 1 if s and lt[s - 1] in "(+" else s for s in runs]
+def _scan_phones(lt: str, text: str, starts: list[int], out: list[NumberMention], taken: _Taken) -> None:
+    """``starts``: where a phone may start (``_Runs.phone``)."""
     for mt in _at(_PHONE, lt, starts, taken):
         raw = mt["p"]
         a, b = mt.span("p")
@@ -675,7 +681,7 @@ def find_numbers(text: str, language: str = "en") -> list[NumberMention]:
     if runs.all:
         _scan_dates(lt, text, lang, runs, out, taken)
         _scan_times(lt, text, runs, out, taken)
-        _scan_phones(lt, text, runs.all, out, taken)
+        _scan_phones(lt, text, runs.phone, out, taken)
         _scan_numbers(lt, text, lang, runs.all, out, taken)
     if lang != "zh":
         _scan_spelled(lt, text, out, taken)
