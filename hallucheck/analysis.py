@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from functools import cached_property
 from itertools import compress
 from operator import itemgetter
@@ -22,7 +22,18 @@ from hallucheck.text.citations import CitationMarker, find_citations
 from hallucheck.text.language import normalize_language
 from hallucheck.types import Case
 
-__all__ = ["CaseAnalysis", "SourceAnalysis", "group_tokens", "join_ngrams", "source_analysis"]
+__all__ = ["CaseAnalysis", "SourceAnalysis", "group_tokens", "join_ngrams", "source_analysis", "string_set"]
+
+
+def string_set(items: Iterable[str]) -> Collection[str]:
+    """A read-only set of strings, for membership tests, that the garbage collector never scans.
+
+    A dict with None values: the collector untracks a dict that holds only strings and None,
+    while it walks a (frozen)set entry by entry in every collection of its generation. Source views
+    live in the analysis cache through many collections, so a frozenset there costs collector
+    time over and over; ``in`` costs the same on both.
+    """
+    return dict.fromkeys(items)
 
 
 class SourceAnalysis:
@@ -78,12 +89,13 @@ class SourceAnalysis:
     def lower(self) -> str:
         return self.text.lower()
 
-    def content_ngrams(self, n: int) -> frozenset[str]:
-        """Lemma n-grams over content tokens (stop words and punctuation removed), as seed 004 builds them."""
+    def content_ngrams(self, n: int) -> Collection[str]:
+        """Lemma n-grams over content tokens (stop words and punctuation removed), as seed 004 builds
+        them; a ``string_set``, because it stays in the source cache."""
         key = f"_ngrams_{n}"
-        cached = self.__dict__.get(key)
+        cached: Collection[str] | None = self.__dict__.get(key)
         if cached is None:
-            cached = frozenset(join_ngrams(self.content_norms, n))
+            cached = string_set(join_ngrams(self.content_norms, n))
             self.__dict__[key] = cached
         return cached
 

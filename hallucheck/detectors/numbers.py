@@ -16,11 +16,12 @@ from __future__ import annotations
 import re
 import weakref
 from bisect import bisect_left
+from collections.abc import Collection
 from functools import cached_property, lru_cache
 from itertools import compress
 from typing import Any
 
-from hallucheck.analysis import CaseAnalysis, SourceAnalysis
+from hallucheck.analysis import CaseAnalysis, SourceAnalysis, string_set
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.text import Segment, Token
 from hallucheck.text.language import base_language, detect_language
@@ -123,9 +124,9 @@ class SourceFacts:
         return self._around[1]
 
     @cached_property
-    def words(self) -> frozenset[str]:
-        """Lower-cased word forms, for name lookup."""
-        return name_words(self.source.text)
+    def words(self) -> Collection[str]:
+        """Lower-cased word forms, for name lookup (a ``string_set``: it stays in the source cache)."""
+        return string_set(name_words(self.source.text))
 
 
 def _assign(items: list[Any], sentences: list[Segment]) -> list[list[Any]]:

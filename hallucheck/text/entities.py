@@ -21,7 +21,7 @@ word would drown the real ones. The rules (docs/detectors-rules.md):
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -309,7 +309,7 @@ def _camel_words(text: str) -> list[str]:
     return out
 
 
-def word_supported(word: str, words: frozenset[str]) -> bool:
+def word_supported(word: str, words: Collection[str]) -> bool:
     """Whether a name word occurs among ``words`` (lower case), allowing a plural and hyphens.
 
     A hyphenated word is also supported when its capitalised parts are: "Cajun-inspired" by
@@ -324,7 +324,7 @@ def word_supported(word: str, words: frozenset[str]) -> bool:
     return False
 
 
-def _supported(low: str, words: frozenset[str]) -> bool:
+def _supported(low: str, words: Collection[str]) -> bool:
     if low in words:
         return True
     flat = low.replace("-", "")
