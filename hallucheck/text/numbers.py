@@ -27,7 +27,9 @@ from hallucheck.text.phrases import lower_keep_offsets, trie_pattern
 
 __all__ = [
     "NumberMention",
+    "NumberScan",
     "find_numbers",
+    "scan_numbers",
     "parse_chinese_numeral",
     "same_value",
     "MONTHS",
@@ -227,7 +229,31 @@ _LIST_MARKER = re.compile(r"[ \t]*(?:[-*•][ \t]*)?$")
 # ---------------------------------------------------------------- value parsing
 
 
-def _parse_plain(raw: str, lang: str) -> tuple[float, int] | None:
+class _Reading:
+    """The language figures are read in, and whether the reading has depended on it yet.
+
+    Every language-dependent decision of the scan asks this object, which notes that the language
+    was used: a scan that never asked found the same mentions in every language (up to the
+    spelled-out numbers, which Chinese readings skip), and ``scan_numbers`` can say so.
+    """
+
+    __slots__ = ("lang", "used")
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.used = False
+
+    def is_(self, code: str) -> bool:
+        self.used = True
+        return self.lang == code
+
+    def groups_with_dot(self) -> bool:
+        """Whether "1.200" is twelve hundred (and "1,200" one point two)."""
+        self.used = True
+        return self.lang in ("de", "fr", "es", "it", "nl", "pt")
+
+
+def _parse_plain(raw: str, reading: _Reading) -> tuple[float, int] | None:
     """Value and number of decimals of a digit string with separators, or None when malformed."""
     raw = raw.replace("’", "'")
     if _THOUSANDS_SPACE.match(raw):
@@ -257,7 +283,7 @@ def _parse_plain(raw: str, lang: str) -> tuple[float, int] | None:
     head, tail = parts
     if len(tail) == 3 and head != "0" and 1 <= len(head) <= 3:
         # "1,200" / "1.200": thousands in the language that groups with that mark.
-        grouping = "." if lang in ("de", "fr", "es", "it", "nl", "pt") else ","
+        grouping = "." if reading.groups_with_dot() else ","
         if sep == grouping:
             return float(head + tail), 0
     return float(head + "." + tail), len(tail)
@@ -463,7 +489,7 @@ def _month_starts(lt: str, runs: list[int]) -> list[int]:
     return out
 
 
-def _scan_dates(lt: str, text: str, lang: str, runs: _Runs, out: list[NumberMention], taken: _Taken) -> None:
+def _scan_dates(lt: str, text: str, reading: _Reading, runs: _Runs, out: list[NumberMention], taken: _Taken) -> None:
     """Each pattern is tried only at the runs it may start at (see ``_digit_runs``)."""
     for name, pat in _DATE_PATTERNS:
         if name in ("cjk", "cjk_year") and "年" not in lt and "月" not in lt:
@@ -491,12 +517,12 @@ def _scan_dates(lt: str, text: str, lang: str, runs: _Runs, out: list[NumberMent
                 y = gd.get("y") or gd.get("y2")
                 day = int(gd["d"]) if gd.get("d") else None
                 # "may 5" / "mar 3" in lower case are more often words than months
-                if mon_word in ("may", "mar", "mai", "sept") and not text[mt.start("mon")].isupper() and lang != "fr":
+                if mon_word in ("may", "mar", "mai", "sept") and not text[mt.start("mon")].isupper() and not reading.is_("fr"):
                     continue
                 mention = _date(a, b, text[a:b], int(y) if y else None, MONTHS[mon_word], day)
             elif name == "numeric":
                 p, q = int(gd["a"]), int(gd["b"])
-                month, day = (p, q) if lang == "en" else (q, p)
+                month, day = (p, q) if reading.is_("en") else (q, p)
                 if month > 12 and day <= 12:
                     month, day = day, month
                 mention = _date(a, b, text[a:b], _year(gd["y"]), month, day)
@@ -562,7 +588,7 @@ def _list_marker(lt: str, a: int, b: int) -> bool:
     return False
 
 
-def _scan_numbers(lt: str, text: str, lang: str, runs: list[int], out: list[NumberMention], taken: _Taken) -> None:
+def _scan_numbers(lt: str, text: str, reading: _Reading, runs: list[int], out: list[NumberMention], taken: _Taken) -> None:
     for s in runs:
         if taken.mask[s]:
             continue
@@ -572,7 +598,7 @@ def _scan_numbers(lt: str, text: str, lang: str, runs: list[int], out: list[Numb
         na, nb = mt.span("num")
         if not taken.free(na, nb):
             continue
-        parsed = _parse_plain(mt["num"], lang)
+        parsed = _parse_plain(mt["num"], reading)
         if parsed is None:
             continue
         value, decimals = parsed
@@ -599,7 +625,7 @@ def _scan_numbers(lt: str, text: str, lang: str, runs: list[int], out: list[Numb
             unit = CURRENCIES.get(cur, cur)
             a = before.start() if before and not mt["cur2"] else na
             b = mt.end("cur2") if mt["cur2"] else scale_end
-        elif mt["ord"] and not decimals and not scale_tok and (lang == "fr" or mt["ord"] in ("st", "nd", "rd", "th")):
+        elif mt["ord"] and not decimals and not scale_tok and (mt["ord"] in ("st", "nd", "rd", "th") or reading.is_("fr")):
             kind, b = "ordinal", mt.end("ord")
         if kind == "number" and not scale_tok and _list_marker(lt, na, nb):
             continue
@@ -671,21 +697,50 @@ def _scan_chinese(lt: str, text: str, out: list[NumberMention], taken: _Taken) -
 
 def find_numbers(text: str, language: str = "en") -> list[NumberMention]:
     """Every numeric mention in ``text`` with exact offsets, sorted by position."""
+    return _scan(text, language)[0]
+
+
+class NumberScan(NamedTuple):
+    """The mentions of a text read in one language, and those that every language would give."""
+
+    mentions: list[NumberMention]
+    invariant: list[NumberMention]  # in find_numbers(text, language) for any language
+
+
+def scan_numbers(text: str, language: str = "en") -> NumberScan:
+    """``find_numbers(text, language)`` plus the mentions the text gives whatever its language.
+
+    A caller that only guesses the language of a text in order to read its figures (a German
+    source's "3.000" is 3000) can first look among ``invariant``: when the scan took no
+    language-dependent decision, that is every mention except the spelled-out numbers (which
+    Chinese readings skip), and nothing found there needs the guess.
+    """
+    mentions, spelled, used = _scan(text, language)
+    if used:
+        return NumberScan(mentions, [])
+    skipped = set(map(id, spelled))
+    return NumberScan(mentions, [m for m in mentions if id(m) not in skipped])
+
+
+def _scan(text: str, language: str) -> tuple[list[NumberMention], list[NumberMention], bool]:
+    """The mentions, those found as spelled-out numbers, and whether the language was used."""
     if not text:
-        return []
-    lang = base_language(language)
+        return [], [], False
+    reading = _Reading(base_language(language))
     lt = lower_keep_offsets(text if text.isascii() else text.translate(_FULLWIDTH))
     out: list[NumberMention] = []
     taken = _Taken(len(text))
     runs = _digit_runs(lt)
     if runs.all:
-        _scan_dates(lt, text, lang, runs, out, taken)
+        _scan_dates(lt, text, reading, runs, out, taken)
         _scan_times(lt, text, runs, out, taken)
         _scan_phones(lt, text, runs.phone, out, taken)
-        _scan_numbers(lt, text, lang, runs.all, out, taken)
-    if lang != "zh":
+        _scan_numbers(lt, text, reading, runs.all, out, taken)
+    first_spelled = len(out)
+    if reading.lang != "zh":
         _scan_spelled(lt, text, out, taken)
+    spelled = out[first_spelled:]
     if not lt.isascii() and _HAS_HAN.search(lt):
         _scan_chinese(lt, text, out, taken)
     out.sort(key=lambda m: (m.start, m.end))
-    return out
+    return out, spelled, reading.used

@@ -240,3 +240,31 @@ def test_spelled_ordinals_are_weak_and_support_written_ones() -> None:
         ("zweiten", "ordinal", 2, True),
     ]
     assert same_value(one("the 2nd floor"), found[1])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Open 17:0-21:30, rated 3.5 by 1,200 guests on 2022-01-18; three stars.",
+        "Le prix est de 1.200 € le 3 mars, 2e édition.",
+        "Am 03/04/2021 kostete es 1.200 Euro, sept Tage.",
+        "客服專線 0800-123-456，三千五百万元，2021年3月。",
+    ],
+)
+def test_invariant_mentions_are_found_in_every_language(text: str) -> None:
+    from hallucheck.text.numbers import scan_numbers
+
+    for language in ("en", "de", "fr", "zh-Hant"):
+        scan = scan_numbers(text, language)
+        assert scan.mentions == find_numbers(text, language)
+        for other in ("en", "de", "fr", "zh-Hans", "es"):
+            found = find_numbers(text, other)
+            assert all(m in found for m in scan.invariant)
+
+
+def test_invariant_mentions_leave_out_spelled_numbers_and_language_dependent_reads() -> None:
+    from hallucheck.text.numbers import scan_numbers
+
+    scan = scan_numbers("rated 3.5 by three guests", "en")
+    assert [m.text for m in scan.invariant] == ["3.5"]
+    assert scan_numbers("it costs 1,200 dollars", "en").invariant == []  # 1,200 reads as 1.2 in German
