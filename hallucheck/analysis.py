@@ -67,9 +67,13 @@ class SourceAnalysis:
         """Start offset of every token, for bisection."""
         return self.columns.starts
 
-    @cached_property
+    @property
     def sentence_ranges(self) -> list[tuple[int, int]]:
-        """Per sentence, the token index range ``[lo, hi)`` of the tokens wholly inside it."""
+        """Per sentence, the token index range ``[lo, hi)`` of the tokens wholly inside it.
+
+        Not cached: the source index reads it once, and a cached list of pairs would be a few
+        dozen more objects per cached source for the garbage collector to keep visiting.
+        """
         starts, ends = self.columns.starts, self.columns.ends
         out: list[tuple[int, int]] = []
         lo = 0

@@ -9,9 +9,9 @@ packed bit vectors for ROUGE-L — is computed on first use and kept on the cach
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import compress
+from itertools import chain, compress
 from typing import TypeVar
 
 from hallucheck.analysis import SourceAnalysis, group_tokens
@@ -45,13 +45,23 @@ class SourceIndex:
     """The source as sentences of lemmas: ``words`` keeps stop words, ``content`` drops them.
 
     Tuples, not lists: this lives in the source cache, and the garbage collector stops scanning a
-    tuple of strings after its first look but walks a list in every collection.
+    tuple of strings after its first look but walks a list in every collection. ``words`` is built
+    on first use from the token columns and the sentences' token ranges (kept as one flat tuple of
+    bounds): only the stop-word variant of the overlap check reads it.
     """
 
     sentences: list[Segment]
-    words: tuple[tuple[str, ...], ...]
     content: tuple[tuple[str, ...], ...]
     all_words: tuple[str, ...]
+    norms: tuple[str, ...] = field(repr=False, compare=False)
+    is_word: bytes = field(repr=False, compare=False)
+    bounds: tuple[int, ...] = field(repr=False, compare=False)  # lo, hi of each sentence, in a row
+
+    @cached_property
+    def words(self) -> tuple[tuple[str, ...], ...]:
+        """Per sentence, the lemmas of its words, stop words included."""
+        norms, is_word, b = self.norms, self.is_word, self.bounds
+        return tuple([tuple(compress(norms[lo:hi], is_word[lo:hi])) for lo, hi in zip(b[0::2], b[1::2])])
 
     @cached_property
     def packed_words(self) -> PackedSequences:
@@ -80,10 +90,9 @@ def _build(sa: SourceAnalysis) -> SourceIndex:
     cols = sa.columns
     norms, is_word, is_content = cols.norms, cols.words, cols.content
     ranges = sa.sentence_ranges
-    words = tuple([tuple(compress(norms[a:b], is_word[a:b])) for a, b in ranges])
     content = tuple([tuple(compress(norms[a:b], is_content[a:b])) for a, b in ranges])
     all_words = tuple(compress(norms, is_word))
-    return SourceIndex(list(sa.sentences), words, content, all_words)
+    return SourceIndex(list(sa.sentences), content, all_words, norms, is_word, tuple(chain.from_iterable(ranges)))
 
 
 def source_index(sa: SourceAnalysis) -> SourceIndex:
