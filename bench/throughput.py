@@ -102,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.pin and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     from hallucheck.checker import Checker
+    from hallucheck.text.language import load_identifier
 
     detectors = args.detectors.split(",") if args.detectors else cheap_detectors()
     checker = Checker(detectors=detectors, policy=args.policy)
@@ -109,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     sources = len({c.source_text for c in cases})
     fresh = _fresh_sources(cases)
     checker.check(cases[0])  # imports, lazy tables and models load outside the timed runs
+    load_identifier()  # the language identifier too: cases[0] may not need it
     _clear_caches()
 
     results: dict[str, Any] = {}
