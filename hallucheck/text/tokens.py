@@ -92,7 +92,7 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
     out: list[Token] = []
     ascii_only = text.isascii()
     if lang == "zh" or (not ascii_only and _CJK_RUN.search(text)):
-        stops = stopwords(lang)
+        table = _word_table(lang)
         spans = _jieba_spans(text) if lang == "zh" or _CJK_RUN.search(text) else []
         for s, e in spans:
             w = text[s:e]
@@ -101,9 +101,9 @@ def tokenize(text: str, language: str = "en") -> list[Token]:
             # jieba keeps Latin runs with spaces apart; re-split them with the word pattern.
             if not _CJK_RUN.search(w) and len(w) > 1:
                 for m in _WORD.finditer(w):
-                    out.append(_make(m.group(), s + m.start(), s + m.end(), lang, stops))
+                    out.append(_make(m.group(), s + m.start(), s + m.end(), table))
             else:
-                out.append(_make(w, s, e, lang, stops))
+                out.append(_make(w, s, e, table))
         return out
     # The hot loop of every lexical check, with as few Python-level calls per token as possible.
     # Offsets come from str.find instead of match objects: the pattern leaves only white space
@@ -230,14 +230,15 @@ def _unicode_words(text: str) -> tuple[list[str], tuple[int, ...], tuple[int, ..
     return words, tuple(starts), tuple(map(add, starts, map(len, words)))
 
 
-def _make(w: str, s: int, e: int, lang: str, stops: frozenset[str]) -> Token:
-    norm, is_stop, is_punct, is_number, _kind = _word_info(w, lang, stops)
+def _make(w: str, s: int, e: int, table: _WordTable) -> Token:
+    norm, is_stop, is_punct, is_number, _kind = table[w]
     return tuple.__new__(Token, (s, e, w, norm, is_stop, is_punct, is_number))
 
 
-@lru_cache(maxsize=400_000)
 def _word_info(w: str, lang: str, stops: frozenset[str]) -> tuple[str, bool, bool, bool, int]:
-    """Everything about a token that depends only on the word: computed once per word and language.
+    """Everything about a token that depends only on the word: computed once per word and language
+    (the per-language _WordTable is the cache; an lru_cache here as well kept a second entry per
+    word, whose key, holding the stop-word frozenset, the garbage collector could never untrack).
 
     ``(norm, is_stop, is_punct, is_number, kind)``, ``kind`` being the three flags as bits
     (``_PUNCT``, ``_STOP``, ``_NUMBER``), from which token_columns makes its masks.
