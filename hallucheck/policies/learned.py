@@ -22,7 +22,10 @@ time (``span_detectors``; without the model — cascade not escalated — ``chea
 An answer below the threshold but at moderate risk (sent to review) keeps its spans too, so the
 reviewer sees what to look at. When it is judged low risk, only spans scoring at least
 ``span_keep_score`` are kept (default: none), so an accepted answer does not come with highlights
-that contradict its verdict.
+that contradict its verdict. A flagged or reviewed answer on which the tagger marked nothing shows
+the spans of ``fallback_span_detectors`` instead: the cheap detectors whose spans were at least as
+precise as the tagger's on calib (the numbers detector's contradicted and unsupported figures and
+names), so a verdict comes with the places that led to it.
 """
 
 from __future__ import annotations
@@ -164,6 +167,7 @@ class LearnedPolicy:
         self.escalate_high = float(self.spec.get("escalate_high", 1.0))
         self.span_detectors = set(self.spec.get("span_detectors", []))
         self.cheap_span_detectors = set(self.spec.get("cheap_span_detectors", self.spec.get("span_detectors", [])))
+        self.fallback_span_detectors = set(self.spec.get("fallback_span_detectors", []))
         self.span_keep_score = float(self.spec.get("span_keep_score", 1.01))
         self.token_threshold = self.spec.get("token_threshold")
 
@@ -208,8 +212,17 @@ class LearnedPolicy:
         usable_findings = [f for f in findings if not f.error]
         with_model = any(f.detector == "model" for f in usable_findings)
         keep = self.span_detectors if with_model else self.cheap_span_detectors
+        out = self._collect(usable_findings, keep, show)
+        if show and not out and with_model:
+            # A rejected (or reviewed) answer must say what to look at: when the tagger marked no
+            # word, show the spans of the detectors that were at least as precise as the tagger on
+            # calib (e.g. a figure that contradicts the source) rather than nothing.
+            out = self._collect(usable_findings, self.fallback_span_detectors, show)
+        return out
+
+    def _collect(self, findings: Sequence[Finding], keep: set[str], show: bool) -> list[Span]:
         out: list[Span] = []
-        for f in usable_findings:
+        for f in findings:
             if f.detector == "model" or f.detector in keep:
                 out.extend(s for s in f.spans if show or s.score >= self.span_keep_score)
         return out

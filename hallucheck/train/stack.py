@@ -315,8 +315,43 @@ def _fit_spans(
             best_t, best_f = t, f
     base = [_model_spans(model[k], answers[k], toks[k], best_t) if flagged[k] else [] for k in keys]
     chosen, current = _greedy_spans(cache, keys, flagged, gold_spans, base, best_f, full)
-    report["calib_span"] = {"token_threshold": best_t, "model_only_f1": round(best_f, 4), "span_detectors": chosen, "fused_f1": round(current, 4)}
-    return {"token_threshold": best_t, "span_detectors": chosen, "cheap_span_detectors": cheap_chosen}
+    fused = _with_detector_spans(cache, keys, flagged, base, chosen)
+    # Fallback for flagged answers on which the tagger marked nothing: only detectors whose spans
+    # are at least as precise as the tagger's on calib, so the verdict comes with its reasons
+    # without filling reports with the low-precision lexical spans.
+    model_precision = span_f1(base, gold_spans)["precision"]
+    fallback_dets = [
+        d for d in cheap
+        if span_f1(_with_detector_spans(cache, keys, flagged, [[] for _ in keys], [d]), gold_spans)["precision"] >= model_precision
+    ]
+    fallback = _with_fallback(cache, keys, flagged, fused, fallback_dets)
+    report["calib_span"] = {
+        "token_threshold": best_t, "model_only_f1": round(best_f, 4), "span_detectors": chosen, "fused_f1": round(current, 4),
+        "fallback_span_detectors": fallback_dets, "with_fallback": span_f1(fallback, gold_spans),
+    }
+    return {"token_threshold": best_t, "span_detectors": chosen, "cheap_span_detectors": cheap_chosen,
+            "fallback_span_detectors": fallback_dets}
+
+
+def _with_detector_spans(
+    cache: Path, keys: list[str], flagged: dict[str, bool], base: list[list[tuple[int, int]]], dets: list[str]
+) -> list[list[tuple[int, int]]]:
+    """``base`` plus the spans of ``dets`` on the flagged answers."""
+    out = [list(b) for b in base]
+    for det in dets:
+        rows = load_cache(cache, det)
+        for i, k in enumerate(keys):
+            if flagged[k] and k in rows:
+                out[i] += [tuple(s[:2]) for s in rows[k]["spans"]]
+    return out
+
+
+def _with_fallback(
+    cache: Path, keys: list[str], flagged: dict[str, bool], fused: list[list[tuple[int, int]]], dets: list[str]
+) -> list[list[tuple[int, int]]]:
+    """As the policy shows them: a flagged answer with no fused span gets the spans of ``dets``."""
+    extra = _with_detector_spans(cache, keys, flagged, [[] for _ in keys], dets)
+    return [f if f or not flagged[k] else e for f, e, k in zip(fused, extra, keys)]
 
 
 def _dev_report(cache: Path, gold: dict[str, Any], answers: dict[str, str], stage_models: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
@@ -327,7 +362,11 @@ def _dev_report(cache: Path, gold: dict[str, Any], answers: dict[str, str], stag
     out: dict[str, Any] = {}
     thr = spec["threshold"]
     model = load_cache(cache, "model")
-    span_rows = {d: load_cache(cache, d) for d in set(spec.get("span_detectors", [])) | set(spec.get("cheap_span_detectors", []))}
+    span_rows = {
+        d: load_cache(cache, d)
+        for key in ("span_detectors", "cheap_span_detectors", "fallback_span_detectors")
+        for d in spec.get(key, [])
+    }
     for stage, (st, xs) in stage_models.items():
         keys = sorted(k for k in xs if gold[k]["part"] == "dev")
         p = np.array([st.probability(xs[k]) for k in keys])
@@ -346,6 +385,10 @@ def _dev_report(cache: Path, gold: dict[str, Any], answers: dict[str, str], stag
                 for d in dets:
                     if k in span_rows[d]:
                         spans += [tuple(s[:2]) for s in span_rows[d][k]["spans"]]
+                if stage == "full" and not spans:  # the policy's fallback (LearnedPolicy._spans)
+                    for d in spec.get("fallback_span_detectors", []):
+                        if k in span_rows[d]:
+                            spans += [tuple(s[:2]) for s in span_rows[d][k]["spans"]]
             preds.append(spans)
         res["span"] = span_f1(preds, [[tuple(s) for s in gold[k]["spans"]] for k in keys])
         out[stage] = res

@@ -26,7 +26,8 @@ def _spec(tmp_path: Path) -> Path:
     full = dict(cheap, detectors=["ngram", "model"], features=["ngram.risk", "model.f.model_max"], fill=[0.3, 0.1],
                 trees=[_stump(0, 0.5, -1.0, 1.0), _stump(1, 0.7, -1.0, 3.0)])
     spec = {"detectors": ["ngram", "model"], "stages": {"cheap": cheap, "full": full}, "threshold": 0.5,
-            "escalate_low": 0.2, "escalate_high": 0.8, "span_detectors": ["numbers"], "cheap_span_detectors": ["ngram"]}
+            "escalate_low": 0.2, "escalate_high": 0.8, "span_detectors": ["numbers"], "cheap_span_detectors": ["ngram"],
+            "fallback_span_detectors": ["ngram"]}
     p = tmp_path / "learned.json"
     p.write_text(json.dumps(spec))
     return p
@@ -51,6 +52,19 @@ def test_full_stage_probability_and_verdict(tmp_path: Path) -> None:
     assert v.risk_score == pytest.approx(_sig(1.0 + 3.0))
     assert v.hallucinated and v.risk_level == "high" and v.decision == "reject"
     assert sorted((s.detector, s.start) for s in v.spans or []) == [("model", 0), ("numbers", 5)]
+
+
+def test_flagged_answer_without_tagger_spans_shows_the_cheap_stage_spans(tmp_path: Path) -> None:
+    """A verdict of 'hallucinated' with nothing highlighted helps no one: when the tagger marked
+    no word, the fallback span detectors (here ngram) speak instead."""
+    pol = LearnedPolicy(_spec(tmp_path))
+    fs = [_f("ngram", 0.9, spans=[_span("ngram", 0, 3)]), _f("model", 0.95, {"model_max": 0.95})]
+    v = pol.decide(analysis(), fs)
+    assert v.hallucinated
+    assert [(s.detector, s.start) for s in v.spans or []] == [("ngram", 0)]
+    # with tagger spans, the full stage's choice stands (ngram is not one of its span detectors)
+    fs[1] = _f("model", 0.95, {"model_max": 0.95}, [_span("model", 4, 8)])
+    assert [s.detector for s in pol.decide(analysis(), fs).spans or []] == ["model"]
 
 
 def test_grounded_answer_gets_no_spans(tmp_path: Path) -> None:
