@@ -14,6 +14,7 @@ huge answers; sentences beyond it are reported in ``Finding.coverage``.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -108,6 +109,7 @@ class ModelDetector(BaseDetector):
             case.answer, case.question or "", contexts, analysis.language,
             analysis.sentences, analysis.tokens, self.max_windows,
         )
+        tagged = _without_citation_markers(tagged, analysis)
         pspans = probs_to_spans(case.answer, tagged.offsets, tagged.probs, thr, analysis.tokens)
         answer = case.answer
         spans = [self._span(analysis, tagged, ps) for ps in pspans if any(c.isalnum() for c in answer[ps.start : ps.end])]
@@ -195,3 +197,20 @@ class ModelDetector(BaseDetector):
             reason=f"the span tagger finds no support in the source evidence (p={ps.score:.2f})",
             evidence=evidence,
         )
+
+
+def _without_citation_markers(tagged: Any, analysis: CaseAnalysis) -> Any:
+    """The tagger's output with citation markers ("[1]", "[source:FAQ-2]") set to probability 0.
+
+    The tagger learned from answers that cite nothing, so a marker's word pieces look unsupported
+    to it; whether a marker points at a real source is the citations detector's question. Without
+    this a repair would cut "[source:FAQ-2]" out of a grounded sentence.
+    """
+    markers = [(m.start, m.end) for m in analysis.citation_markers]
+    if not markers or not len(tagged.probs):
+        return tagged
+    probs = np.array(tagged.probs, copy=True)
+    for i, (s, e) in enumerate(tagged.offsets):
+        if any(a <= s and e <= b for a, b in markers):
+            probs[i] = 0.0
+    return dataclasses.replace(tagged, probs=probs)

@@ -84,3 +84,17 @@ def test_policy_features_do_not_move_with_the_span_threshold() -> None:
     high = ModelDetector(threshold=0.95).detect(CaseAnalysis(case))
     assert low.details["features"] == high.details["features"]
     assert sum(s.end - s.start for s in low.spans) > sum(s.end - s.start for s in high.spans)
+
+
+def test_citation_markers_are_never_tagged() -> None:
+    """Markers are the citations detector's business; the tagger, trained on answers without
+    them, must not mark "[source:FAQ-2]" as unsupported (a repair would cut it out)."""
+    from hallucheck.types import Source
+
+    answer = "The Golden Gate Bridge opened in 1937 [source:bridge] and was designed by Joseph Strauss [1]."
+    f = _run(answer, contexts=[Source(id="bridge", text=SOURCE)], threshold=1e-6)  # every other word piece
+    markers = [(answer.index("[source:bridge]"), answer.index("[source:bridge]") + 15), (answer.index("[1]"), answer.index("[1]") + 3)]
+    inside = [p for (a, b), p in zip(f.details["token_probs"]["offsets"], f.details["token_probs"]["probs"])
+              if any(s <= a and b <= e for s, e in markers)]
+    assert inside and max(inside) == 0.0
+    assert not any(sp.start <= s < sp.end or s <= sp.start < e for sp in f.spans for s, e in markers)
