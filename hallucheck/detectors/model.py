@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.types import Coverage, Evidence, Finding, Span
+
+if TYPE_CHECKING:
+    from hallucheck.models.tagger import TaggedAnswer
 
 __all__ = ["ModelDetector", "model_features", "FEATURE_KEYS", "FEATURE_THRESHOLD"]
 
@@ -199,7 +202,7 @@ class ModelDetector(BaseDetector):
         )
 
 
-def _without_citation_markers(tagged: Any, analysis: CaseAnalysis) -> Any:
+def _without_citation_markers(tagged: TaggedAnswer, analysis: CaseAnalysis) -> TaggedAnswer:
     """The tagger's output with citation markers ("[1]", "[source:FAQ-2]") set to probability 0.
 
     The tagger learned from answers that cite nothing, so a marker's word pieces look unsupported

@@ -29,25 +29,21 @@ _WORD = regex.compile(
 # spelled out for ASCII (``\p{L}`` = A-Za-z, ``\p{N}`` = 0-9, no marks, ``\s`` = tab, line
 # feed, vertical tab, form feed, carriage return, space): the standard ``re`` engine runs it
 # about a third faster than ``regex`` runs the Unicode one. tests/text/test_tokens.py checks
-# that the classes agree on every ASCII character.
-_WORD_ASCII = re.compile(
-    r"[0-9]+(?:[.,:/][0-9]+)*(?:%|[A-Za-z]{0,3})"
-    r"|[A-Za-z][A-Za-z0-9]*(?:['\-][A-Za-z0-9]+)*"
-    r"|[^\t\n\x0b\x0c\r A-Za-z0-9]",
-)
-# _WORD_ASCII with the white space before each token: the match lengths then add up to the token
-# ends, so the offsets come from C-level sums instead of a ``str.find`` per token. Only used up to
-# the end of the last token (no trailing white space), where every match is a token. Words come
-# first (the commonest token) and every repeat is possessive: nothing after a token can make the
-# engine give characters back, so this matches exactly what the greedy pattern does, without
-# keeping backtracking points (about a seventh faster).
+# that the classes agree on every ASCII character. Words come first (the commonest token; the
+# three alternatives start with different characters, so the order changes no match) and every
+# repeat is possessive: nothing after a token can make the engine give characters back, so this
+# matches exactly what the greedy pattern does, without keeping backtracking points.
 _ASCII_GAP = "\t\n\x0b\x0c\r "
-_SPACED_WORD_ASCII = re.compile(
-    f"[{_ASCII_GAP}]*+(?:"
+_ASCII_TOKEN = (
     r"[A-Za-z][A-Za-z0-9]*+(?:['\-][A-Za-z0-9]++)*+"
     r"|[0-9]++(?:[.,:/][0-9]++)*+(?:%|[A-Za-z]{0,3})"
-    r"|[^\t\n\x0b\x0c\r A-Za-z0-9])"
+    r"|[^\t\n\x0b\x0c\r A-Za-z0-9]"
 )
+_WORD_ASCII = re.compile(_ASCII_TOKEN)
+# _WORD_ASCII with the white space before each token: the match lengths then add up to the token
+# ends, so the offsets come from C-level sums instead of a ``str.find`` per token. Only used up to
+# the end of the last token (no trailing white space), where every match is a token.
+_SPACED_WORD_ASCII = re.compile(f"[{_ASCII_GAP}]*+(?:{_ASCII_TOKEN})")
 _CJK_RUN = regex.compile(r"[\p{Han}]")
 _LEMMA_LANGS = {"en", "de", "fr", "es", "it", "nl", "pt"}
 

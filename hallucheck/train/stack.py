@@ -268,18 +268,16 @@ def _greedy_spans(
     base: list[list[tuple[int, int]]],
     current: float,
     allowed: list[str],
-) -> tuple[list[str], float]:
+) -> tuple[list[str], float, list[list[tuple[int, int]]]]:
+    """Detectors whose spans, added one at a time, raise span F1; with that F1 and the fused spans."""
     chosen: list[str] = []
     for det in [d for d in SPAN_CANDIDATES if d in allowed]:
-        rows = load_cache(cache, det)
-        if not rows:
-            continue
-        trial = [b + ([tuple(s[:2]) for s in rows[k]["spans"]] if flagged[k] and k in rows else []) for b, k in zip(base, keys)]
+        trial = _with_detector_spans(cache, keys, flagged, base, [det])
         f = span_f1(trial, gold_spans)["f1"]
         if f > current + 0.002:
             chosen.append(det)
             base, current = trial, f
-    return chosen, current
+    return chosen, current, base
 
 
 def _fit_spans(
@@ -296,7 +294,7 @@ def _fit_spans(
     from hallucheck.text import tokenize
 
     ck = sorted(p_cheap)
-    cheap_chosen, cheap_f = _greedy_spans(
+    cheap_chosen, cheap_f, _ = _greedy_spans(
         cache, ck, {k: p_cheap[k] >= thr for k in ck}, [[tuple(s) for s in gold[k]["spans"]] for k in ck], [[] for _ in ck], 0.0, cheap
     )
     report["calib_span_cheap"] = {"span_detectors": cheap_chosen, "f1": round(cheap_f, 4)}
@@ -314,8 +312,7 @@ def _fit_spans(
         if f > best_f:
             best_t, best_f = t, f
     base = [_model_spans(model[k], answers[k], toks[k], best_t) if flagged[k] else [] for k in keys]
-    chosen, current = _greedy_spans(cache, keys, flagged, gold_spans, base, best_f, full)
-    fused = _with_detector_spans(cache, keys, flagged, base, chosen)
+    chosen, current, fused = _greedy_spans(cache, keys, flagged, gold_spans, base, best_f, full)
     # Fallback for flagged answers on which the tagger marked nothing: only detectors whose spans
     # are at least as precise as the tagger's on calib, so the verdict comes with its reasons
     # without filling reports with the low-precision lexical spans.
@@ -367,6 +364,10 @@ def _dev_report(cache: Path, gold: dict[str, Any], answers: dict[str, str], stag
         for key in ("span_detectors", "cheap_span_detectors", "fallback_span_detectors")
         for d in spec.get(key, [])
     }
+
+    def detector_spans(key: str, dets: list[str]) -> list[tuple[int, int]]:
+        return [tuple(s[:2]) for d in dets if key in span_rows[d] for s in span_rows[d][key]["spans"]]
+
     for stage, (st, xs) in stage_models.items():
         keys = sorted(k for k in xs if gold[k]["part"] == "dev")
         p = np.array([st.probability(xs[k]) for k in keys])
@@ -382,13 +383,9 @@ def _dev_report(cache: Path, gold: dict[str, Any], answers: dict[str, str], stag
             if pk >= thr:
                 if stage == "full" and k in model:
                     spans += _model_spans(model[k], answers[k], tokenize(answers[k], "en"), spec.get("token_threshold", 0.5))
-                for d in dets:
-                    if k in span_rows[d]:
-                        spans += [tuple(s[:2]) for s in span_rows[d][k]["spans"]]
+                spans += detector_spans(k, dets)
                 if stage == "full" and not spans:  # the policy's fallback (LearnedPolicy._spans)
-                    for d in spec.get("fallback_span_detectors", []):
-                        if k in span_rows[d]:
-                            spans += [tuple(s[:2]) for s in span_rows[d][k]["spans"]]
+                    spans = detector_spans(k, spec.get("fallback_span_detectors", []))
             preds.append(spans)
         res["span"] = span_f1(preds, [[tuple(s) for s in gold[k]["spans"]] for k in keys])
         out[stage] = res
