@@ -19,6 +19,8 @@ _EXPORTS: dict[str, str] = {
     "check": "hallucheck.checker",
     "Checker": "hallucheck.checker",
     "Budget": "hallucheck.checker",
+    "CheckStream": "hallucheck.streaming",
+    "SentenceCheck": "hallucheck.streaming",
     "Case": "hallucheck.types",
     "Source": "hallucheck.types",
     "Span": "hallucheck.types",
@@ -53,6 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from hallucheck.policies import available_policies, get_policy
     from hallucheck.retrieval import filter_retrieved
     from hallucheck.strategies import PromptStrategy, render_prompt
+    from hallucheck.streaming import CheckStream, SentenceCheck
     from hallucheck.types import (
         Case,
         CitationSummary,

@@ -11,7 +11,7 @@ import asyncio
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -22,6 +22,9 @@ from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.default import default_detectors
 from hallucheck.spans import merge_spans
 from hallucheck.types import CitationSummary, Case, Cost, Coverage, Finding, Report
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hallucheck.streaming import CheckStream
 
 __all__ = ["Budget", "Checker", "check", "make_case", "MAX_ANSWER_CHARS", "MAX_SOURCE_CHARS"]
 
@@ -123,6 +126,23 @@ class Checker:
     async def acheck(self, case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Report:
         """The same as ``check``, off the event loop (detectors are CPU-bound or do their own I/O)."""
         return await asyncio.to_thread(self.check, case, **fields)
+
+    def stream(
+        self,
+        case: Case | Mapping[str, Any] | None = None,
+        *,
+        sentence_checker: Checker | None = None,
+        **fields: Any,
+    ) -> CheckStream:
+        """Check an answer while it is generated: ``feed(text)`` returns a check of each sentence it
+        completes, ``close()`` the Report of the whole answer (see ``hallucheck.streaming``).
+
+        Give the case without its answer (question=, contexts=, task=, language=, ...).
+        """
+        from hallucheck.streaming import CheckStream, stream_case
+
+        built = stream_case(case, **fields)
+        return CheckStream(self, built, sentence_checker=sentence_checker)
 
     def check_many(self, cases: Iterable[Case | Mapping[str, Any]]) -> Iterator[Report]:
         for c in cases:
