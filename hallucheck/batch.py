@@ -111,8 +111,13 @@ def check_record(record: Mapping[str, Any], spec: CheckerSpec, overrides: Mappin
 def check_record_safe(
     item: tuple[int, Mapping[str, Any]], spec: CheckerSpec, overrides: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Like :func:`check_record` for ``(line, record)``, but an invalid record becomes ``{"error": ...}``."""
+    """Like :func:`check_record` for ``(line, record)``, but an invalid record (or a
+    :class:`hallucheck.jsonio.BadLine`) becomes ``{"line": ..., "error": ...}``."""
     line, record = item
+    from hallucheck.jsonio import BadLine
+
+    if isinstance(record, BadLine):  # a line that was not readable JSON (``iter_jsonl(on_error="yield")``)
+        return {"line": line, "error": record.error}
     try:
         return check_record(record, spec, overrides)
     except InputError as exc:

@@ -8,6 +8,7 @@ case, within a budget of wall time and LLM calls.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,11 @@ def make_case(case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Ca
         return case
     data: dict[str, Any] = dict(case or {})
     data.update({k: v for k, v in fields.items() if v is not None})
+    where = _lone_surrogate_at(data)
+    if where is not None:
+        # JSON may carry a lone surrogate (\ud800) that no UTF-8 output or store can hold; the
+        # HTTP service refuses it too.
+        raise InputError(f"invalid case: {where}: the text contains invalid Unicode (a lone surrogate)")
     if "contexts" not in data and "context" in data:
         data["contexts"] = data.pop("context")
     try:
@@ -62,6 +68,33 @@ def make_case(case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Ca
     if total > MAX_SOURCE_CHARS:
         raise InputError(f"sources are {total} characters; the limit is {MAX_SOURCE_CHARS}")
     return built
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate_at(data: Mapping[str, Any]) -> str | None:
+    """The path of the first string (key or value) holding a surrogate code point, else None.
+
+    Iterative, so metadata nested thousands of levels deep cannot exhaust the stack here.
+    """
+    stack: list[tuple[str, Any]] = [(str(k), v) for k, v in data.items()]
+    for key in data:
+        if isinstance(key, str) and _SURROGATE.search(key):
+            return key
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                return where
+        elif isinstance(value, Mapping):
+            for k, v in value.items():
+                if isinstance(k, str) and _SURROGATE.search(k):
+                    return where
+                stack.append((f"{where}.{k}", v))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((f"{where}.{i}", v) for i, v in enumerate(value))
+    return None
 
 
 class Checker:

@@ -4,6 +4,10 @@ Every failure — missing file, empty file, invalid UTF-8, broken gzip, a line t
 becomes an ``InputError`` whose message names the file and, for JSON Lines, the line number.
 Lines are decoded one by one from bytes, so an invalid byte is reported on its own line instead of
 somewhere in a buffered chunk. Records are yielded lazily: a large data set is never held in memory.
+
+A batch that must not lose its later lines (``detect --batch --keep-going``) asks
+:func:`iter_jsonl` for ``on_error="yield"``: a line that cannot be read then comes out as a
+:class:`BadLine` in its place and reading goes on with the next line.
 """
 
 from __future__ import annotations
@@ -13,16 +17,25 @@ import json
 import sys
 import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, Literal, cast
 
 from hallucheck.errors import InputError
 
-__all__ = ["MAX_JSON_BYTES", "display_name", "open_binary", "read_json", "iter_jsonl"]
+__all__ = ["MAX_JSON_BYTES", "BadLine", "display_name", "open_binary", "read_json", "iter_jsonl", "loads_text"]
 
 # A single case file larger than this is certainly not one case (the checker's own limits on
 # answer and source length are far smaller); refusing early avoids parsing gigabytes.
 MAX_JSON_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """A JSON Lines line that could not be read; ``error`` says why (without the file name)."""
+
+    line: int
+    error: str
 
 
 def display_name(path: str | Path) -> str:
@@ -58,6 +71,26 @@ def _json_error(exc: json.JSONDecodeError) -> str:
     return f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
 
 
+def loads_text(text: str) -> Any:
+    """``json.loads`` whose every failure is a ValueError with a message a user can act on.
+
+    Besides syntax errors this covers what the standard parser raises otherwise: an integer of
+    more than 4,300 digits (Python refuses to convert it) and nesting deep enough to exhaust the
+    stack.
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(_json_error(exc)) from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):
+            limit = sys.get_int_max_str_digits()
+            raise ValueError(f"not usable JSON (an integer has more than {limit} digits)") from None
+        raise ValueError(f"not usable JSON ({' '.join(str(exc).split())[:200]})") from None
+
+
 def read_json(path: str | Path) -> Any:
     """One JSON document from a file or stdin."""
     name = display_name(path)
@@ -75,15 +108,19 @@ def read_json(path: str | Path) -> Any:
     if not text.strip():
         raise InputError(f"{name}: empty input, expected a JSON object")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: {_json_error(exc)}") from None
-    except RecursionError:
-        raise InputError(f"{name}: JSON nested too deeply") from None
+        return loads_text(text)
+    except ValueError as exc:
+        raise InputError(f"{name}: {exc}") from None
 
 
-def iter_jsonl(path: str | Path, *, require_objects: bool = True) -> Iterator[tuple[int, Any]]:
+def iter_jsonl(
+    path: str | Path, *, require_objects: bool = True, on_error: Literal["raise", "yield"] = "raise"
+) -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` for every non-blank line; InputError naming the line on bad input.
+
+    With ``on_error="yield"`` a line that is not valid UTF-8, not JSON, or (with
+    ``require_objects``) not an object is yielded as ``(line number, BadLine)`` and reading goes
+    on; only a stream that cannot be read at all still raises.
 
     An input with no records at all is an error too (an empty data set would report meaningless
     zeros).
@@ -94,18 +131,16 @@ def iter_jsonl(path: str | Path, *, require_objects: bool = True) -> Iterator[tu
     lineno = 0
     try:
         for lineno, raw in enumerate(stream, start=1):
-            where = f"{name}: line {lineno}"
-            text = _decode(raw, where)
-            if not text.strip():
-                continue
             try:
-                value = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{where}: {_json_error(exc)}") from None
-            except RecursionError:
-                raise InputError(f"{where}: JSON nested too deeply") from None
-            if require_objects and not isinstance(value, dict):
-                raise InputError(f"{where}: expected a JSON object, got {type(value).__name__}")
+                value = _line_value(raw, require_objects)
+            except ValueError as exc:
+                if on_error == "raise":
+                    raise InputError(f"{name}: line {lineno}: {exc}") from None
+                seen += 1
+                yield lineno, BadLine(lineno, str(exc))
+                continue
+            if value is _BLANK:
+                continue
             seen += 1
             yield lineno, value
     except (OSError, EOFError, zlib.error) as exc:
@@ -115,3 +150,21 @@ def iter_jsonl(path: str | Path, *, require_objects: bool = True) -> Iterator[tu
             stream.close()
     if not seen:
         raise InputError(f"{name}: no records (the input is empty)")
+
+
+_BLANK = object()
+
+
+def _line_value(raw: bytes, require_objects: bool) -> Any:
+    """The JSON value of one line, ``_BLANK`` for a blank line; ValueError saying what is wrong."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not valid UTF-8 (byte {exc.start}: {raw[exc.start:exc.start + 1]!r})") from None
+    text = text[1:] if text.startswith("\ufeff") else text
+    if not text.strip():
+        return _BLANK
+    value = loads_text(text)
+    if require_objects and not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
+    return value

@@ -122,7 +122,7 @@ def _batch(
             transient=True,
         ) as progress:
             bar = progress.add_task("batch", total=None, rate="")
-            records = iter_jsonl(batch, require_objects=False)
+            records = iter_jsonl(batch, require_objects=False, on_error="yield" if keep_going else "raise")
             if ray:
                 from hallucheck.distributed import iter_checked_ray
 

@@ -6,11 +6,14 @@ the top units of a lexical retrieval over the sources. A sentence whose contradi
 reaches ``threshold`` becomes a ``contradiction`` span; one that is neither entailed nor
 contradicted (entailment below ``1 - threshold``) becomes a ``baseless`` span with a lower score.
 
-No model ships: pass ``model_path`` (see :mod:`hallucheck.models.nli` for the accepted layouts).
+No model ships: pass ``model_path``, or set ``HALLUCHECK_NLI_MODEL`` so that the command line and
+the service, which build detectors by name, find it too (see :mod:`hallucheck.models.nli` for the
+accepted layouts).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -18,9 +21,12 @@ import numpy as np
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
+from hallucheck.errors import InputError
 from hallucheck.types import Evidence, Finding, Span
 
-__all__ = ["NLIDetector", "sentence_premises"]
+__all__ = ["MODEL_ENV", "NLIDetector", "sentence_premises"]
+
+MODEL_ENV = "HALLUCHECK_NLI_MODEL"
 
 _MIN_CHARS = 8
 
@@ -56,7 +62,7 @@ def sentence_premises(analysis: CaseAnalysis, top_k: int = 3, max_chars: int = 1
 
 
 class NLIDetector(BaseDetector):
-    """Options: ``model_path`` (required; local NLI cross-encoder directory), ``backend``
+    """Options: ``model_path`` (required, or ``HALLUCHECK_NLI_MODEL``; a local NLI cross-encoder), ``backend``
     ("auto" | "onnx" | "transformers"), ``threshold`` (contradiction probability for a span, 0.5),
     ``top_k`` (evidence sentences joined into the premise), ``max_length`` (tokens per pair)."""
 
@@ -71,11 +77,13 @@ class NLIDetector(BaseDetector):
         top_k: int = 3,
         max_length: int = 256,
     ) -> None:
+        model_path = model_path or os.environ.get(MODEL_ENV) or None
         if not model_path:
-            raise ValueError(
-                "the nli detector needs model_path: a local directory with a Hugging Face NLI "
-                "cross-encoder (or its ONNX export: model.onnx + tokenizer.json + config.json); "
-                "none ships with hallucheck, e.g. detector_options={'nli': {'model_path': '/models/nli'}}"
+            raise InputError(
+                "the nli detector needs model_path: a local directory with an NLI cross-encoder; none "
+                f"ships with hallucheck. Set {MODEL_ENV}=/models/nli (or detector_options={{'nli': "
+                "{'model_path': '/models/nli'}}). Its ONNX export (model.onnx + tokenizer.json + "
+                "config.json) runs as is; a Hugging Face checkpoint needs pip install 'hallucheck[train]'"
             )
         if not 0.0 < threshold < 1.0:
             raise ValueError("threshold must be between 0 and 1")

@@ -23,6 +23,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from hallucheck.errors import InputError
+
 __all__ = ["NLIModel", "NLIModelError", "get_nli_model", "read_label_order", "LABELS"]
 
 LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
@@ -30,7 +32,7 @@ _LOCK = threading.Lock()
 _CACHE: dict[str, NLIModel] = {}
 
 
-class NLIModelError(ValueError):
+class NLIModelError(InputError):
     """The NLI model path is missing, incomplete, or its labels cannot be understood."""
 
 
