@@ -4,7 +4,9 @@ Each answer sentence (grouped with its neighbours into windows, with the questio
 previous sentence) is read together with the source evidence retrieved for it, plus per-token
 lexical signals; the tagger (trained on RAGTruth, int8 ONNX, see docs/model.md) gives every word
 piece a probability of being unsupported. Pieces above the threshold become spans (grown to whole
-words, neighbours merged) whose evidence is the source text the model compared them with.
+words, neighbours merged) whose evidence is the source text the model compared them with. A typed
+tagger (token types supported / conflict / baseless) also says what kind of unsupported a span is:
+``contradiction`` when most of its unsupported probability is conflict, else ``baseless``.
 
 Every sentence of the answer is read (long sentences in overlapping windows). The source is not
 read whole: for each window the best-matching source units fill the model's input, and the
@@ -130,6 +132,10 @@ class ModelDetector(BaseDetector):
         feats = model_features(
             tagged.probs, tagged.sentences, FEATURE_THRESHOLD, sum(e - b for b, e in fspans), len(fspans), len(answer)
         )
+        if tagged.conflict is not None and len(tagged.probs):
+            # extra numbers of a typed tagger (a policy fitted without them ignores them)
+            feats["model_conflict_max"] = float((tagged.probs * tagged.conflict).max())
+            feats["model_n_contradiction_spans"] = float(sum(s.label == "contradiction" for s in spans))
         risk = feats["model_max"]
         notes: list[str] = []
         if not contexts or not any(c.strip() for c in contexts):
@@ -163,6 +169,7 @@ class ModelDetector(BaseDetector):
 
     def _span(self, analysis: CaseAnalysis, tagged: Any, ps: Any) -> Span:
         case = analysis.case
+        label, share = _span_type(tagged, ps.start, ps.end)
         # the window that holds the span's first piece: its evidence units, best overlap first
         evidence: list[Evidence] = []
         for w in tagged.windows:
@@ -194,10 +201,15 @@ class ModelDetector(BaseDetector):
             start=ps.start,
             end=ps.end,
             text=case.answer[ps.start : ps.end],
-            label="baseless",
+            label=label,
             score=round(min(max(ps.score, 0.0), 1.0), 4),
             detector=self.name,
-            reason=f"the span tagger finds no support in the source evidence (p={ps.score:.2f})",
+            reason=(
+                f"the span tagger reads it as contradicting the source evidence (p={ps.score:.2f}, "
+                f"conflict share {share:.2f})"
+                if label == "contradiction"
+                else f"the span tagger finds no support in the source evidence (p={ps.score:.2f})"
+            ),
             evidence=evidence,
         )
 
@@ -217,3 +229,20 @@ def _without_citation_markers(tagged: TaggedAnswer, analysis: CaseAnalysis) -> T
         if any(a <= s and e <= b for a, b in markers):
             probs[i] = 0.0
     return dataclasses.replace(tagged, probs=probs)
+
+
+def _span_type(tagged: TaggedAnswer, start: int, end: int) -> tuple[str, float]:
+    """``contradiction`` when most of the span's unsupported probability is conflict, else ``baseless``.
+
+    The share is weighted by each piece's P(unsupported), so confident pieces decide. A binary
+    tagger has no types: its spans are baseless.
+    """
+    if tagged.conflict is None:
+        return "baseless", 0.0
+    num = den = 0.0
+    for (s, e), p, c in zip(tagged.offsets, tagged.probs, tagged.conflict):
+        if s < end and start < e:
+            num += float(p) * float(c)
+            den += float(p)
+    share = num / den if den > 0 else 0.0
+    return ("contradiction" if share >= 0.5 else "baseless"), share

@@ -40,6 +40,8 @@ class TaggedAnswer:
 
     ``offsets[i]`` are answer character offsets of word piece i, ``sentences[i]`` its answer
     sentence index, ``probs[i]`` P(unsupported). ``windows`` are the model inputs (for evidence).
+    ``conflict[i]`` is, for a typed tagger, the share of piece i's unsupported probability that is
+    conflict (P(conflict) / P(unsupported)); ``None`` for a binary tagger.
     """
 
     offsets: list[tuple[int, int]]
@@ -48,6 +50,7 @@ class TaggedAnswer:
     windows: list[Window]
     window_probs: list[np.ndarray]
     view: SourceView
+    conflict: np.ndarray | None = None
 
 
 def tagger_available(model_dir: str | Path | None = None) -> bool:
@@ -81,11 +84,13 @@ class Tagger:
             raise TaggerUnavailable(f"tagger in {d} was trained with other features than this version computes")
         self.settings = EncoderSettings(**self.config["encoder"])
         self.threshold = float(self.config.get("threshold", 0.5))
+        self.token_types: tuple[str, ...] = tuple(self.config.get("token_types", ("supported", "unsupported")))
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or _threads()
         opts.inter_op_num_threads = 1
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.session = ort.InferenceSession(str(d / "model.onnx"), sess_options=opts, providers=["CPUExecutionProvider"])
+        self.typed = "conflict" in self.token_types and any(o.name == "type_probs" for o in self.session.get_outputs())
         self.tokenizer = Tokenizer.from_file(str(d / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()
@@ -95,7 +100,16 @@ class Tagger:
 
     def run(self, windows: list[Window], batch_size: int = 16) -> list[np.ndarray]:
         """P(unsupported) of the answer word pieces of each window (batched, padded per batch)."""
+        return self.run_typed(windows, batch_size)[0]
+
+    def run_typed(
+        self, windows: list[Window], batch_size: int = 16
+    ) -> tuple[list[np.ndarray], list[np.ndarray] | None]:
+        """P(unsupported) per answer word piece and, for a typed tagger, the conflict share of it."""
         out: list[np.ndarray] = [np.zeros(0, dtype=np.float32)] * len(windows)
+        conflict: list[np.ndarray] | None = [np.zeros(0, dtype=np.float32)] * len(windows) if self.typed else None
+        k_conflict = self.token_types.index("conflict") if self.typed else 0
+        outputs = ["probs", "type_probs"] if self.typed else ["probs"]
         order = sorted(range(len(windows)), key=lambda i: len(windows[i].input_ids))
         n_feat = len(FEATURE_NAMES)
         for a in range(0, len(order), batch_size):
@@ -112,13 +126,17 @@ class Tagger:
                 mask[r, :k] = 1
                 types[r, :k] = w.type_ids
                 feats[r, :k] = w.features
-            probs = self.session.run(
-                ["probs"], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types, "features": feats}
-            )[0]
+            res = self.session.run(
+                outputs, {"input_ids": ids, "attention_mask": mask, "token_type_ids": types, "features": feats}
+            )
+            probs = res[0]
             for r, i in enumerate(idx):
                 n = len(windows[i].target_offsets)
                 out[i] = np.asarray(probs[r, 1 : 1 + n], dtype=np.float32)
-        return out
+                if conflict is not None:
+                    unsup = np.maximum(out[i], 1e-6)
+                    conflict[i] = np.clip(np.asarray(res[1][r, 1 : 1 + n, k_conflict], dtype=np.float32) / unsup, 0.0, 1.0)
+        return out, conflict
 
     def tag(
         self,
@@ -137,14 +155,15 @@ class Tagger:
         if max_windows is not None and len(windows) > max_windows:
             skipped = len(windows) - max_windows
             windows = windows[:max_windows]
-        wprobs = self.run(windows)
-        merged: dict[tuple[int, int], tuple[float, int]] = {}
-        for w, p in zip(windows, wprobs):
-            for off, s, pr in zip(w.target_offsets, w.sentences, p):
+        wprobs, wconflict = self.run_typed(windows)
+        merged: dict[tuple[int, int], tuple[float, int, float]] = {}
+        for k, (w, p) in enumerate(zip(windows, wprobs)):
+            c = wconflict[k] if wconflict is not None else np.zeros(len(p), dtype=np.float32)
+            for off, s, pr, cr in zip(w.target_offsets, w.sentences, p, c):
                 old = merged.get(off)
-                # a piece seen by two overlapping windows keeps the larger probability
+                # a piece seen by two overlapping windows keeps the larger probability (and its type)
                 if old is None or pr > old[0]:
-                    merged[off] = (float(pr), s)
+                    merged[off] = (float(pr), s, float(cr))
         keys = sorted(merged)
         return (
             TaggedAnswer(
@@ -154,6 +173,7 @@ class Tagger:
                 windows,
                 wprobs,
                 view,
+                np.array([merged[k][2] for k in keys], dtype=np.float32) if wconflict is not None else None,
             ),
             skipped,
         )

@@ -25,6 +25,8 @@ from hallucheck.text.tokens import Token
 __all__ = [
     "FEATURE_NAMES",
     "N_FEATURES",
+    "TOKEN_TYPES",
+    "LabelSpan",
     "EncoderSettings",
     "Window",
     "encode_answer",
@@ -43,6 +45,16 @@ FEATURE_NAMES: tuple[str, ...] = (
     "null_key",  # sentence: word names an empty attribute; evidence: piece of an empty attribute line
 )
 N_FEATURES = len(FEATURE_NAMES)
+
+# What a labelled answer token can be. Index 0 is "supported"; every other index is a kind of
+# unsupported token, so ``label > 0`` is the binary "unsupported" label of the older taggers.
+# A conflict says the opposite of a source (RAGTruth "Evident/Subtle Conflict", contradiction
+# edits); baseless adds what no source says (RAGTruth "Evident/Subtle Baseless Info").
+TOKEN_TYPES: tuple[str, ...] = ("supported", "conflict", "baseless")
+
+# A labelled span: answer offsets [start, end) and optionally its type index in TOKEN_TYPES
+# (a bare (start, end) pair means "baseless", the older taggers' only kind).
+LabelSpan = tuple[int, int] | tuple[int, int, int]
 
 
 @dataclass(frozen=True)
@@ -130,9 +142,13 @@ def encode_answer(
     settings: EncoderSettings = EncoderSettings(),
     sentences: list[Segment] | None = None,
     answer_tokens: list[Token] | None = None,
-    spans: list[tuple[int, int]] | None = None,
+    spans: list[LabelSpan] | None = None,
 ) -> list[Window]:
-    """All windows of an answer (one or more per sentence); ``spans`` given -> labels filled in."""
+    """All windows of an answer (one or more per sentence); ``spans`` given -> labels filled in.
+
+    A word piece's label is the type index (see ``TOKEN_TYPES``) of the labelled span it overlaps;
+    where a conflict and a baseless span overlap, conflict wins (it is the stronger claim).
+    """
     if sentences is None:
         sentences = split_sentences(answer, language)
     if answer_tokens is None:
@@ -262,6 +278,21 @@ def encode_answer(
         )
         w = Window(t_sent, input_ids, type_ids, feats, t_off, chosen)
         if spans is not None:
-            w.labels = [int(any(s < e2 and s2 < e for s2, e2 in spans)) for s, e in t_off]
+            w.labels = [_piece_label(s, e, spans) for s, e in t_off]
         windows.append(w)
     return windows
+
+
+_BASELESS = TOKEN_TYPES.index("baseless")
+_CONFLICT = TOKEN_TYPES.index("conflict")
+
+
+def _piece_label(start: int, end: int, spans: list[LabelSpan]) -> int:
+    label = 0
+    for sp in spans:
+        if sp[0] < end and start < sp[1]:
+            kind = sp[2] if len(sp) > 2 else _BASELESS  # type: ignore[misc]
+            if kind == _CONFLICT:
+                return kind
+            label = kind
+    return label

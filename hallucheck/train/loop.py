@@ -3,8 +3,10 @@
 A run lives in one directory: ``config.json`` (the settings it started with), ``data.pkl`` (the
 prepared windows), ``checkpoint.pt`` (model, optimizer, scheduler, RNG states, step, position in
 the epoch, data hash; rewritten atomically every ``checkpoint_every`` steps and on SIGTERM/SIGINT),
-``train.log`` (progress lines) and, at the end, ``final.pt`` + ``DONE``. Starting again on the same
-directory resumes from the checkpoint with the same batches in the same order.
+``train.log`` (progress lines), ``evals.jsonl`` (one line of calib metrics per eval) with
+``eval-<step>.pt`` (the weights at that eval, so the step to ship is chosen on calib) and, at the
+end, ``final.pt`` + ``DONE``. Starting again on the same directory resumes from the checkpoint
+with the same batches in the same order.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from hallucheck.train.config import TrainConfig, base_model_dir, file_sha256
+from hallucheck.train.config import TrainConfig, base_model_dir, data_sha256
 from hallucheck.train.data import Example, build_examples, load_or_build, load_tokenizer
 
-__all__ = ["build_model", "collate", "train", "evaluate", "predict_probs", "RunLogger"]
+__all__ = ["build_model", "collate", "train", "evaluate", "predict_probs", "predict_type_probs", "RunLogger"]
 
 
 class RunLogger:
@@ -40,7 +42,7 @@ class RunLogger:
 
 
 def build_model(cfg: TrainConfig, model_dir: str) -> Any:
-    """MiniLM (lower ``n_layers``) + feature input + token head."""
+    """MiniLM (lower ``n_layers``) + feature input + token head with ``n_types`` classes."""
     from torch import nn
     from transformers import BertModel
 
@@ -51,13 +53,14 @@ def build_model(cfg: TrainConfig, model_dir: str) -> Any:
     if 0 < cfg.n_layers < len(encoder.encoder.layer):
         encoder.encoder.layer = nn.ModuleList(list(encoder.encoder.layer)[: cfg.n_layers])
         encoder.config.num_hidden_layers = cfg.n_layers
-    model = SpanTagger(encoder, N_FEATURES, cfg.dropout)
+    model = SpanTagger(encoder, N_FEATURES, cfg.dropout, cfg.n_types)
     if cfg.freeze_word_embeddings:
         model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)
     return model
 
 
-def collate(batch: list[Example]) -> dict[str, Any]:
+def collate(batch: list[Example], n_types: int = 3) -> dict[str, Any]:
+    """Padded tensors of a batch; with ``n_types`` 2 every unsupported type becomes label 1."""
     import torch
 
     n = len(batch)
@@ -74,7 +77,7 @@ def collate(batch: list[Example]) -> dict[str, Any]:
         mask[i, :k] = 1
         types[i, :k] = e.type_ids
         feats[i, :k] = e.features
-        labels[i, 1 : 1 + len(e.labels)] = e.labels
+        labels[i, 1 : 1 + len(e.labels)] = np.minimum(e.labels, n_types - 1)
     return {
         "input_ids": torch.from_numpy(ids),
         "attention_mask": torch.from_numpy(mask),
@@ -84,8 +87,8 @@ def collate(batch: list[Example]) -> dict[str, Any]:
     }
 
 
-def predict_probs(model: Any, examples: list[Example], batch_size: int = 32) -> list[np.ndarray]:
-    """P(unsupported) for the target tokens of each example (eval mode, no grad)."""
+def predict_type_probs(model: Any, examples: list[Example], batch_size: int = 32) -> list[np.ndarray]:
+    """Softmax over the token types, [n_target, n_types] per example (eval mode, no grad)."""
     import torch
 
     was_training = model.training
@@ -96,11 +99,16 @@ def predict_probs(model: Any, examples: list[Example], batch_size: int = 32) -> 
             chunk = examples[i : i + batch_size]
             b = collate(chunk)
             logits = model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"])
-            probs = torch.softmax(logits, dim=-1)[..., 1].numpy()
+            probs = torch.softmax(logits, dim=-1).numpy()
             for j, e in enumerate(chunk):
                 out.append(probs[j, 1 : 1 + len(e.labels)].copy())
     model.train(was_training)
     return out
+
+
+def predict_probs(model: Any, examples: list[Example], batch_size: int = 32) -> list[np.ndarray]:
+    """P(unsupported) = 1 - P(supported) for the target tokens of each example."""
+    return [1.0 - p[:, 0] for p in predict_type_probs(model, examples, batch_size)]
 
 
 def _auroc(scores: np.ndarray, labels: np.ndarray) -> float:
@@ -115,10 +123,16 @@ def _auroc(scores: np.ndarray, labels: np.ndarray) -> float:
 
 
 def evaluate(model: Any, examples: list[Example]) -> dict[str, float]:
-    """Token AUROC/F1@0.5 and answer-level AUROC (max token probability) on held-out windows."""
-    probs = predict_probs(model, examples)
+    """Token AUROC/F1@0.5 and answer-level AUROC (max token probability) on held-out windows.
+
+    With typed labels also ``type_acc``: of the gold unsupported tokens, the share whose most
+    likely unsupported type (conflict or baseless) is the gold one.
+    """
+    tprobs = predict_type_probs(model, examples)
+    probs = [1.0 - t[:, 0] for t in tprobs]
     p = np.concatenate(probs) if probs else np.zeros(0)
-    y = np.concatenate([e.labels for e in examples]).astype(int) if examples else np.zeros(0, int)
+    y_typed = np.concatenate([e.labels for e in examples]).astype(int) if examples else np.zeros(0, int)
+    y = (y_typed > 0).astype(int)
     pred = p >= 0.5
     tp = float((pred & (y == 1)).sum())
     prec = tp / max(pred.sum(), 1)
@@ -126,14 +140,21 @@ def evaluate(model: Any, examples: list[Example]) -> dict[str, float]:
     per_rec: dict[int, tuple[float, int]] = {}
     for e, pr in zip(examples, probs):
         m, lab = per_rec.get(e.record, (0.0, 0))
-        per_rec[e.record] = (max(m, float(pr.max()) if len(pr) else 0.0), max(lab, int(e.labels.max()) if len(e.labels) else 0))
+        per_rec[e.record] = (max(m, float(pr.max()) if len(pr) else 0.0), max(lab, int(e.labels.max() > 0) if len(e.labels) else 0))
     rs = np.array([v[0] for v in per_rec.values()])
     rl = np.array([v[1] for v in per_rec.values()])
-    return {
+    out = {
         "token_auroc": _auroc(p, y),
         "token_f1@0.5": 2 * prec * rec / max(prec + rec, 1e-9),
         "answer_auroc": _auroc(rs, rl),
     }
+    if tprobs and tprobs[0].shape[1] > 2:
+        t = np.concatenate(tprobs)
+        gold = y_typed > 0
+        if gold.any():
+            pred_type = 1 + t[gold][:, 1:].argmax(axis=1)
+            out["type_acc"] = float((pred_type == y_typed[gold]).mean())
+    return out
 
 
 def _seed_all(seed: int) -> None:
@@ -170,25 +191,28 @@ def train(
         saved = json.loads(cfg_path.read_text())
         if saved != json.loads(cfg.to_json()):
             log("resuming: using the config saved in the run directory")
-        cfg = TrainConfig(**saved)
+        cfg = TrainConfig.from_saved(saved)
     cfg.save(cfg_path)
     torch.set_num_threads(cfg.threads)
     _seed_all(cfg.seed)
     model_dir = cfg.base_model or base_model_dir()
     tokenizer = load_tokenizer(model_dir)
-    data_hash = file_sha256(cfg.data)
+    data_hash = data_sha256(cfg)
     settings = cfg.encoder_settings()
     log(f"data {cfg.data} sha256={data_hash} settings={cfg.data_settings_key()}")
     cache = run / f"data-{data_hash[:12]}-{cfg.data_settings_key()}.pkl"
     t0 = time.time()
     examples = load_or_build(
-        cache, cfg.data, "train", tokenizer, settings, cfg.negative_keep, cfg.seed, cfg.limit, log
+        cache, cfg.data, "train", tokenizer, settings, cfg.negative_keep, cfg.seed, cfg.limit, log,
+        tuple(cfg.extra_data),
     )
+    # calib answers of RAGTruth only: the choice of step stays comparable with earlier runs
     eval_examples = build_examples(cfg.data, "calib", tokenizer, settings, 1.0, cfg.seed, cfg.eval_answers)
-    pos = sum(int(e.labels.sum()) for e in examples)
+    pos = sum(int((e.labels > 0).sum()) for e in examples)
+    n_conflict = sum(int((e.labels == 1).sum()) for e in examples)
     tot = sum(len(e.labels) for e in examples)
     log(f"{len(examples)} training windows ({pos}/{tot} unsupported tokens = {pos / max(tot, 1):.3f}), "
-        f"{len(eval_examples)} eval windows, prepared in {time.time() - t0:.0f}s")
+        f"{n_conflict} of them conflict, {len(eval_examples)} eval windows, prepared in {time.time() - t0:.0f}s")
 
     model = build_model(cfg, model_dir)
     head_params = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("encoder.")]
@@ -208,6 +232,10 @@ def train(
 
     sched = torch.optim.lr_scheduler.LambdaLR(opt, schedule)
     step, epoch, cursor = 0, 0, 0
+    if cfg.init_from and not (resume and ckpt_path.exists()):
+        init = torch.load(cfg.init_from, map_location="cpu", weights_only=False)
+        model.load_state_dict(init["model"])
+        log(f"weights from {cfg.init_from} (step {init.get('step')})")
     if resume and ckpt_path.exists():
         state = torch.load(ckpt_path, map_location="cpu", weights_only=False)
         if state["data_hash"] != data_hash:
@@ -245,7 +273,8 @@ def train(
         stop["flag"] = True
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
-    loss_fn = torch.nn.CrossEntropyLoss(weight=torch.tensor([1.0, cfg.pos_weight]), ignore_index=-100)
+    weights = torch.tensor([1.0] + [cfg.pos_weight] * (cfg.n_types - 1))
+    loss_fn = torch.nn.CrossEntropyLoss(weight=weights, ignore_index=-100)
     model.train()
     ema: float | None = None
     t_start = time.time()
@@ -260,9 +289,9 @@ def train(
             loss_sum = 0.0
             for k in range(cfg.grad_accum):
                 idx = order[cursor + k * cfg.batch_size : cursor + (k + 1) * cfg.batch_size]
-                b = collate([examples[i] for i in idx])
+                b = collate([examples[i] for i in idx], cfg.n_types)
                 logits = model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"])
-                loss = loss_fn(logits.reshape(-1, 2), b["labels"].reshape(-1)) / cfg.grad_accum
+                loss = loss_fn(logits.reshape(-1, cfg.n_types), b["labels"].reshape(-1)) / cfg.grad_accum
                 loss.backward()
                 loss_sum += float(loss.detach())
             torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
@@ -281,7 +310,16 @@ def train(
             if step % cfg.checkpoint_every == 0:
                 checkpoint()
             if cfg.eval_every and step % cfg.eval_every == 0 and eval_examples:
-                log("eval " + json.dumps({k: round(v, 4) for k, v in evaluate(model, eval_examples).items()}))
+                metrics = {k: round(v, 4) for k, v in evaluate(model, eval_examples).items()}
+                log("eval " + json.dumps(metrics))
+                with open(run / "evals.jsonl", "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({"step": step, "epoch": epoch, **metrics}) + "\n")
+                if cfg.keep_eval_checkpoints:
+                    _atomic_save(
+                        {"model": model.state_dict(), "config": json.loads(cfg.to_json()), "data_hash": data_hash,
+                         "step": step},
+                        run / f"eval-{step}.pt",
+                    )
     finally:
         checkpoint()
         for s, h in old.items():

@@ -49,7 +49,7 @@ def test_onnx_spans_equal_torch_spans(exported, tiny_data: Path) -> None:  # typ
 
     run, out, _ = exported
     state = torch.load(run / "final.pt", map_location="cpu", weights_only=False)
-    cfg = TrainConfig(**state["config"])
+    cfg = TrainConfig.from_saved(state["config"])
     model = build_model(cfg, cfg.base_model)
     model.load_state_dict(state["model"])
     model.eval()
@@ -74,7 +74,7 @@ def test_onnx_spans_equal_torch_spans(exported, tiny_data: Path) -> None:  # typ
             b = collate([ex])
             with torch.no_grad():
                 logits = model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"])
-            torch_probs.append(torch.softmax(logits, -1)[0, 1 : 1 + len(w.target_offsets), 1].numpy())
+            torch_probs.append(1.0 - torch.softmax(logits, -1)[0, 1 : 1 + len(w.target_offsets), 0].numpy())
         for a, b2 in zip(tagged.window_probs, torch_probs):
             np.testing.assert_allclose(a, b2, atol=1e-4)
         probs = np.concatenate(torch_probs)
@@ -103,4 +103,16 @@ def test_onnx_spans_equal_torch_spans(exported, tiny_data: Path) -> None:  # typ
         b = collate([ex])
         with torch.no_grad():
             ref = torch.softmax(model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"]), -1)
-        np.testing.assert_allclose(a, ref[0, 1 : 1 + len(w.target_offsets), 1].numpy(), atol=1e-4)
+        np.testing.assert_allclose(a, 1.0 - ref[0, 1 : 1 + len(w.target_offsets), 0].numpy(), atol=1e-4)
+    # a typed tagger: the ONNX type probabilities match torch's, and P(unsupported) = 1 - P(supported)
+    assert tagger.typed
+    probs, conflict = tagger.run_typed(mixed[:3])
+    assert conflict is not None
+    for w, p, c in zip(mixed[:3], probs, conflict):
+        ex = Example(np.asarray(w.input_ids), np.asarray(w.type_ids), np.asarray(w.features, dtype=np.uint8),
+                     np.zeros(len(w.target_offsets), dtype=np.int8), 0)
+        b = collate([ex])
+        with torch.no_grad():
+            ref = torch.softmax(model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"]), -1)
+        ref = ref[0, 1 : 1 + len(w.target_offsets)].numpy()
+        np.testing.assert_allclose(c, ref[:, 1] / (1.0 - ref[:, 0]), atol=1e-3)

@@ -35,7 +35,9 @@ def test_tiny_run_checkpoints_and_logs(tiny_config, straight_run) -> None:
     assert "step 4/4" in log and "sha256=" in log and "eval {" in log
     saved = json.loads((run / "config.json").read_text())
     assert saved["max_steps"] == 4 and saved["seed"] == tiny_config.seed
-    assert set(summary["eval"]) == {"token_auroc", "token_f1@0.5", "answer_auroc"}
+    # typed labels (the fixture labels conflicts): the eval also says how often the type is right
+    assert set(summary["eval"]) == {"token_auroc", "token_f1@0.5", "answer_auroc", "type_acc"}
+    assert all(0.0 <= v <= 1.0 for v in summary["eval"].values())
 
 
 def test_resume_gives_the_same_model_as_an_uninterrupted_run(tiny_config, straight_run, tmp_path: Path) -> None:
@@ -80,3 +82,24 @@ def test_config_file_round_trip_and_unknown_keys(tmp_path: Path) -> None:
     p.write_text('{"sede": 1}')
     with pytest.raises(ValueError, match="unknown config keys: sede"):
         load_config(p)
+
+
+def test_init_from_starts_at_the_given_weights(tiny_config, straight_run, tmp_path: Path) -> None:
+    from hallucheck.train.loop import train
+
+    straight = straight_run[0]
+    # learning rates 0: one step changes nothing, so the result is the weights it started from
+    cfg = replace(tiny_config, init_from=str(straight / "final.pt"), max_steps=1, lr=0.0, head_lr=0.0)
+    run = tmp_path / "init"
+    train(cfg, run, echo=False)
+    assert "weights from" in (run / "train.log").read_text()
+    a, b = _weights(straight), _weights(run)
+    for k in a:
+        assert torch.allclose(a[k], b[k]), k
+
+
+def test_eval_checkpoints_and_eval_log_let_calib_choose_the_step(straight_run) -> None:
+    run, _ = straight_run
+    evals = [json.loads(line) for line in (run / "evals.jsonl").read_text().splitlines()]
+    assert [e["step"] for e in evals] == [2, 4]
+    assert (run / "eval-2.pt").is_file() and (run / "eval-4.pt").is_file()
