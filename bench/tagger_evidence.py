@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hallucheck.models.tagger_evidence import source_view  # noqa: E402
-from hallucheck.models.tagger_features import EncoderSettings, encode_answer  # noqa: E402
-from hallucheck.text import tokenize  # noqa: E402
-from hallucheck.train.data import load_tokenizer, read_records  # noqa: E402
+from hallucheck.models.tagger_evidence import source_view
+from hallucheck.models.tagger_features import EncoderSettings, encode_answer
+from hallucheck.text import tokenize
+from hallucheck.train.data import load_tokenizer, read_records
 
 DATA = "../shared/data/ragtruth/train.jsonl.gz"
 

@@ -7,7 +7,11 @@ from pathlib import Path
 import pytest
 
 from hallucheck.models.tagger_evidence import source_view
-from hallucheck.models.tagger_features import TOKEN_TYPES, EncoderSettings, encode_answer
+from hallucheck.models.tagger_features import (
+    TOKEN_TYPES,
+    EncoderSettings,
+    encode_answer,
+)
 
 CONFLICT = TOKEN_TYPES.index("conflict")
 BASELESS = TOKEN_TYPES.index("baseless")

@@ -55,8 +55,8 @@ def test_runs_saved_before_typed_labels_load_as_binary() -> None:
 
 def test_binary_collate_folds_types_into_one_unsupported_label(tiny_model_dir: Path, tiny_data: Path) -> None:
     pytest.importorskip("torch")
-    from hallucheck.train.loop import collate
     from hallucheck.models.tagger_features import EncoderSettings
+    from hallucheck.train.loop import collate
 
     tok = load_tokenizer(str(tiny_model_dir))
     ex = [e for e in build_examples(tiny_data, "train", tok, EncoderSettings(max_len=64, max_target=24)) if e.labels.max() > 1]
