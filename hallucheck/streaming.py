@@ -60,7 +60,14 @@ class CheckStream:
     instance a cheaper stack that leaves the LLM layer to the final report.
     """
 
-    def __init__(self, checker: Checker, case: Case, *, sentence_checker: Checker | None = None) -> None:
+    def __init__(
+        self,
+        checker: Checker,
+        case: Case,
+        *,
+        sentence_checker: Checker | None = None,
+        max_answer_chars: int | None = None,
+    ) -> None:
         from hallucheck.checker import MAX_ANSWER_CHARS
 
         self.checker = checker
@@ -69,7 +76,7 @@ class CheckStream:
         self.sentences: list[SentenceCheck] = []
         self.report: Report | None = None
         self._buffer = SentenceBuffer()
-        self._limit = MAX_ANSWER_CHARS
+        self._limit = min(max_answer_chars or MAX_ANSWER_CHARS, MAX_ANSWER_CHARS)
         self._known_ids = [s.id for s in case.contexts]
         self._cited = False
 
@@ -89,7 +96,7 @@ class CheckStream:
         if not isinstance(text, str):
             raise InputError(f"feed() takes text, not {type(text).__name__}")
         if len(self._buffer.text) + len(text) > self._limit:
-            raise InputError(f"answer is over {self._limit} characters; the limit is {self._limit}")
+            raise InputError(f"answer is over {self._limit} characters, the limit")
         return self._check_all(self._buffer.feed(text))
 
     def flush(self) -> list[SentenceCheck]:

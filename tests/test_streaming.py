@@ -166,8 +166,7 @@ def test_empty_answer_closes_like_check(checker: Checker) -> None:
 
 
 def test_answer_over_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    stream = CheckStream(ScriptedChecker(), _case())
-    stream._limit = 10
+    stream = CheckStream(ScriptedChecker(), _case(), max_answer_chars=10)
     stream.feed("12345")
     with pytest.raises(InputError, match="limit"):
         stream.feed("678901")

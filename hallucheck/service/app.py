@@ -10,21 +10,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import AsyncIterator
-from typing import Any
 
 from anyio import CapacityLimiter, to_thread
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import Response
 
 import hallucheck
-from hallucheck.service import dashboard, routes_check, routes_guard, routes_store
+from hallucheck.service import dashboard, routes_check, routes_guard, routes_store, routes_stream
 from hallucheck.service.context import ServiceContext
 from hallucheck.service.deps import get_context
 from hallucheck.service.errors import install_error_handlers
 from hallucheck.service.limits import BodyLimitMiddleware
 from hallucheck.service.metrics import CONTENT_TYPE_LATEST
+from hallucheck.service.request_metrics import RequestMetricsMiddleware
 from hallucheck.service.schemas import Health
 from hallucheck.service.settings import Settings
 
@@ -48,7 +47,7 @@ async def metrics(ctx: ServiceContext = Depends(get_context)) -> Response:
 
 
 def _routers() -> list[APIRouter]:
-    return [routes_check.router, routes_guard.router, routes_store.router, ops, dashboard.router]
+    return [routes_check.router, routes_stream.router, routes_guard.router, routes_store.router, ops, dashboard.router]
 
 
 async def _retention_loop(ctx: ServiceContext) -> None:
@@ -93,20 +92,12 @@ def create_app(settings: Settings | None = None, *, context: ServiceContext | No
     for router in _routers():
         app.include_router(router)
 
-    @app.middleware("http")
-    async def _count(request: Request, call_next: Any) -> Response:
-        t0 = time.perf_counter()
-        response: Response = await call_next(request)
-        route = request.scope.get("route")
-        path = getattr(route, "path", "unmatched")
-        ctx.metrics.requests.labels(path, str(response.status_code)).inc()
-        response.headers["X-Process-Time-Ms"] = f"{(time.perf_counter() - t0) * 1000.0:.2f}"
-        return response
-
+    app.add_middleware(RequestMetricsMiddleware, metrics=ctx.metrics)
     if settings.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware
 
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST"], allow_headers=["Authorization", "X-API-Key", "Content-Type"])
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes,
+                       stream_paths=(routes_stream.STREAM_PATH,))
     return app

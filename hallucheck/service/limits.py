@@ -2,6 +2,8 @@
 
 The body is read up to the limit and then replayed to the app; one byte more and the client
 gets 413 without the rest being read or parsed. A lying or absent Content-Length changes nothing.
+Streaming routes (``stream_paths``) read their body as it arrives and count it against the same
+limit themselves; only a declared Content-Length over the limit is refused here for them.
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ __all__ = ["BodyLimitMiddleware"]
 
 
 class BodyLimitMiddleware:
-    def __init__(self, app: Any, max_bytes: int) -> None:
+    def __init__(self, app: Any, max_bytes: int, stream_paths: tuple[str, ...] = ()) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.stream_paths = frozenset(stream_paths)
 
     async def _reject(self, send: Any, message: str) -> None:
         body = json.dumps({"error": {"code": "too_large", "message": message}}).encode()
@@ -39,6 +42,9 @@ class BodyLimitMiddleware:
                 if declared > limit:
                     await self._reject(send, f"request body is {declared} bytes; the limit is {limit}")
                     return
+        if scope.get("path") in self.stream_paths:
+            await self.app(scope, receive, send)
+            return
         chunks: list[bytes] = []
         size = 0
         more = True

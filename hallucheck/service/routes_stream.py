@@ -1,0 +1,260 @@
+"""POST /v1/check/stream: check an answer sentence by sentence while it is still being sent.
+
+A chat back end forwards the tokens it generates and learns about a bad sentence before the
+answer is finished. The request body is either
+
+- NDJSON (``Content-Type: application/x-ndjson``): the first line is the case without its answer
+  (``question``, ``contexts``, ``task``, ...), every further line ``{"text": "..."}`` is the next
+  piece of the answer; the end of the body ends the answer. The body is read as it arrives, so a
+  sentence is checked as soon as the piece that completes it came in; or
+- one JSON case (``application/json``, the body of /v1/check), checked the same way.
+
+The response streams events: ``sentence`` (a SentenceCheck, offsets into the whole answer) for
+each completed sentence, then ``report`` (the body /v1/check answers, once the check is stored),
+or ``error`` (``{"error": {"code", "message"}}``: nothing is stored). With ``Accept:
+text/event-stream`` they are server-sent events (``event: <name>`` / ``data: <json>``); otherwise
+NDJSON lines ``{"event": <name>, "data": <json>}``. Authentication, rate limit and size limits are
+those of /v1/check, and a failure found before the first event (bad key, malformed first line,
+too large) is a plain JSON error with its 4xx status.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+from anyio import to_thread
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import StreamingResponse
+from pydantic import ValidationError
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.requests import ClientDisconnect
+
+from hallucheck.errors import InputError
+from hallucheck.service.context import Principal, ServiceContext
+from hallucheck.service.deps import get_context, principal
+from hallucheck.service.errors import ApiError
+from hallucheck.service.routes_check import _case
+from hallucheck.service.schemas import CheckRequest, CheckResponse, ErrorResponse
+from hallucheck.service.store import build_record, new_id, utcnow
+from hallucheck.streaming import CheckStream, stream_case
+from hallucheck.types import Case
+
+__all__ = ["STREAM_PATH", "router"]
+
+router = APIRouter(prefix="/v1", tags=["check"])
+STREAM_PATH = "/v1/check/stream"
+
+_NDJSON = ("application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines")
+_PIECE = 512  # characters of a whole-JSON answer fed at a time, so its sentences stream out too
+_ERRORS = {
+    400: {"model": ErrorResponse}, 401: {"model": ErrorResponse}, 413: {"model": ErrorResponse},
+    415: {"model": ErrorResponse}, 422: {"model": ErrorResponse}, 429: {"model": ErrorResponse},
+}
+_EVENTS_DOC = {
+    "description": "events: sentence (SentenceCheck) per completed sentence, then report (as /v1/check) or error",
+    "content": {"application/x-ndjson": {}, "text/event-stream": {}},
+}
+
+
+class _Body:
+    """The request body read as it arrives, as lines, within the size limit."""
+
+    def __init__(self, request: Request, limit: int) -> None:
+        self._chunks = request.stream()
+        self._limit = limit
+        self._size = 0
+        self._rest = b""
+        self._done = False
+        self.read = anyio.Event()  # set once the whole body was read
+
+    async def _more(self) -> bool:
+        if self._done:
+            return False
+        try:
+            chunk = await self._chunks.__anext__()
+        except StopAsyncIteration:
+            self._done = True
+            self.read.set()
+            return False
+        self._size += len(chunk)
+        if self._size > self._limit:
+            raise ApiError(413, "too_large", f"request body exceeds the limit of {self._limit} bytes")
+        self._rest += chunk
+        return True
+
+    async def line(self) -> bytes | None:
+        """The next line (without its end), the last unterminated one at the end, None after it."""
+        while True:
+            cut = self._rest.find(b"\n")
+            if cut >= 0:
+                line, self._rest = self._rest[:cut], self._rest[cut + 1 :]
+                return line
+            if not await self._more():
+                line, self._rest = self._rest, b""
+                return line if line.strip() else None
+
+    async def all(self) -> bytes:
+        while await self._more():
+            pass
+        return self._rest
+
+
+def _json(raw: bytes, what: str) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ApiError(400, "malformed_json", f"{what} is not valid JSON") from None
+
+
+def _request(data: Any, ctx: ServiceContext) -> Case:
+    if not isinstance(data, dict):
+        raise ApiError(422, "invalid_request", "the case must be a JSON object")
+    data.setdefault("answer", "")
+    try:
+        req = CheckRequest.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err.get("loc", ())) or "body"
+        raise ApiError(422, "invalid_request", f"{where}: {err.get('msg', 'invalid value')}") from None
+    return _case(req, ctx)
+
+
+def _piece(raw: bytes, index: int) -> str:
+    data = _json(raw, f"line {index}")
+    if not isinstance(data, dict) or set(data) != {"text"} or not isinstance(data["text"], str):
+        raise ApiError(422, "invalid_request", f'line {index}: expected {{"text": "..."}}')
+    text: str = data["text"]
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(422, "invalid_text", f"line {index}: the text contains invalid Unicode (a lone surrogate)") from None
+    return text
+
+
+class _DuplexResponse(StreamingResponse):
+    """A streamed response sent while the request body is still being read.
+
+    Starlette's StreamingResponse watches for a client disconnect by reading the request's
+    messages from the start, which would take body chunks away from the route. This one watches
+    only once the body was read; before that, a disconnect ends the body read itself.
+    """
+
+    def __init__(self, content: AsyncIterator[bytes], body: _Body, **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._body = body
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async with anyio.create_task_group() as tg:
+
+            async def watch() -> None:
+                await self._body.read.wait()
+                await self.listen_for_disconnect(receive)
+                tg.cancel_scope.cancel()
+
+            tg.start_soon(watch)
+            await self.stream_response(send)
+            tg.cancel_scope.cancel()
+
+
+class _Events:
+    """Event framing: server-sent events or NDJSON lines."""
+
+    def __init__(self, sse: bool) -> None:
+        self.sse = sse
+        self.media_type = "text/event-stream" if sse else "application/x-ndjson"
+
+    def __call__(self, name: str, data: Any) -> bytes:
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        if self.sse:
+            return f"event: {name}\ndata: {body}\n\n".encode()
+        return (json.dumps({"event": name, "data": data}, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+@router.post("/check/stream", responses={200: _EVENTS_DOC, **_ERRORS},  # type: ignore[dict-item]
+             summary="Check an answer sentence by sentence as it is sent; the final report is stored")
+async def check_stream(request: Request, who: Principal = Depends(principal),
+                       ctx: ServiceContext = Depends(get_context)) -> StreamingResponse:
+    body = _Body(request, ctx.settings.max_body_bytes)
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype in _NDJSON:
+        first = await body.line()
+        if first is None:
+            raise ApiError(400, "malformed_json", "the body is empty: the first line must be the case")
+        case = _request(_json(first, "line 1"), ctx)
+        pieces: AsyncIterator[str] = _lines(body, case.answer)
+    elif ctype in ("application/json", ""):
+        case = _request(_json(await body.all(), "the request body"), ctx)
+        pieces = _slices(case.answer)
+    else:
+        raise ApiError(415, "unsupported_media_type", "send application/x-ndjson (case line, then text lines) or application/json")
+    stream = CheckStream(ctx.checker, stream_case(case.model_copy(update={"answer": ""})),
+                         max_answer_chars=ctx.settings.max_answer_chars)
+    events = _Events("text/event-stream" in request.headers.get("accept", ""))
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return _DuplexResponse(_run(ctx, who, stream, pieces, events), body, media_type=events.media_type, headers=headers)
+
+
+async def _lines(body: _Body, first: str) -> AsyncIterator[str]:
+    if first:
+        yield first
+    index = 1
+    while True:
+        raw = await body.line()
+        if raw is None:
+            return
+        index += 1
+        if raw.strip():
+            yield _piece(raw, index)
+
+
+async def _slices(answer: str) -> AsyncIterator[str]:
+    for i in range(0, len(answer), _PIECE):
+        yield answer[i : i + _PIECE]
+
+
+async def _run(ctx: ServiceContext, who: Principal, stream: CheckStream, pieces: AsyncIterator[str],
+               events: _Events) -> AsyncIterator[bytes]:
+    t0 = time.perf_counter()
+    try:
+        async for text in pieces:
+            for result in await to_thread.run_sync(stream.feed, text, limiter=ctx.thread_limiter):
+                yield events("sentence", result.model_dump(mode="json"))
+        for result in await to_thread.run_sync(stream.flush, limiter=ctx.thread_limiter):
+            yield events("sentence", result.model_dump(mode="json"))
+        await to_thread.run_sync(stream.close, limiter=ctx.thread_limiter)
+        seconds = time.perf_counter() - t0
+        done = await to_thread.run_sync(_store, ctx, stream, who.key_id, seconds, limiter=ctx.thread_limiter)
+    except ClientDisconnect:
+        return  # the client went away before the answer ended: nothing to store, no one to tell
+    except ApiError as exc:
+        yield events("error", {"error": {"code": exc.code, "message": exc.message}})
+        return
+    except InputError as exc:
+        yield events("error", {"error": {"code": "invalid_case", "message": str(exc)}})
+        return
+    yield events("report", done.model_dump(mode="json"))
+
+
+def _store(ctx: ServiceContext, stream: CheckStream, key_id: str | None, seconds: float) -> CheckResponse:
+    """Store the final report once, like /v1/check does (a failed write keeps nothing)."""
+    report = stream.report
+    assert report is not None
+    case = stream.case.model_copy(update={"answer": stream.text})
+    sentence_ms = sum(s.latency_ms for s in stream.sentences)
+    timings = {"check_ms": seconds * 1000.0, "sentences_ms": sentence_ms,
+               **{f"{k}_ms": v for k, v in report.timings_ms.items()}}
+    created = utcnow()
+    rec = build_record(case, report, api_key_id=key_id, timings=timings, created_at=created, check_id=new_id())
+    t1 = time.perf_counter()
+    try:
+        ctx.writer.add([rec])
+    except SQLAlchemyError:
+        raise ApiError(503, "store_unavailable", "the check could not be stored; nothing was kept, retry later") from None
+    timings["store_ms"] = (time.perf_counter() - t1) * 1000.0
+    ctx.metrics.stored.inc(1)
+    ctx.metrics.observe(report, seconds)
+    return CheckResponse(id=rec.row.id, created_at=created.isoformat() + "Z", report=report, timings_ms=timings)
