@@ -11,7 +11,12 @@ import typer
 from hallucheck.cli import app
 from hallucheck.cli.options import CITATIONS_OPTION, DETECTORS_OPTION, POLICY_OPTION, RAY_OPTION, WORKERS_OPTION
 
-__all__ = ["eval_command", "print_summary"]
+__all__ = ["eval_command", "print_summary", "config_split"]
+
+
+def config_split(data_format: str, split: Optional[str]) -> str:
+    """The part an evaluation reads: RAGTruth defaults to dev, generic data to all records."""
+    return split or ("dev" if data_format == "ragtruth" else "all")
 
 
 def _fmt(x: Any) -> str:
@@ -82,7 +87,9 @@ def eval_command(
     detectors: Optional[str] = DETECTORS_OPTION,
     policy: str = POLICY_OPTION,
     split: Optional[str] = typer.Option(
-        None, "--split", help="RAGTruth part: dev (default), calib, train or all (the project's split by source)."
+        None, "--split",
+        help="Part: dev, calib, train or all. RAGTruth: the project's split by source (default dev); "
+        "generic: the records' 'part' field (default all).",
     ),
     tasks: Optional[str] = typer.Option(None, "--tasks", help="Only these tasks, e.g. qa,summary."),
     limit: Optional[int] = typer.Option(None, "--limit", "-n", help="Stop after this many responses."),
@@ -127,12 +134,12 @@ def eval_command(
     examples = load_dataset(data, data_format, split=split, limit=limit, tasks=task_set)
     total = None if data == "-" or task_set else count_examples(data, data_format, split=split, limit=limit)
     if total == 0:
-        raise InputError(f"{data}: no records in the {split or 'dev'} part")
+        raise InputError(f"{data}: no records in the {config_split(data_format, split)} part")
     spec = CheckerSpec.of(names, policy, citations_expected)
     config = {
         "data": str(data),
         "format": data_format,
-        "split": (split or "dev") if data_format == "ragtruth" else "all",
+        "split": config_split(data_format, split),
         "tasks": sorted(task_set) if task_set else None,
         "limit": limit,
         "detectors": names,

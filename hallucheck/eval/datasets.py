@@ -7,8 +7,10 @@ Two formats:
   rendered as text) is passed as the one source, as is. Records are filtered by the project's
   one data split (:func:`hallucheck.eval.split.part_of`).
 - ``generic``: one object per line with ``question, contexts, answer`` and the gold
-  ``label`` (bool) and/or ``spans`` (``[{start, end}]``, offsets into the answer), optional
-  ``task``, ``language``, ``id``.
+  ``label`` (bool) and/or ``spans`` (``[{start, end, label?}]``, offsets into the answer), optional
+  ``task``, ``language``, ``id``, ``metadata`` and ``part`` (``train`` / ``calib`` / ``dev``: the
+  split part the record belongs to, as ``hallucheck data synth`` writes it). ``--split`` selects
+  records by their ``part``; without it every record is read.
 
 Files may be gzip-compressed (``.gz``). Bad records stop the run with an InputError naming the
 line, because a silently skipped record changes every number computed afterwards.
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from hallucheck.errors import InputError
+from hallucheck.eval.split import PARTS
 from hallucheck.jsonio import display_name, iter_jsonl
 
 __all__ = [
@@ -144,14 +147,25 @@ def ragtruth_example(record: Mapping[str, Any], where: str = "record", line: int
 _GENERIC_CASE_FIELDS = ("question", "contexts", "context", "answer", "task", "language", "citations_expected", "metadata")
 
 
+def _record_part(record: Mapping[str, Any], where: str) -> str | None:
+    """The ``part`` of a generic record (None when it has none); any other value is an error."""
+    part = record.get("part")
+    if part is None:
+        return None
+    if part not in PARTS:
+        raise InputError(f"{where}: field 'part' must be one of {', '.join(PARTS)}, got {part!r}")
+    return str(part)
+
+
 def generic_example(record: Mapping[str, Any], where: str = "record", line: int = 0) -> Example:
     """A generic labelled record (``question, contexts, answer, label, spans``) as a Case and gold."""
     _require(record, "answer", str, where)
     if "contexts" not in record and "context" not in record:
         raise InputError(f"{where}: missing field 'contexts'")
-    unknown = sorted(set(record) - set(_GENERIC_CASE_FIELDS) - {"label", "spans", "id"})
+    unknown = sorted(set(record) - set(_GENERIC_CASE_FIELDS) - {"label", "spans", "id", "part"})
     if unknown:
         raise InputError(f"{where}: unknown field {unknown[0]!r}")
+    _record_part(record, where)
     answer = record["answer"]
     spans, labels = _gold_spans(record.get("spans"), answer, where, "spans")
     if "label" in record:
@@ -181,6 +195,13 @@ def generic_example(record: Mapping[str, Any], where: str = "record", line: int 
     )
 
 
+def _part(format: str, split: str | None) -> str:
+    """The part to keep: RAGTruth defaults to dev; generic data to all records."""
+    if format == "ragtruth":
+        return split or "dev"
+    return split or "all"
+
+
 def load_dataset(
     path: str | Path,
     format: str = "ragtruth",
@@ -191,7 +212,8 @@ def load_dataset(
 ) -> Iterator[Example]:
     """Stream the labelled examples of ``path``.
 
-    ``split`` selects a part of the project's data split (RAGTruth only; default ``dev``);
+    ``split`` selects a part of the project's data split (RAGTruth: by source, default ``dev``;
+    generic: by each record's ``part`` field, default all records);
     ``limit`` stops after that many examples; ``tasks`` keeps only those tasks.
     """
     if format not in FORMATS:
@@ -200,9 +222,7 @@ def load_dataset(
         raise InputError(f"unknown split {split!r} (known: {', '.join(SPLITS)})")
     if limit is not None and limit < 0:
         raise InputError("--limit must not be negative")
-    if format == "generic" and split not in (None, "all"):
-        raise InputError("a split (dev/calib/train) applies to RAGTruth data only; use --split all")
-    part = (split or "dev") if format == "ragtruth" else "all"
+    part = _part(format, split)
     name = display_name(path)
     return _stream(path, name, format, part, limit, tasks)
 
@@ -224,6 +244,12 @@ def _stream(path: str | Path, name: str, format: str, part: str, limit: int | No
                     raise InputError(f"{where}: cannot place record in the split: {exc}") from None
             example = ragtruth_example(record, where, lineno)
         else:
+            if part != "all":
+                got = _record_part(record, where)
+                if got is None:
+                    raise InputError(f"{where}: record has no 'part' field, so --split {part} cannot select it (use --split all)")
+                if got != part:
+                    continue
             example = generic_example(record, where, lineno)
         if tasks is not None and example.case.task not in tasks:
             continue
@@ -237,14 +263,15 @@ def count_examples(path: str | Path, format: str = "ragtruth", *, split: str | N
     """How many examples :func:`load_dataset` will yield (without building cases), for progress bars."""
     from hallucheck.eval.split import part_of
 
-    part = (split or "dev") if format == "ragtruth" else "all"
+    part = _part(format, split)
     n = 0
     for _, record in iter_jsonl(path):
         if limit is not None and n >= limit:
             break
         if part != "all":
             try:
-                if part_of(record) != part:
+                got = part_of(record) if format == "ragtruth" else record.get("part")
+                if got is not None and got != part:
                     continue
             except (TypeError, ValueError):
                 pass  # load_dataset reports the bad record with its line

@@ -86,9 +86,33 @@ def test_generic_format(tmp_path: Path) -> None:
     assert ex[2].gold.hallucinated and ex[2].gold.spans == ()
 
 
+def test_generic_records_are_split_by_their_part(tmp_path: Path) -> None:
+    records = [
+        {"id": str(i), "contexts": ["x"], "answer": "x", "label": False, "part": part}
+        for i, part in enumerate(["train", "dev", "calib", "dev", "train"])
+    ]
+    path = _write_jsonl(tmp_path / "parts.jsonl", records)
+    assert [e.gold.id for e in load_dataset(path, "generic", split="dev")] == ["1", "3"]
+    assert [e.gold.id for e in load_dataset(path, "generic", split="calib")] == ["2"]
+    assert len(list(load_dataset(path, "generic"))) == 5
+    assert len(list(load_dataset(path, "generic", split="all"))) == 5
+    assert count_examples(path, "generic", split="train") == 2
+    assert count_examples(path, "generic") == 5
+
+
+def test_generic_span_labels_are_kept(tmp_path: Path) -> None:
+    record = {
+        "contexts": ["Costs 99 euros."], "answer": "Costs 89 euros [4].", "part": "dev",
+        "spans": [{"start": 6, "end": 8, "label": "contradiction"}, {"start": 15, "end": 18, "label": "invalid_citation"}],
+    }
+    (ex,) = load_dataset(_write_jsonl(tmp_path / "l.jsonl", [record]), "generic", split="dev")
+    assert ex.gold.spans == ((6, 8), (15, 18)) and ex.gold.labels == ("contradiction", "invalid_citation")
+
+
 @pytest.mark.parametrize(
     ("record", "message"),
     [
+        ({"contexts": ["x"], "answer": "y", "label": True, "part": "test"}, "field 'part' must be one of"),
         ({"contexts": ["x"], "answer": "y"}, "needs 'label'"),
         ({"contexts": ["x"], "answer": 3, "label": True}, "'answer' must be str"),
         ({"answer": "y", "label": True}, "missing field 'contexts'"),
@@ -132,7 +156,8 @@ def test_bad_files(tmp_path: Path) -> None:
     binary.write_bytes(b'{"contexts": ["x"], "answer": "y", "label": true}\n{"answer": "\xff"}\n')
     with pytest.raises(InputError, match="line 2: not valid UTF-8"):
         list(load_dataset(binary, "generic"))
-    with pytest.raises(InputError, match="RAGTruth data only"):
+    # Generic records are split by their own 'part' field; one without it cannot be placed.
+    with pytest.raises(InputError, match="line 1: record has no 'part' field"):
         list(load_dataset(broken, "generic", split="dev"))
     with pytest.raises(InputError, match="unknown data format"):
         load_dataset(broken, "csv")

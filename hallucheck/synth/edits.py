@@ -1,0 +1,373 @@
+"""Rule edits of one copied sentence, each returning the edited sentence with exact labelled spans.
+
+Faithful edits (``reword``) keep the meaning; unfaithful ones change it in one checkable way:
+
+- ``figure``: a number changed ("67672 packages" -> "67673 packages"): ``contradiction``;
+- ``date``: a year, month name or Chinese month changed: ``contradiction``;
+- ``unit``: a unit swapped within its family (MB -> GB, minutes -> hours): ``contradiction``;
+- ``term``: a name or term replaced by another one of the same document: ``contradiction``;
+- ``negation``: a negation added or removed: ``contradiction``;
+- ``speculation``: a hedging or hearsay phrase put in front: ``speculation``.
+
+A new figure, date or term is never one the sources contain anywhere, so the edited sentence
+cannot be read as a restatement of another part of the sources.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import regex
+
+from hallucheck.synth.draft import Draft
+from hallucheck.synth.lexicon import (
+    CAPITALISED_SENTENCE_WORDS,
+    MONTHS,
+    NEGATABLE,
+    NEGATED,
+    REWORD,
+    SPECULATION,
+    UNIT_FAMILIES,
+)
+
+__all__ = ["SENTENCE_EDITS", "EditContext", "SentenceEdit", "figure_matches", "reword"]
+
+# A number that is a figure: not part of a code-like token (amd64, /dev/sda1, UTF-8), a version
+# or a section number (2.1.5), nor of a longer number. Chinese text around it is fine.
+_FIGURE = regex.compile(
+    r"(?<![\p{Latin}\p{N}.,/:_\-@#~+=\\])(\d{1,3}(?:,\d{3})+|\d+)(?:[.,](\d+))?(?![\p{N}/:_\-@=\\]|[.,]\p{N})"
+)
+_UNIT_AFTER = regex.compile(r"\s?(\p{Latin}+)")
+_YEAR = regex.compile(r"(?<![\p{N}.,/:_\-@#])(?:19[5-9]\d|20[0-4]\d)(?![\p{N}]|[.,:/\-]\p{N})")
+_ZH_MONTH = regex.compile(r"(?<![\p{N}])(1[0-2]|[1-9])(?=月)")
+_SPACE_BEFORE_UNIT = regex.compile(r"^\s?$")
+_LATIN_WORD = regex.compile(r"\p{Latin}[\p{Latin}\p{N}_.+\-]*\p{Latin}|\p{Latin}")
+
+
+@dataclass
+class EditContext:
+    """What an edit may consult: the sources' text (a new value must not be there) and the
+    document's terms (a term swap takes its replacement from them)."""
+
+    language: str
+    source_text: str
+    terms: Sequence[str] = ()
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+
+
+SentenceEdit = Callable[[str, EditContext], Draft | None]
+
+
+def _is_zh(language: str) -> bool:
+    return language.startswith("zh")
+
+
+def _number_absent(value: str, source_text: str) -> bool:
+    """Whether ``value`` appears in the sources as a number of its own (not inside a longer one)."""
+    return regex.search(rf"(?<![\p{{N}}.,]){regex.escape(value)}(?![\p{{N}}]|[.,]\p{{N}})", source_text) is None
+
+
+def figure_matches(sentence: str) -> list[regex.Match[str]]:
+    """The figures of ``sentence`` that a figure edit may change (years are left to the date edit)."""
+    out = []
+    for m in _FIGURE.finditer(sentence):
+        if _YEAR.fullmatch(m.group()):
+            continue
+        # A number glued to Latin letters is a figure only when they are a unit ("10MB").
+        tail = sentence[m.end() : m.end() + 1]
+        if tail and regex.match(r"\p{Latin}", tail):
+            unit = _UNIT_AFTER.match(sentence, m.end())
+            if unit is None or not any(unit.group(1) in fam for fam in UNIT_FAMILIES["*"]):
+                continue
+        out.append(m)
+    return out
+
+
+def _new_figure(text: str, rng: random.Random) -> str:
+    """A different number written like ``text`` (same separators and decimals)."""
+    digits = [i for i, ch in enumerate(text) if ch.isdigit()]
+    plain = text.isdigit()
+    if plain and len(text) < 7 and rng.random() < 0.6:
+        n = int(text)
+        options = [n + k for k in (1, 2, 3, 5, 7, 10, 20)] + [n * 2, n * 3, n * 10] + [n - k for k in (1, 2, 5) if n - k > 0]
+        options = [o for o in options if o != n and o > 0]
+        return str(rng.choice(options))
+    pos = rng.choice(digits[:2]) if len(digits) > 1 else digits[0]
+    old = int(text[pos])
+    choices = [d for d in range(10) if d != old and not (d == 0 and pos == digits[0])]
+    return text[:pos] + str(rng.choice(choices)) + text[pos + 1 :]
+
+
+def edit_figure(sentence: str, ctx: EditContext) -> Draft | None:
+    """Change one figure to a value the sources do not give."""
+    matches = figure_matches(sentence)
+    ctx.rng.shuffle(matches)
+    for m in matches:
+        for _ in range(6):
+            new = _new_figure(m.group(), ctx.rng)
+            if new != m.group() and _number_absent(new, ctx.source_text):
+                draft = Draft(sentence)
+                draft.replace(m.start(), m.end(), new, "contradiction")
+                return draft
+    return None
+
+
+def edit_date(sentence: str, ctx: EditContext) -> Draft | None:
+    """Change a year (by 1 to 6), a month name, or a Chinese month number."""
+    rng = ctx.rng
+    options: list[tuple[int, int, list[str]]] = []
+    for m in _YEAR.finditer(sentence):
+        y = int(m.group())
+        options.append((m.start(), m.end(), [str(y + d) for d in (-6, -4, -3, -2, -1, 1, 2, 3, 4, 6) if y + d <= 2049]))
+    months = MONTHS.get(ctx.language, ())
+    if months:
+        for m in regex.finditer(r"\b(" + "|".join(months) + r")\b", sentence):
+            if m.group() == "May" and ctx.language == "en" and m.start() == 0:
+                continue
+            options.append((m.start(), m.end(), [x for x in months if x != m.group()]))
+    if _is_zh(ctx.language):
+        for m in _ZH_MONTH.finditer(sentence):
+            options.append((m.start(), m.end(), [str(x) for x in range(1, 13) if str(x) != m.group()]))
+    rng.shuffle(options)
+    for start, end, values in options:
+        rng.shuffle(values)
+        for new in values:
+            if new.isdigit() and not _number_absent(new, ctx.source_text):
+                continue
+            if not new.isdigit() and new in ctx.source_text:
+                continue
+            draft = Draft(sentence)
+            draft.replace(start, end, new, "contradiction")
+            return draft
+    return None
+
+
+def edit_unit(sentence: str, ctx: EditContext) -> Draft | None:
+    """Swap the unit after a figure for another of its family (MB -> GB, Minuten -> Stunden)."""
+    families = UNIT_FAMILIES["*"] + UNIT_FAMILIES.get(ctx.language, ())
+    options: list[tuple[int, int, tuple[str, ...], str]] = []
+    for m in regex.finditer(r"\d\s?", sentence):
+        rest = sentence[m.end() :]
+        for fam in families:
+            for unit in sorted(fam, key=len, reverse=True):
+                if rest.startswith(unit) and not regex.match(r"[\p{Latin}]", rest[len(unit) : len(unit) + 1]):
+                    options.append((m.end(), m.end() + len(unit), fam, unit))
+                    break
+            else:
+                continue
+            break
+    ctx.rng.shuffle(options)
+    for start, end, fam, unit in options:
+        others = [u for u in fam if u != unit]
+        ctx.rng.shuffle(others)
+        for new in others:
+            draft = Draft(sentence)
+            draft.replace(start, end, new, "contradiction")
+            return draft
+    return None
+
+
+def _term_at(sentence: str, term: str) -> list[int]:
+    """Where ``term`` stands as a whole token in ``sentence``."""
+    pat = rf"(?<![\p{{Latin}}\p{{N}}_\-./]){regex.escape(term)}(?![\p{{Latin}}\p{{N}}_\-/]|\.\p{{L}})"
+    return [m.start() for m in regex.finditer(pat, sentence)]
+
+
+def _fallback_terms(sentence: str, language: str) -> list[str]:
+    """Names in a sentence when the document gave no code terms: Latin words in Chinese text,
+    and capitalised words that do not open the sentence elsewhere (all caps or with a digit in German)."""
+    words = [m for m in _LATIN_WORD.finditer(sentence)]
+    if _is_zh(language):
+        return [m.group() for m in words if len(m.group()) > 1]
+    out = []
+    for m in words:
+        w = m.group()
+        if m.start() == 0 or len(w) < 3 or w.lower() in CAPITALISED_SENTENCE_WORDS:
+            continue
+        if language == "de":
+            if w.isupper() or any(c.isdigit() for c in w) or (w[0].isupper() and any(c.isupper() for c in w[1:])):
+                out.append(w)
+        elif w[0].isupper():
+            out.append(w)
+    return out
+
+
+def _same_shape(a: str, b: str) -> bool:
+    """Both all capitals, both capitalised, or both neither: a name is swapped for a name."""
+    def shape(w: str) -> int:
+        return 2 if w.isupper() else 1 if w[:1].isupper() else 0
+
+    return shape(a) == shape(b)
+
+
+def edit_term(sentence: str, ctx: EditContext) -> Draft | None:
+    """Replace a term of the sentence by another term of the same document the sentence lacks."""
+    pool = [t for t in dict.fromkeys(ctx.terms) if t]
+    present = [t for t in pool if _term_at(sentence, t)]
+    if not present:
+        present = [t for t in _fallback_terms(sentence, ctx.language)]
+        pool = list(dict.fromkeys(pool + _fallback_terms(ctx.source_text, ctx.language)))
+    if not present:
+        return None
+    rng = ctx.rng
+    old = rng.choice(present)
+    lowered = sentence.lower()
+    candidates = [
+        t for t in pool
+        if t.lower() != old.lower() and t.lower() not in lowered and old.lower() not in t.lower() and _same_shape(t, old)
+    ]
+    if not candidates:
+        return None
+    new = rng.choice(candidates)
+    starts = _term_at(sentence, old)
+    if not starts:
+        return None
+    start = rng.choice(starts)
+    draft = Draft(sentence)
+    draft.replace(start, start + len(old), new, "contradiction")
+    return draft
+
+
+# Characters that make a one-character verb part of another word: 但是 可能 功能 机会 是否 能力 ...
+_ZH_BEFORE = {
+    "是": set("但可要若只就还還总總于於或凡即真正不于也"),
+    "会": set("机社学开聚约大协工都不"),
+    "會": set("機社學開聚約大協工都不"),
+    "能": set("可功性智本才技体體效动動不"),
+}
+_ZH_AFTER = {"是": set("否"), "会": set("议话员计场"), "會": set("議話員計場"), "能": set("力量源够夠")}
+_ZH_NEGATORS = set("不没沒未无無并並非别別")
+
+
+def _negate_zh(sentence: str, ctx: EditContext) -> Draft | None:
+    """Chinese negation by characters (no word segmenter reads both scripts well): a negated
+    form becomes positive (无法 -> 可以), or 不 goes in front of a verb that is not part of a
+    longer word."""
+    lang = ctx.language
+    options: list[tuple[int, int, str]] = []  # (start, end, replacement)
+    taken: set[int] = set()
+    for neg, pos in sorted(NEGATED[lang], key=lambda x: -len(x[0])):
+        for m in regex.finditer(regex.escape(neg), sentence):
+            if taken.isdisjoint(range(m.start(), m.end())):
+                options.append((m.start(), m.end(), pos))
+                taken.update(range(m.start(), m.end()))
+    for verb in sorted(NEGATABLE[lang], key=len, reverse=True):
+        for m in regex.finditer(regex.escape(verb), sentence):
+            a, b = m.start(), m.end()
+            if not taken.isdisjoint(range(a, b)):
+                continue
+            before = sentence[a - 1] if a else ""
+            after = sentence[b] if b < len(sentence) else ""
+            if before in _ZH_NEGATORS or before in _ZH_BEFORE.get(verb, ()) or after in _ZH_AFTER.get(verb, ()):
+                continue
+            options.append((a, b, "不必" if verb in ("必须", "必須") else "不" + verb))
+            taken.update(range(a, b))
+    if not options:
+        return None
+    start, end, new = ctx.rng.choice(options)
+    draft = Draft(sentence)
+    draft.replace(start, end, new, "contradiction")
+    return draft
+
+
+def _negate_latin(sentence: str, ctx: EditContext) -> Draft | None:
+    lang = ctx.language
+    rng = ctx.rng
+    options: list[tuple[int, int, str]] = []
+    aux = "|".join(NEGATABLE[lang])
+    if lang == "en":
+        for m in regex.finditer(rf"\b({aux}) not\b", sentence):
+            options.append((m.start(), m.end(), m.group(1)))
+        for m in regex.finditer(rf"\b({aux})\b(?! not\b| never\b)", sentence):
+            word = m.group(1)
+            options.append((m.start(), m.end(), "cannot" if word == "can" else f"{word} not"))
+    elif lang == "de":
+        for m in regex.finditer(rf"\b({aux}) nicht\b", sentence):
+            options.append((m.start(), m.end(), m.group(1)))
+        for m in regex.finditer(rf"(?<!\bnicht )\b({aux})\b(?! nicht\b| kein)", sentence):
+            # At the end of a clause the verb comes last ("..., die gespeichert ist,"): "nicht" goes before it.
+            final = regex.match(r"\s*(?:[,.;:!?)]|$)", sentence[m.end() :]) is not None
+            options.append((m.start(), m.end(), f"nicht {m.group(1)}" if final else f"{m.group(1)} nicht"))
+    elif lang == "fr":
+        for m in regex.finditer(rf"\b(?:ne |n')({aux}) (?:pas|plus)\b", sentence):
+            options.append((m.start(), m.end(), m.group(1)))
+        for m in regex.finditer(rf"(?<!\b(?:ne|se|le|la|les|y|en|lui|leur|me|te) |\b[nsljmtc]'|\bqu')\b({aux})\b(?! pas\b)", sentence):
+            word = m.group(1)
+            neg = "n'" if word[0] in "aeiouéèêh" else "ne "
+            options.append((m.start(), m.end(), f"{neg}{word} pas"))
+    for neg, pos in NEGATED.get(lang, ()):
+        for m in regex.finditer(rf"\b{regex.escape(neg)}\b", sentence):
+            options.append((m.start(), m.end(), pos))
+    if not options:
+        return None
+    start, end, new = rng.choice(options)
+    draft = Draft(sentence)
+    draft.replace(start, end, new, "contradiction")
+    return draft
+
+
+def edit_negation(sentence: str, ctx: EditContext) -> Draft | None:
+    """Add a negation to an auxiliary or verb, or remove one (the changed words are the span)."""
+    return _negate_zh(sentence, ctx) if _is_zh(ctx.language) else _negate_latin(sentence, ctx)
+
+
+def _common_word(word: str, source_text: str) -> bool:
+    """Whether a capitalised sentence-initial word is an ordinary word (lower-cased after a
+    phrase put in front), not a name: it is a known function word, or the sources write it in
+    lower case somewhere."""
+    if not word[:1].isupper() or word.isupper():
+        return False
+    low = word.lower()
+    return low in CAPITALISED_SENTENCE_WORDS or regex.search(rf"(?<!\p{{L}}){regex.escape(low)}(?!\p{{L}})", source_text) is not None
+
+
+def edit_speculation(sentence: str, ctx: EditContext) -> Draft | None:
+    """Put a hedging or hearsay phrase in front of the sentence (the phrase is the span)."""
+    phrase, lower = ctx.rng.choice(SPECULATION[ctx.language])
+    body = sentence
+    if lower:
+        first = regex.match(r"\p{L}+", body)
+        if first and _common_word(first.group(), ctx.source_text):
+            body = body[0].lower() + body[1:]
+    draft = Draft(body)
+    draft.insert(0, phrase)
+    label_end = len(phrase.rstrip(" ,，:："))
+    draft.label(0, label_end, "speculation")
+    return draft
+
+
+def reword(sentence: str, ctx: EditContext) -> Draft | None:
+    """A faithful rewording by the language's rules, or None when no rule applies."""
+    rules = list(REWORD.get(ctx.language, ()))
+    ctx.rng.shuffle(rules)
+    text = sentence
+    changed = 0
+    for old, new in rules:
+        if changed >= 2:
+            break
+        boundary = not _is_zh(ctx.language) and old[:1].isalpha()
+        pat = (r"\b" if boundary else "") + regex.escape(old) + (r"\b" if boundary and old[-1:].isalpha() else "")
+        m = regex.search(pat, text)
+        if m is None:
+            continue
+        if new == "" and m.end() < len(text):
+            rest = text[m.end() :]
+            text = text[: m.start()] + rest[:1].upper() + rest[1:]
+        else:
+            text = text[: m.start()] + new + text[m.end() :]
+        changed += 1
+    if not changed or text == sentence:
+        return None
+    return Draft(text)
+
+
+SENTENCE_EDITS: dict[str, SentenceEdit] = {
+    "figure": edit_figure,
+    "date": edit_date,
+    "unit": edit_unit,
+    "term": edit_term,
+    "negation": edit_negation,
+    "speculation": edit_speculation,
+}

@@ -1,0 +1,125 @@
+"""Word lists the case generator edits with, per language (en, de, fr, zh-Hans, zh-Hant).
+
+Kept apart from the detectors' own phrase lists on purpose: labelled data made with the
+detectors' words would only measure whether the detectors find their own words.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "CAPITALISED_SENTENCE_WORDS",
+    "CITATION_WORD",
+    "MONTHS",
+    "NEGATABLE",
+    "NEGATED",
+    "QUESTION",
+    "REWORD",
+    "SPECULATION",
+    "SUMMARY_QUESTION",
+    "UNIT_FAMILIES",
+]
+
+# Questions of QA-style cases, about the section title.
+QUESTION: dict[str, tuple[str, ...]] = {
+    "en": ("What does the documentation say about {title}?", "Can you explain {title}?", "{title}: what should I know?"),
+    "de": ("Was sagt die Dokumentation über „{title}“?", "Können Sie „{title}“ erklären?", "{title}: Was muss ich wissen?"),
+    "fr": ("Que dit la documentation sur « {title} » ?", "Pouvez-vous expliquer « {title} » ?", "{title} : que faut-il savoir ?"),
+    "zh-Hans": ("关于“{title}”，文档是怎么说的？", "请解释一下“{title}”。", "{title}：我需要知道什么？"),
+    "zh-Hant": ("關於「{title}」，文件是怎麼說的？", "請解釋一下「{title}」。", "{title}：我需要知道什麼？"),
+}
+SUMMARY_QUESTION: dict[str, str] = {
+    "en": "Summarize the section “{title}”.",
+    "de": "Fassen Sie den Abschnitt „{title}“ zusammen.",
+    "fr": "Résumez la section « {title} ».",
+    "zh-Hans": "请总结“{title}”一节。",
+    "zh-Hant": "請總結「{title}」一節。",
+}
+
+# Phrases put in front of a copied sentence: they claim a certainty (or a hearsay) the source
+# does not have. ``lower`` says whether the sentence's first word is lower-cased after them.
+SPECULATION: dict[str, tuple[tuple[str, bool], ...]] = {
+    "en": (("It is likely that ", True), ("Presumably, ", True), ("Probably, ", True), ("Reportedly, ", True),
+           ("Rumour has it that ", True)),
+    "de": (("Vermutlich gilt: ", False), ("Wahrscheinlich gilt Folgendes: ", False), ("Angeblich gilt: ", False),
+           ("Gerüchten zufolge gilt: ", False)),
+    "fr": (("Il est probable que ", True), ("Probablement, ", True), ("Selon toute vraisemblance, ", True),
+           ("Selon certaines rumeurs, ", True)),
+    "zh-Hans": (("据推测，", False), ("可能", False), ("大概", False), ("据说，", False), ("估计", False)),
+    "zh-Hant": (("據推測，", False), ("可能", False), ("大概", False), ("據說，", False), ("估計", False)),
+}
+# Sentence-initial words that are lower-cased after a speculation phrase (other words, names
+# such as "Debian" or "APT", keep their capital).
+CAPITALISED_SENTENCE_WORDS: frozenset[str] = frozenset(
+    ["the", "this", "that", "these", "those", "there", "it", "its", "you", "your", "we", "our", "a", "an", "in", "on", "if", "when", "for", "to", "as", "by", "all", "some", "many", "most", "each", "every", "one", "after", "before", "while", "since", "although", "however", "then", "here", "le", "la", "voici", "voilà", "les", "l'", "un", "une", "des", "ce", "cette", "ces", "il", "ils", "elle", "elles", "on", "vous", "nous", "si", "en", "pour", "dans", "par", "sur", "avec", "lorsque", "quand"]
+)
+
+# Meaning-keeping rewordings (old, new): a faithful answer that is not a verbatim copy.
+REWORD: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (("in order to", "to"), ("However, ", "But "), ("is able to", "can"), ("are able to", "can"),
+           ("do not", "don't"), ("does not", "doesn't"), ("cannot", "can't"), ("is not", "isn't"),
+           ("are not", "aren't"), ("e.g.", "for example"), ("i.e.", "that is"), ("a lot of", "many"),
+           ("Please ", ""), ("usually", "normally"), ("You can", "You may"), ("also", "as well"),
+           ("following", "below"), ("such as", "like")),
+    "de": (("z. B.", "zum Beispiel"), ("z.B.", "zum Beispiel"), ("d. h.", "das heißt"), ("d.h.", "das heißt"),
+           ("bzw.", "beziehungsweise"), ("Bitte ", ""), ("außerdem", "zudem"), ("Außerdem", "Zudem"),
+           ("jedoch", "allerdings"), ("Jedoch", "Allerdings"), ("normalerweise", "üblicherweise"),
+           ("Normalerweise", "Üblicherweise"), ("beispielsweise", "zum Beispiel"), ("eventuell", "möglicherweise")),
+    "fr": (("par exemple", "p. ex."), ("c'est-à-dire", "à savoir"), ("cependant", "toutefois"),
+           ("Cependant", "Toutefois"), ("également", "aussi"), ("afin de", "pour"), ("Veuillez noter que ", ""),
+           ("habituellement", "normalement"), ("généralement", "en général"), ("Généralement", "En général")),
+    "zh-Hans": (("例如", "比如"), ("因此", "所以"), ("但是", "不过"), ("可以", "能够"), ("如果", "假如"),
+                ("通常", "一般"), ("非常", "十分"), ("以及", "和"), ("然而", "不过"), ("需要", "须要")),
+    "zh-Hant": (("例如", "比如"), ("因此", "所以"), ("但是", "不過"), ("可以", "能夠"), ("如果", "假如"),
+                ("通常", "一般"), ("非常", "十分"), ("以及", "和"), ("然而", "不過"), ("需要", "須要")),
+}
+
+# Auxiliaries after which a negation is inserted (en, de) or around which it is put (fr).
+NEGATABLE: dict[str, tuple[str, ...]] = {
+    "en": ("is", "are", "was", "were", "can", "could", "should", "will", "would", "must", "may"),
+    "de": ("ist", "sind", "war", "waren", "kann", "können", "konnte", "muss", "müssen", "soll", "sollte", "sollten",
+           "wird", "werden", "darf", "dürfen"),
+    "fr": ("est", "sont", "peut", "peuvent", "pouvez", "doit", "doivent", "devez", "permet", "permettent",
+           "fournit", "fournissent", "contient", "contiennent", "sera", "seront", "était", "utilise", "installe",
+           "faut"),
+    # Chinese: the verbs in front of which 不 is put (有 becomes 没有/沒有).
+    "zh-Hans": ("是", "会", "能", "可以", "需要", "应该", "支持", "包含", "提供", "允许", "使用", "安装", "能够", "必须"),
+    "zh-Hant": ("是", "會", "能", "可以", "需要", "應該", "支援", "包含", "提供", "允許", "使用", "安裝", "能夠", "必須"),
+}
+# Negated forms whose removal states the opposite: (negated, positive).
+NEGATED: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (("cannot", "can"), ("can't", "can"), ("don't", "do"), ("doesn't", "does"), ("isn't", "is"),
+           ("aren't", "are"), ("won't", "will"), ("shouldn't", "should"), ("wasn't", "was"), ("didn't", "did"),
+           ("never", "always")),
+    "de": (("nie", "immer"), ("niemals", "immer")),
+    "fr": (("jamais", "toujours"),),
+    "zh-Hans": (("不是", "是"), ("不能", "能"), ("不会", "会"), ("无法", "可以"), ("没有", "有"), ("不要", "要"),
+                ("不需要", "需要"), ("不应该", "应该"), ("不可以", "可以"), ("不支持", "支持"), ("不必", "必须")),
+    "zh-Hant": (("不是", "是"), ("不能", "能"), ("不會", "會"), ("無法", "可以"), ("沒有", "有"), ("不要", "要"),
+                ("不需要", "需要"), ("不應該", "應該"), ("不可以", "可以"), ("不支援", "支援"), ("不必", "必須")),
+}
+
+# Units that measure the same kind of thing: swapping one for another changes the quantity.
+UNIT_FAMILIES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "*": (("KB", "MB", "GB", "TB"), ("KiB", "MiB", "GiB", "TiB"), ("kHz", "MHz", "GHz"), ("ms", "µs", "ns")),
+    "en": (("seconds", "minutes", "hours", "days", "weeks", "months", "years"),
+           ("second", "minute", "hour", "day", "week", "month", "year"),
+           ("bits", "bytes"), ("kilobytes", "megabytes", "gigabytes", "terabytes")),
+    "de": (("Sekunden", "Minuten", "Stunden", "Tage", "Wochen", "Monate", "Jahre"),
+           ("Sekunde", "Minute", "Stunde", "Tag", "Woche", "Monat", "Jahr"), ("Bit", "Byte")),
+    "fr": (("secondes", "minutes", "heures", "jours", "semaines", "mois", "ans"),
+           ("seconde", "minute", "heure", "jour", "semaine", "an"), ("bits", "octets")),
+    "zh-Hans": (("秒", "分钟", "小时", "天", "周", "个月"),),
+    "zh-Hant": (("秒", "分鐘", "小時", "天", "週", "個月"), ("位元", "位元組")),
+}
+
+MONTHS: dict[str, tuple[str, ...]] = {
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"),
+    "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+           "November", "Dezember"),
+    "fr": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+           "novembre", "décembre"),
+}
+
+# The word of "[Source 1]"-style markers in each language.
+CITATION_WORD: dict[str, str] = {"en": "Source", "de": "Quelle", "fr": "Source", "zh-Hans": "来源", "zh-Hant": "來源"}

@@ -1,0 +1,57 @@
+"""``hallucheck data synth``: writes cases that ``eval --format generic`` reads; clear errors."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+from hallucheck.eval.datasets import load_dataset
+from tests.synth.corpus_data import write_corpus
+
+
+def _error_line(proc) -> str:  # type: ignore[no-untyped-def]
+    assert "Traceback" not in proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+def test_synth_writes_cases_eval_can_read(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    docs = write_corpus(tmp_path / "docs")
+    out = tmp_path / "cases.jsonl"
+    proc = invoke("data", "synth", str(docs), "--lang", "zh-Hans", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("wrote ") and "hallucinated" in proc.stderr
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert records and all(r["language"] == "zh-Hans" for r in records)
+    assert any(r["metadata"]["source_language"] == "en" for r in records)
+    examples = list(load_dataset(out, "generic"))
+    assert len(examples) == len(records)
+    for part in ("train", "calib", "dev"):
+        expected = [r["id"] for r in records if r["part"] == part]
+        assert [e.gold.id for e in load_dataset(out, "generic", split=part)] == expected
+    again = tmp_path / "again.jsonl.gz"
+    assert invoke("data", "synth", str(docs), "--lang", "zh-cn", "--out", str(again)).returncode == 0
+    with gzip.open(again, "rt", encoding="utf-8") as fh:
+        assert fh.read() == out.read_text(encoding="utf-8")
+    none = tmp_path / "none.jsonl"
+    assert invoke("data", "synth", str(docs), "--lang", "en", "--cross-lang", "none", "--out", str(none)).returncode == 0
+    assert all(json.loads(x)["metadata"]["source_language"] == "en" for x in none.read_text(encoding="utf-8").splitlines())
+
+
+def test_synth_errors(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    docs = write_corpus(tmp_path / "docs")
+    out = str(tmp_path / "o.jsonl")
+    cases = [
+        (("data", "synth", str(tmp_path / "missing"), "--lang", "en", "--out", out), "no such folder"),
+        (("data", "synth", str(docs), "--lang", "xx", "--out", out), "unknown --lang 'xx'"),
+        (("data", "synth", str(docs), "--lang", "en", "--cross-lang", "en", "--out", out), "must differ"),
+        (("data", "synth", str(docs), "--lang", "en", "--out", str(tmp_path / "no" / "o.jsonl")), "does not exist"),
+        (("data", "synth", str(docs), "--lang", "zh-Hant", "--out", out), "no paragraphs in zh-Hant"),
+    ]
+    for args, message in cases:
+        proc = invoke(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert message in _error_line(proc), proc.stderr
+    assert not Path(out).exists()
