@@ -94,21 +94,15 @@ class _MiniLM:
                 f"MiniLM model files missing in {model_dir} "
                 "(rebuild with: python -m hallucheck.models.export_minilm)"
             )
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        from hallucheck.models.runtime import inference_session
+
         # Busy-waiting worker threads burn the CPU that other processes on a shared 2-core
         # machine need (and slow this one down when the machine is loaded); spinning is off
         # unless HALLUCHECK_ORT_SPIN=1.
-        spin = "1" if os.environ.get("HALLUCHECK_ORT_SPIN") == "1" else "0"
-        opts.add_session_config_entry("session.intra_op.allow_spinning", spin)
-        self.session = ort.InferenceSession(
-            str(onnx_path), sess_options=opts, providers=["CPUExecutionProvider"]
-        )
+        self.session = inference_session(onnx_path, threads=threads,
+                                         spin=os.environ.get("HALLUCHECK_ORT_SPIN") == "1")
         self.tokenizer = Tokenizer.from_file(str(tok_path))
         self.tokenizer.no_padding()
         self.tokenizer.no_truncation()

@@ -143,6 +143,9 @@ def _export_fp32(out: Path) -> None:
 
 
 def _quantize(fp32: Path, int8: Path) -> None:
+    from hallucheck.models.runtime import onnxruntime
+
+    onnxruntime()  # loaded offline before its quantization tools import it
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True)

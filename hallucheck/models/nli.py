@@ -113,16 +113,14 @@ class NLIModel:
             raise NLIModelError(f"unknown NLI backend {backend!r} (auto, onnx, transformers)")
 
     def _load_onnx(self, onnx: Path) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
+
+        from hallucheck.models.runtime import inference_session
 
         tok = self.path / "tokenizer.json"
         if not tok.is_file():
             raise NLIModelError(f"no tokenizer.json in {str(self.path)!r} (needed with an ONNX model)")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = self.threads
-        opts.inter_op_num_threads = 1
-        self._session = ort.InferenceSession(str(onnx), sess_options=opts, providers=["CPUExecutionProvider"])
+        self._session = inference_session(onnx, threads=self.threads, optimize=False)
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = Tokenizer.from_file(str(tok))
         self._tokenizer.enable_truncation(self.max_length)

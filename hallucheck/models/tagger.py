@@ -75,8 +75,9 @@ class Tagger:
                 f"span tagger files missing in {d} (model.onnx, tokenizer.json, config.json); "
                 "train and export one with: hallucheck train --export"
             )
-        import onnxruntime as ort
         from tokenizers import Tokenizer
+
+        from hallucheck.models.runtime import inference_session
 
         self.model_dir = d
         self.config: dict[str, Any] = json.loads((d / "config.json").read_text(encoding="utf-8"))
@@ -85,11 +86,7 @@ class Tagger:
         self.settings = EncoderSettings(**self.config["encoder"])
         self.threshold = float(self.config.get("threshold", 0.5))
         self.token_types: tuple[str, ...] = tuple(self.config.get("token_types", ("supported", "unsupported")))
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or _threads()
-        opts.inter_op_num_threads = 1
-        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(str(d / "model.onnx"), sess_options=opts, providers=["CPUExecutionProvider"])
+        self.session = inference_session(d / "model.onnx", threads=threads or _threads())
         self.typed = "conflict" in self.token_types and any(o.name == "type_probs" for o in self.session.get_outputs())
         self.tokenizer = Tokenizer.from_file(str(d / "tokenizer.json"))
         self.tokenizer.no_padding()

@@ -75,19 +75,19 @@ def export_onnx(model: Any, path: Path, n_features: int) -> None:
 
 
 def quantize(src: Path, dst: Path) -> None:
+    from hallucheck.models.runtime import onnxruntime
+
+    onnxruntime()  # loaded offline before its quantization tools import it
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8)
 
 
 def onnx_probs(path: Path, examples: list[Any], batch_size: int = 16) -> list[np.ndarray]:
-    import onnxruntime as ort
-
+    from hallucheck.models.runtime import inference_session
     from hallucheck.train.loop import collate
 
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = 2
-    sess = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    sess = inference_session(path, threads=2, optimize=False)
     out: list[np.ndarray] = []
     for i in range(0, len(examples), batch_size):
         chunk = examples[i : i + batch_size]

@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +43,8 @@ class Server:
                 self.proc.wait()
 
 
-def start_server(tmp: Path, port: int | None = None, **env_overrides: str) -> Server:
+def start_server(tmp: Path, port: int | None = None, *, wrapper: Sequence[str] = (), **env_overrides: str) -> Server:
+    """``wrapper``: a command the server runs under (``strace -f ...``)."""
     import httpx
 
     port = port or free_port()
@@ -62,7 +63,7 @@ def start_server(tmp: Path, port: int | None = None, **env_overrides: str) -> Se
     log = tmp / f"server-{port}.log"
     with log.open("ab") as fh:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "hallucheck.service", "--host", "127.0.0.1", "--port", str(port),
+            [*wrapper, sys.executable, "-m", "hallucheck.service", "--host", "127.0.0.1", "--port", str(port),
              "--log-level", "warning"],
             env=env, stdout=fh, stderr=subprocess.STDOUT, cwd=str(tmp),
         )
@@ -87,8 +88,8 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     pytest.importorskip("uvicorn")
     started: list[Server] = []
 
-    def make(**env: str) -> Server:
-        s = start_server(tmp_path, **env)
+    def make(wrapper: Sequence[str] = (), **env: str) -> Server:
+        s = start_server(tmp_path, wrapper=wrapper, **env)
         started.append(s)
         return s
 
