@@ -110,7 +110,7 @@ def test_eval_bad_data(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyp
     path.write_text(json.dumps({**GOOD, "label": False}) + "\n" + json.dumps({**GOOD}) + "\n", encoding="utf-8")
     _assert_error(invoke("eval", str(path), "--format", "generic", "-d", "fake_words", "-p", "fake_any", "-q"), "line 2: needs 'label'")
     _assert_error(invoke("eval", str(path), "--format", "csv"), "unknown --format 'csv'")
-    _assert_error(invoke("eval", str(path), "--split", "dev", "--format", "generic"), "RAGTruth data only")
+    _assert_error(invoke("eval", str(path), "--split", "dev", "--format", "generic"), "line 1: record has no 'part' field")
     _assert_error(invoke("eval", str(path), "--limit", "0"), "--limit must be at least 1")
     _assert_error(invoke("eval", str(path), "--html", str(tmp_path / "no" / "r.html")), "does not exist")
 
