@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hallucheck.llm.accounting import PriceTable
 from hallucheck.llm.base import Completion, LLMError, Message
 from hallucheck.llm.cache import ResponseCache, cache_key, open_cache
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hallucheck.llm.streaming import CompletionStream
 
 __all__ = ["BaseClient", "to_messages"]
 
@@ -88,6 +91,26 @@ class BaseClient:
             out = self._complete(msgs, merged)
         return self._finish(out, key)
 
+    def stream(self, messages: Any, **settings: Any) -> CompletionStream:
+        """The completion piece by piece (see ``hallucheck.llm.streaming``); a cached answer
+        comes as one piece, and a completion read to its end is cached like ``complete``'s."""
+        from hallucheck.llm.streaming import CompletionStream
+
+        msgs, merged, key = self._prepare(messages, settings)
+        if key is not None and self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                return CompletionStream.of(hit)
+
+        def pieces() -> Iterator[str | Completion]:
+            with self._sem:
+                yield from self._stream(msgs, merged)
+
+        def end(done: Completion, finished: bool) -> Completion:
+            return self._finish(done, key if finished else None)
+
+        return CompletionStream(pieces(), model=self.model, on_end=end)
+
     async def acomplete(self, messages: Any, **settings: Any) -> Completion:
         msgs, merged, key = self._prepare(messages, settings)
         if key is not None and self.cache is not None:
@@ -105,6 +128,12 @@ class BaseClient:
 
     async def _acomplete(self, messages: list[Message], settings: dict[str, Any]) -> Completion:
         return await asyncio.to_thread(self._complete, messages, settings)
+
+    def _stream(self, messages: list[Message], settings: dict[str, Any]) -> Iterator[str | Completion]:
+        """Text pieces, then a Completion with the usage; backends that stream override this."""
+        done = self._complete(messages, settings)
+        yield done.text
+        yield done
 
     # ---- internals ----------------------------------------------------------------------------
 

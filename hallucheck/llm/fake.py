@@ -8,11 +8,14 @@ tokens roughly (words) so accounting can be tested too.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from hallucheck.llm.base import Completion, LLMError, Message
 from hallucheck.llm.client import to_messages
+
+if TYPE_CHECKING:  # pragma: no cover
+    from hallucheck.llm.streaming import CompletionStream
 
 __all__ = ["FakeLLM", "Call"]
 
@@ -20,11 +23,14 @@ Reply = str | Exception | Callable[[list[Message], dict[str, Any]], str]
 
 
 class Call:
-    """One recorded call: the messages and the settings."""
+    """One recorded call: the messages and the settings; for a streamed call, the text the
+    caller read (``streamed``) and whether it stopped the generation early (``stopped``)."""
 
     def __init__(self, messages: list[Message], settings: dict[str, Any]) -> None:
         self.messages = messages
         self.settings = settings
+        self.streamed: str | None = None
+        self.stopped = False
 
     @property
     def prompt(self) -> str:
@@ -48,6 +54,7 @@ class FakeLLM:
         model: str = "fake",
         repeat_last: bool = True,
         usd_per_call: float = 0.0,
+        stream_piece: int = 4,
     ) -> None:
         if callable(replies) or isinstance(replies, (str, Exception)):
             self._replies: list[Reply] = [replies]  # type: ignore[list-item]
@@ -57,6 +64,7 @@ class FakeLLM:
         self.model = model
         self.repeat_last = repeat_last
         self.usd_per_call = usd_per_call
+        self.stream_piece = max(1, stream_piece)
         self.calls: list[Call] = []
         self._next = 0
 
@@ -95,3 +103,27 @@ class FakeLLM:
     async def acomplete(self, messages: str | Sequence[Message | Mapping[str, Any]], **settings: Any) -> Completion:
         await asyncio.sleep(0)
         return self.complete(messages, **settings)
+
+    def stream(self, messages: str | Sequence[Message | Mapping[str, Any]], **settings: Any) -> CompletionStream:
+        """The scripted reply in pieces of ``stream_piece`` characters, as a model streams it."""
+        from hallucheck.llm.streaming import CompletionStream
+
+        msgs = to_messages(messages)
+        call = Call(msgs, dict(settings))
+        self.calls.append(call)
+        text = self._reply(msgs, dict(settings))
+        call.streamed = ""
+
+        def pieces() -> Iterator[str | Completion]:
+            try:
+                for i in range(0, len(text), self.stream_piece):
+                    piece = text[i : i + self.stream_piece]
+                    call.streamed = (call.streamed or "") + piece
+                    yield piece
+            except GeneratorExit:
+                call.stopped = True
+                raise
+            yield Completion(text="", model=self.model, prompt_tokens=sum(len(m.content.split()) for m in msgs),
+                             completion_tokens=len(text.split()), usd=self.usd_per_call)
+
+        return CompletionStream(pieces(), model=self.model)

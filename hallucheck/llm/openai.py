@@ -10,10 +10,15 @@ an ``api-key`` header.
 
 from __future__ import annotations
 
+import json
+import time
+from collections.abc import Iterator
 from typing import Any
 
+import httpx
+
 from hallucheck.llm.base import Completion, LLMError, Message
-from hallucheck.llm.http import HTTPClient
+from hallucheck.llm.http import HTTPClient, LLMHTTPError
 
 __all__ = ["OpenAIClient"]
 
@@ -93,4 +98,51 @@ class OpenAIClient(HTTPClient):
             completion_tokens=int(usage.get("completion_tokens") or 0),
             latency_ms=latency_ms,
             raw={"finish_reason": choices[0].get("finish_reason"), "id": data.get("id")},
+        )
+
+    def _stream(self, messages: list[Message], settings: dict[str, Any]) -> Iterator[str | Completion]:
+        """Server-sent chunks (``"stream": true``): each delta's text as it comes, then the usage.
+
+        Not retried: a stream that failed half-way cannot be resumed, and the caller decides
+        whether to ask again. Closing the stream closes the response, which stops the server.
+        """
+        body = {**self._body(messages, settings), "stream": True, "stream_options": {"include_usage": True}}
+        t0 = time.perf_counter()
+        usage: dict[str, Any] = {}
+        model, finish = self.model, None
+        try:
+            with self._sync_client().stream("POST", self.url, json=body, headers=self._headers()) as resp:
+                if resp.status_code >= 400:
+                    snippet = resp.read()[:300].decode("utf-8", "replace").replace("\n", " ")
+                    raise LLMHTTPError(f"{self.backend} {self.url}: HTTP {resp.status_code}: {snippet}", resp.status_code)
+                for line in resp.iter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        break
+                    try:
+                        chunk = json.loads(data)
+                    except json.JSONDecodeError:
+                        raise LLMError(f"{self.backend} {self.url}: a streamed chunk is not JSON: {data[:200]!r}") from None
+                    if not isinstance(chunk, dict):
+                        continue
+                    model = str(chunk.get("model") or model)
+                    usage = chunk.get("usage") or usage
+                    for choice in chunk.get("choices") or []:
+                        if not isinstance(choice, dict):
+                            continue
+                        finish = choice.get("finish_reason") or finish
+                        delta = choice.get("delta") or {}
+                        text = delta.get("content") if isinstance(delta, dict) else None
+                        if isinstance(text, str) and text:
+                            yield text
+        except httpx.TimeoutException:
+            raise LLMError(f"{self.backend} {self.url}: timed out after {self.timeout:g}s") from None
+        except httpx.HTTPError as exc:
+            raise LLMError(f"{self.backend} {self.url}: connection failed: {type(exc).__name__}: {exc}") from None
+        yield Completion(
+            text="", model=model, prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            latency_ms=(time.perf_counter() - t0) * 1000.0, raw={"finish_reason": finish},
         )
