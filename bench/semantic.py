@@ -57,10 +57,10 @@ def _shard_of(ex: Any, n: int) -> int:
 
 def _signals(examples: list[Any], progress: str, checkpoint: Any = None) -> list[dict[str, Any]]:
     from hallucheck.analysis import CaseAnalysis
-    from hallucheck.detectors.ngram import NgramDetector
-    from hallucheck.detectors.ngram_semantic import ParaphraseNgramDetector
-    from hallucheck.detectors.overlap import OverlapDetector
-    from hallucheck.detectors.semantic import SemanticDetector
+    from hallucheck.detectors.lexical.ngram import NgramDetector
+    from hallucheck.detectors.semantic.ngram_semantic import ParaphraseNgramDetector
+    from hallucheck.detectors.lexical.overlap import OverlapDetector
+    from hallucheck.detectors.semantic.semantic import SemanticDetector
 
     plain = NgramDetector()
     overlap = OverlapDetector()
@@ -199,7 +199,7 @@ def evaluate(rows: list[dict[str, Any]], chosen: dict[str, Any]) -> dict[str, An
         out[method] = res
     # The detectors' own verdicts at their built-in thresholds (semantic: today's defaults,
     # applied to the stored support, so the row does not go stale when the defaults change).
-    from hallucheck.detectors.semantic import SemanticDetector
+    from hallucheck.detectors.semantic.semantic import SemanticDetector
 
     sem = SemanticDetector()
     for method in ("semantic", "overlap", "ngram"):

@@ -36,12 +36,12 @@ _EXPORTS: dict[str, str] = {
     "get_detector": "hallucheck.detectors",
     "available_policies": "hallucheck.policies",
     "get_policy": "hallucheck.policies",
-    "Guard": "hallucheck.guard",
-    "GuardResult": "hallucheck.guard",
-    "Mitigator": "hallucheck.mitigate",
-    "PromptStrategy": "hallucheck.strategies",
-    "render_prompt": "hallucheck.strategies",
-    "filter_retrieved": "hallucheck.retrieval",
+    "Guard": "hallucheck.prevent.guard",
+    "GuardResult": "hallucheck.prevent.guard",
+    "Mitigator": "hallucheck.prevent.mitigate",
+    "PromptStrategy": "hallucheck.prevent.prompt_strategies",
+    "render_prompt": "hallucheck.prevent.prompt_strategies",
+    "filter_retrieved": "hallucheck.prevent.retrieval",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -50,11 +50,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from hallucheck.checker import Budget, Checker, check
     from hallucheck.detectors import available_detectors, get_detector
     from hallucheck.errors import HallucheckError, InputError
-    from hallucheck.guard import Guard, GuardResult
-    from hallucheck.mitigate import Mitigator
+    from hallucheck.prevent.guard import Guard, GuardResult
+    from hallucheck.prevent.mitigate import Mitigator
     from hallucheck.policies import available_policies, get_policy
-    from hallucheck.retrieval import filter_retrieved
-    from hallucheck.strategies import PromptStrategy, render_prompt
+    from hallucheck.prevent.retrieval import filter_retrieved
+    from hallucheck.prevent.prompt_strategies import PromptStrategy, render_prompt
     from hallucheck.streaming import CheckStream, SentenceCheck
     from hallucheck.types import (
         Case,

@@ -39,7 +39,7 @@ class ABCase(BaseModel):
     @field_validator("contexts", mode="before")
     @classmethod
     def _contexts(cls, v: Any) -> Any:
-        from hallucheck.strategies import as_sources
+        from hallucheck.prevent.prompt_strategies import as_sources
 
         if isinstance(v, str):
             v = [v]

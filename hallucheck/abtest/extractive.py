@@ -17,7 +17,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hallucheck.abstention import not_found_message
+from hallucheck.prevent.abstention import not_found_message
 from hallucheck.llm.base import Completion, Message
 
 __all__ = ["ExtractiveLLM", "EXTRACTIVE_NOTE"]

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from hallucheck.abtest.cases import ABCase
 from hallucheck.abtest.scoring import CaseRun, StrategySummary, Weights, keyword_coverage, summarize
 from hallucheck.llm.base import LLMClient, LLMError
-from hallucheck.strategies import STRATEGIES, PromptStrategy, final_answer, parse_strategy, prompt_language, prompt_messages
+from hallucheck.prevent.prompt_strategies import STRATEGIES, PromptStrategy, final_answer, parse_strategy, prompt_language, prompt_messages
 from hallucheck.types import Case, Report
 
 __all__ = ["ABTester", "ABTestResult"]
@@ -144,7 +144,7 @@ class ABTester:
         answer = final_answer(strategy, completion.text)
         parse_ok = None
         if strategy is PromptStrategy.STRUCTURED:
-            from hallucheck.structured_answer import parse_structured_answer
+            from hallucheck.prevent.structured_answer import parse_structured_answer
 
             parse_ok = parse_structured_answer(completion.text) is not None
         report = self.checker.check(

@@ -45,7 +45,7 @@ def abtest(
     from hallucheck.cli.llm_choice import choose_llm
     from hallucheck.cli.options import check_policy
     from hallucheck.errors import InputError
-    from hallucheck.strategies import parse_strategy
+    from hallucheck.prevent.prompt_strategies import parse_strategy
 
     if limit is not None and limit < 1:
         raise InputError("--limit must be at least 1")

@@ -29,9 +29,9 @@ def guard(
     """Generate a guarded answer: forced citations, check, repair by severity, report and attempts."""
     from hallucheck.cli.llm_choice import choose_llm
     from hallucheck.errors import InputError
-    from hallucheck.guard import Guard
+    from hallucheck.prevent.guard import Guard
     from hallucheck.jsonio import read_json
-    from hallucheck.strategies import parse_strategy
+    from hallucheck.prevent.prompt_strategies import parse_strategy
 
     if output_format not in ("json", "text"):
         raise InputError(f"unknown --format {output_format!r} (known: json, text)")

@@ -47,7 +47,7 @@ def llm_check(
     from hallucheck.cli.errors import EXIT_FAILED, fail
     from hallucheck.errors import InputError
     from hallucheck.llm.base import LLMError
-    from hallucheck.llm.schemas import JudgeOutput
+    from hallucheck.detectors.llm.schemas import JudgeOutput
     from hallucheck.llm.structured import parse_structured
 
     client = llm_from_flags(llm_backend, llm_base_url, llm_model, cache="off")

@@ -23,7 +23,7 @@ _RISK = re.compile(r"hallucination[_ ]risk\s*[:：=]\s*([01](?:\.\d+)?)", re.I)
 
 
 def judge_from_text(text: str) -> dict[str, Any] | None:
-    """A dict for :class:`~hallucheck.llm.schemas.JudgeOutput`, or None when the text holds no
+    """A dict for :class:`~hallucheck.detectors.llm.schemas.JudgeOutput`, or None when the text holds no
     labelled claim and no verdict line."""
     claims = []
     for m in _LINE.finditer(text or ""):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from threading import Lock
 from typing import Any
 
-from hallucheck.models.structured import flatten_structured, readable_key
+from hallucheck.models.structured_sources import flatten_structured, readable_key
 from hallucheck.text import split_sentences, tokenize
 from hallucheck.text.tokens import Token
 

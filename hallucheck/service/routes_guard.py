@@ -18,7 +18,7 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
-from hallucheck.guard import Guard, GuardResult
+from hallucheck.prevent.guard import Guard, GuardResult
 from hallucheck.service.context import Principal, ServiceContext
 from hallucheck.service.deps import get_context, principal, take
 from hallucheck.service.errors import ApiError

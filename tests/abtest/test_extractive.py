@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from hallucheck.abtest.extractive import ExtractiveLLM
-from hallucheck.strategies import final_answer, prompt_messages
-from hallucheck.structured_answer import parse_structured_answer
+from hallucheck.prevent.prompt_strategies import final_answer, prompt_messages
+from hallucheck.prevent.structured_answer import parse_structured_answer
 
 SOURCES = [{"id": "FAQ-2", "text": "The reset link is valid for 24 hours. Our office is in Berlin."}]
 Q = "How long is the reset link valid?"

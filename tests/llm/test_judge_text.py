@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hallucheck.llm.judge_text import judge_from_text
-from hallucheck.llm.schemas import JudgeOutput
+from hallucheck.detectors.llm.schemas import JudgeOutput
 from hallucheck.llm.structured import parse_structured
 
 TEXT = """VERDICT: HAS_HALLUCINATIONS

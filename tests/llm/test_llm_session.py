@@ -6,7 +6,7 @@ import pytest
 
 from hallucheck.llm.base import LLMError
 from hallucheck.llm.fake import FakeLLM
-from hallucheck.llm.schemas import JudgeOutput
+from hallucheck.detectors.llm.schemas import JudgeOutput
 from hallucheck.llm.session import BUDGET_KEY, BudgetExhausted, LLMSession
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from hallucheck.llm.schemas import ClaimList, JudgeOutput, PresenceList
+from hallucheck.detectors.llm.schemas import ClaimList, JudgeOutput, PresenceList
 from hallucheck.llm.structured import extract_json, loads_lenient, parse_structured, repair_json
 
 MESSY = [

@@ -11,7 +11,7 @@ import pytest
 _SCRIPT = """
 import sys
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.detectors.model import ModelDetector
+from hallucheck.detectors.model.model import ModelDetector
 from hallucheck.eval.datasets import load_dataset
 det = ModelDetector()
 for i, ex in enumerate(load_dataset(sys.argv[1], "ragtruth", split="dev", limit=20)):

@@ -169,7 +169,7 @@ class FakeJudge:
 
 
 def test_through_the_checker_with_the_citations_detector() -> None:
-    pytest.importorskip("hallucheck.detectors.citations")
+    pytest.importorskip("hallucheck.detectors.rules.citations")
     from hallucheck.checker import Checker
 
     contexts = [{"id": "1", "text": "The company was founded in 2010 in Paris."}]

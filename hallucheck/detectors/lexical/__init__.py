@@ -1,0 +1,1 @@
+"""Layer 2, lexical: n-gram novelty and ROUGE-L / LCS overlap with the sources."""

@@ -1,0 +1,1 @@
+"""Layer 1, rules: citation checks, hedging/overclaiming phrases, numbers and entities."""

@@ -1,0 +1,1 @@
+"""Layer 3, semantic: embedding alignment of answer units with source sentences."""

@@ -1,0 +1,374 @@
+"""Guarded generation: answer with forced citations, check, repair, and say what to do next.
+
+``Guard(llm).answer(question, contexts)`` is seed 002's guarded assistant made strict: the
+answer is generated with the forced-citation template (sources listed under their real ids),
+checked by a Checker that expects citations, repaired by the severity-driven Mitigator (seed
+003), and returned with its report and every attempt.
+
+Inside an agent loop (seed 000) pass ``iteration`` and ``max_iterations``: the result's
+``action`` then says whether the loop should ``synthesize`` (low risk), ``refine_search``
+(moderate) or ``continue`` searching (high). In a loop the guard does not abstain — more
+searching is the better remedy — and within 3 iterations of the limit a high-risk answer is
+accepted (``forced_accept``) but stays marked high risk. ``Guard.run`` drives such a loop over a
+retrieval function.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from hallucheck.prevent.abstention import is_abstention
+from hallucheck.llm.base import LLMClient
+from hallucheck.prevent.mitigate.mitigator import Mitigator, abstention_report
+from hallucheck.prevent.mitigate.records import Attempt
+from hallucheck.prevent.mitigate.severity import CRITICAL_SCORE, Severity
+from hallucheck.prevent.mitigate.steps import StepError, Steps, Usage, adrive, ask, check, drive
+from hallucheck.prevent.prompt_strategies import PromptStrategy, as_sources, final_answer, parse_strategy, prompt_language, prompt_messages
+from hallucheck.types import Case, Decision, Report, RiskLevel, Source
+
+__all__ = ["Guard", "GuardResult", "GuardRun", "Action", "agent_action"]
+
+Action = Literal["synthesize", "refine_search", "continue"]
+
+
+class GuardResult(BaseModel):
+    """The guarded answer, its report, every attempt, and what an agent loop should do next."""
+
+    question: str
+    answer: str
+    report: Report
+    attempts: list[Attempt] = Field(default_factory=list)
+    action: Action
+    decision: Decision
+    risk_level: RiskLevel
+    risk_score: float
+    accepted: bool  # fit to give to the user now (action "synthesize")
+    forced_accept: bool = False  # accepted near the iteration limit although high risk
+    near_limit: bool = False
+    iteration: int | None = None
+    max_iterations: int | None = None
+    abstained: bool = False
+    repaired: bool = False
+    strategy: str = "generate"  # what produced the final answer
+    prompt_strategy: str = PromptStrategy.FORCED_CITATION.value
+    initial_severity: str = ""
+    language: str = ""
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_ms: float = 0.0
+    notes: list[str] = Field(default_factory=list)
+
+
+class GuardRun(BaseModel):
+    """An agent loop driven by ``Guard.run``: the final result and every round."""
+
+    final: GuardResult
+    rounds: list[GuardResult]
+    exhausted: bool = False  # stopped by max_iterations, not by a "synthesize" action
+
+
+_NO_LOOP: dict[str, Action] = {"low": "synthesize", "moderate": "refine_search", "high": "continue"}
+
+
+def agent_action(level: RiskLevel, iteration: int, max_iterations: int | None) -> tuple[Action, bool]:
+    """Seed 000's loop rule as ``(action, forced)``; ``forced`` = high risk accepted near the limit.
+
+    The rule itself lives in ``hallucheck.policies.agent_loop``; without an iteration limit there
+    is no "near the limit" and the level alone decides.
+    """
+    if max_iterations is None:
+        return _NO_LOOP[level], False
+    from hallucheck.policies.agent_loop import agent_action as next_step
+
+    step = next_step(level, iteration, max_iterations)
+    return step.action, step.forced
+
+
+def near_iteration_limit(iteration: int | None, max_iterations: int | None) -> bool:
+    """Whether ``iteration`` is within the agent-loop rule's window of the limit."""
+    from hallucheck.policies.agent_loop import NEAR_LIMIT
+
+    return iteration is not None and max_iterations is not None and iteration >= max_iterations - NEAR_LIMIT
+
+
+class Guard:
+    """Generate, check, repair.
+
+    ``llm`` writes the answer (any LLMClient); ``checker`` checks it (default: a Checker that
+    expects citations). ``max_attempts`` bounds the repairs, ``strategy`` is the answer prompt
+    (forced citation by default), ``temperature`` the first generation's temperature (lowered by
+    the temperature-adjustment repair), ``abstain`` whether a standalone answer that cannot be
+    repaired is replaced by a "the sources do not say" answer.
+    """
+
+    def __init__(
+        self,
+        llm: LLMClient,
+        checker: Any = None,
+        *,
+        max_attempts: int = 3,
+        strategy: PromptStrategy | str = PromptStrategy.FORCED_CITATION,
+        temperature: float = 0.5,
+        max_tokens: int | None = 512,
+        abstain: bool = True,
+        correction: Literal["rewrite", "remove"] = "rewrite",
+        plan: Mapping[str | Severity, Sequence[str]] | None = None,
+        critical: float = CRITICAL_SCORE,
+        citations_expected: bool = True,
+    ) -> None:
+        if llm is None:
+            raise ValueError("Guard needs an LLM client to generate answers")
+        if checker is None:
+            from hallucheck.checker import Checker
+
+            checker = Checker(citations_expected=citations_expected)
+        self.llm = llm
+        self.checker = checker
+        self.strategy = parse_strategy(strategy)
+        self.temperature = float(temperature)
+        self.abstain = abstain
+        self.citations_expected = citations_expected
+        self.settings: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
+        self.mitigator = Mitigator(
+            llm, checker, max_attempts=max_attempts, plan=plan, correction=correction, critical=critical,
+            abstain=abstain, llm_settings=self.settings,
+        )
+
+    # ---- one answer ---------------------------------------------------------------------
+
+    def answer(
+        self,
+        question: str,
+        contexts: Sequence[Any],
+        *,
+        language: str | None = None,
+        iteration: int | None = None,
+        max_iterations: int | None = None,
+    ) -> GuardResult:
+        """The guarded answer to ``question`` from ``contexts`` (strings or ``{id, text}``)."""
+        return drive(self.steps(question, contexts, language, iteration, max_iterations), self.llm, self.checker)
+
+    async def aanswer(
+        self,
+        question: str,
+        contexts: Sequence[Any],
+        *,
+        language: str | None = None,
+        iteration: int | None = None,
+        max_iterations: int | None = None,
+    ) -> GuardResult:
+        """The same as ``answer`` with awaited LLM calls and checks off the event loop."""
+        return await adrive(self.steps(question, contexts, language, iteration, max_iterations), self.llm, self.checker)
+
+    def steps(
+        self,
+        question: str,
+        contexts: Sequence[Any],
+        language: str | None = None,
+        iteration: int | None = None,
+        max_iterations: int | None = None,
+    ) -> Steps[GuardResult]:
+        """Generation, check and repair as a generator of requests (see ``mitigate.steps``)."""
+        t0 = time.perf_counter()
+        if iteration is not None and iteration < 0:
+            raise ValueError("iteration must be 0 or more")
+        if max_iterations is not None and max_iterations < 1:
+            raise ValueError("max_iterations must be at least 1")
+        sources = as_sources(contexts)
+        lang = prompt_language(language, question, sources)
+        in_loop = iteration is not None
+        near = near_iteration_limit(iteration, max_iterations)
+        notes: list[str] = []
+        if not sources:
+            return self._no_sources(question, lang, iteration, max_iterations, near, t0)
+
+        usage = Usage()
+        gen_t0 = time.perf_counter()
+        try:
+            raw = yield from ask(
+                prompt_messages(self.strategy, question, sources, lang), usage, temperature=self.temperature, **self.settings
+            )
+            answer, error = final_answer(self.strategy, raw), None
+        except StepError as exc:
+            answer, error = "", str(exc)
+        report = (yield from check(self._case(question, sources, answer, lang))) if answer.strip() else None
+        first = Attempt(
+            index=0,
+            strategy="generate",
+            answer=answer,
+            temperature=self.temperature,
+            llm_calls=usage.calls,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            latency_ms=round((time.perf_counter() - gen_t0) * 1000.0, 3),
+            accepted=report is not None,
+            error=error,
+            note=f"generated with the {self.strategy.value} prompt" if error is None else "generation failed",
+        )
+        allow_abstain = self.abstain and not in_loop
+        if report is None:
+            # no answer at all (the LLM failed or said nothing): say so rather than return nothing
+            from hallucheck.prevent.abstention import abstain_message
+
+            notes.append(f"no answer generated: {error or 'the model returned an empty answer'}")
+            final_text, final_report, attempts = abstain_message(lang), abstention_report(lang), [first]
+            abstained, repaired, strategy_name, initial = True, False, "abstain", ""
+        else:
+            first.risk_score, first.risk_level = report.risk_score, report.risk_level
+            first.decision, first.hallucinated, first.spans = report.decision, report.hallucinated, len(report.spans)
+            result = yield from self.mitigator.steps(
+                question, sources, answer, report, language=lang, prompt_strategy=self.strategy,
+                temperature=self.temperature, citations_expected=self.citations_expected, abstain=allow_abstain,
+            )
+            final_text, final_report = result.answer, result.report
+            attempts = [first, *result.attempts]
+            abstained, repaired = result.abstained, result.repaired
+            strategy_name = "generate" if result.strategy == "original" else result.strategy
+            initial = result.initial_severity
+        first.severity = initial
+
+        level: RiskLevel = final_report.risk_level
+        if abstained or is_abstention(final_text):
+            # nothing grounded to say from these sources: a loop should look for better ones
+            action: Action = "refine_search" if in_loop and not near else "synthesize"
+            forced = False
+            if action == "refine_search":
+                notes.append("no grounded answer from these sources: refine the search")
+        else:
+            action, forced = agent_action(level, iteration if iteration is not None else 0, max_iterations if in_loop else None)
+        if forced:
+            notes.append(
+                f"near the iteration limit ({iteration} of {max_iterations}): {level}-risk answer accepted, still marked {level} risk"
+            )
+        decision: Decision = final_report.decision
+        return GuardResult(
+            question=question,
+            answer=final_text,
+            report=final_report,
+            attempts=attempts,
+            action=action,
+            decision=decision,
+            risk_level=level,
+            risk_score=final_report.risk_score,
+            accepted=action == "synthesize",
+            forced_accept=forced,
+            near_limit=near,
+            iteration=iteration,
+            max_iterations=max_iterations,
+            abstained=abstained,
+            repaired=repaired,
+            strategy=strategy_name,
+            prompt_strategy=self.strategy.value,
+            initial_severity=initial,
+            language=lang,
+            llm_calls=sum(a.llm_calls for a in attempts),
+            prompt_tokens=sum(a.prompt_tokens for a in attempts),
+            completion_tokens=sum(a.completion_tokens for a in attempts),
+            latency_ms=round((time.perf_counter() - t0) * 1000.0, 3),
+            notes=notes,
+        )
+
+    def _case(self, question: str, sources: list[Source], answer: str, lang: str) -> Case:
+        return Case(
+            question=question, contexts=sources, answer=answer, task="qa", language=lang,
+            citations_expected=self.citations_expected,
+        )
+
+    def _no_sources(
+        self, question: str, lang: str, iteration: int | None, max_iterations: int | None, near: bool, t0: float
+    ) -> GuardResult:
+        from hallucheck.prevent.abstention import abstain_message
+
+        in_loop = iteration is not None
+        action: Action = "refine_search" if in_loop and not near else "synthesize"
+        text = abstain_message(lang)
+        return GuardResult(
+            question=question,
+            answer=text,
+            report=abstention_report(lang),
+            attempts=[Attempt(index=0, strategy="abstain", answer=text, accepted=True, note="no sources to answer from")],
+            action=action,
+            decision="accept",
+            risk_level="low",
+            risk_score=0.0,
+            accepted=action == "synthesize",
+            near_limit=near,
+            iteration=iteration,
+            max_iterations=max_iterations,
+            abstained=True,
+            strategy="abstain",
+            prompt_strategy=self.strategy.value,
+            language=lang,
+            latency_ms=round((time.perf_counter() - t0) * 1000.0, 3),
+            notes=["no sources were given (or none was relevant enough): the guard abstains"],
+        )
+
+    # ---- the agent loop -----------------------------------------------------------------
+
+    def run(
+        self,
+        question: str,
+        retrieve: Callable[[str, int, GuardResult | None], Any],
+        *,
+        max_iterations: int = 5,
+        language: str | None = None,
+    ) -> GuardRun:
+        """Drive seed 000's loop: retrieve, answer, and stop on ``synthesize`` or the limit.
+
+        ``retrieve(question, iteration, previous_result)`` returns the contexts for this round
+        (a list, or a ``RetrievalResult`` from ``hallucheck.prevent.retrieval``); it sees the previous
+        round's result, so it can refine the query from the flagged spans.
+        """
+        rounds: list[GuardResult] = []
+        previous: GuardResult | None = None
+        for iteration in range(1, max_iterations + 1):
+            contexts = _contexts(retrieve(question, iteration, previous))
+            previous = self.answer(
+                question, contexts, language=language, iteration=iteration, max_iterations=max_iterations
+            )
+            rounds.append(previous)
+            if previous.action == "synthesize":
+                return GuardRun(final=previous, rounds=rounds)
+        assert previous is not None
+        return GuardRun(final=previous, rounds=rounds, exhausted=True)
+
+    async def arun(
+        self,
+        question: str,
+        retrieve: Callable[[str, int, GuardResult | None], Any | Awaitable[Any]],
+        *,
+        max_iterations: int = 5,
+        language: str | None = None,
+    ) -> GuardRun:
+        """The async ``run``; ``retrieve`` may be a coroutine function."""
+        import inspect
+
+        rounds: list[GuardResult] = []
+        previous: GuardResult | None = None
+        for iteration in range(1, max_iterations + 1):
+            got = retrieve(question, iteration, previous)
+            if inspect.isawaitable(got):
+                got = await got
+            previous = await self.aanswer(
+                question, _contexts(got), language=language, iteration=iteration, max_iterations=max_iterations
+            )
+            rounds.append(previous)
+            if previous.action == "synthesize":
+                return GuardRun(final=previous, rounds=rounds)
+        assert previous is not None
+        return GuardRun(final=previous, rounds=rounds, exhausted=True)
+
+
+def _contexts(got: Any) -> list[Any]:
+    """Contexts from a retrieval function's return value (a list or a RetrievalResult)."""
+    if got is None:
+        return []
+    docs = getattr(got, "contexts", None)
+    if docs is not None:
+        return list(docs)
+    return list(got)

@@ -1,0 +1,100 @@
+"""The model detector with the shipped span tagger (onnxruntime + tokenizers only)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors.model.model import FEATURE_KEYS, ModelDetector
+from hallucheck.models.tagger import TaggerUnavailable, tagger_available
+from hallucheck.types import Case
+
+pytestmark = pytest.mark.skipif(not tagger_available(), reason="shipped tagger files missing")
+
+SOURCE = ("The Golden Gate Bridge opened in 1937. It is 2,737 metres long and was designed by Joseph Strauss. "
+          "The bridge is painted in International Orange.")
+
+
+def _run(answer: str, contexts=None, **kw):  # type: ignore[no-untyped-def]
+    case = Case(question="Tell me about the bridge.", contexts=contexts if contexts is not None else [SOURCE], answer=answer)
+    return ModelDetector(**kw).detect(CaseAnalysis(case))
+
+
+def test_fabricated_facts_score_higher_than_supported_ones() -> None:
+    f = _run("The Golden Gate Bridge opened in 1937. It was designed by Gustave Eiffel and cost 90 billion dollars.",
+             threshold=0.0)
+    probs = dict(zip(map(tuple, f.details["token_probs"]["offsets"]), f.details["token_probs"]["probs"]))
+    answer = "The Golden Gate Bridge opened in 1937. It was designed by Gustave Eiffel and cost 90 billion dollars."
+    def p(word: str) -> float:
+        s = answer.index(word)
+        return max(v for (a, b), v in probs.items() if a >= s and b <= s + len(word))
+    assert p("Eiffel") > p("1937")
+    assert p("billion") > p("Golden")
+    assert set(f.details["features"]) == set(FEATURE_KEYS)
+    assert all(0.0 <= v for v in f.details["features"].values())
+
+
+def test_spans_have_evidence_from_the_source() -> None:
+    f = _run("The bridge opened in 1937. It was designed by Gustave Eiffel in Paris.", threshold=0.05)
+    assert f.spans, "a very low threshold must give spans"
+    for s in f.spans:
+        assert s.detector == "model" and 0.0 <= s.score <= 1.0
+        assert s.evidence and s.evidence[0].source_id == "1"
+        assert s.evidence[0].text in SOURCE
+        assert s.text == "The bridge opened in 1937. It was designed by Gustave Eiffel in Paris."[s.start : s.end]
+
+
+def test_empty_punctuation_and_chinese() -> None:
+    assert _run("").risk == 0.0
+    f = _run("...")
+    assert f.error is None and 0.0 <= f.risk <= 1.0
+    g = _run("这座桥于1937年开放。", contexts=["金门大桥于1937年开放。"])
+    assert g.error is None and 0.0 <= g.risk <= 1.0
+
+
+def test_long_answers_are_windowed_and_coverage_is_stated() -> None:
+    answer = " ".join(f"Sentence number {i} says the bridge is orange." for i in range(60))
+    full = _run(answer)
+    assert full.coverage is None
+    assert max(e for _, e in full.details["token_probs"]["offsets"]) >= len(answer) - 1
+    cut = _run(answer, max_windows=2)
+    assert cut.coverage is not None and cut.coverage.unchecked and cut.coverage.unchecked[0][1] == len(answer)
+
+
+def test_no_sources_is_noted() -> None:
+    f = _run("The bridge is orange.", contexts=[])
+    assert any("no source text" in n for n in f.notes)
+
+
+def test_missing_model_dir_is_a_clear_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    f = ModelDetector(model_dir=tmp_path)
+    with pytest.raises(TaggerUnavailable, match="train and export"):
+        f.detect(CaseAnalysis(Case(question="q", contexts=["s"], answer="a b")))
+    with pytest.raises(ValueError):
+        ModelDetector(max_windows=0)
+
+
+def test_policy_features_do_not_move_with_the_span_threshold() -> None:
+    case = Case(
+        question="Where was the company founded?",
+        contexts=["The company was founded in Paris in 2010 by two engineers."],
+        answer="The company was founded in Lyon in 1995 by a former banker and now employs 4,000 people.",
+    )
+    low = ModelDetector(threshold=0.05).detect(CaseAnalysis(case))
+    high = ModelDetector(threshold=0.95).detect(CaseAnalysis(case))
+    assert low.details["features"] == high.details["features"]
+    assert sum(s.end - s.start for s in low.spans) > sum(s.end - s.start for s in high.spans)
+
+
+def test_citation_markers_are_never_tagged() -> None:
+    """Markers are the citations detector's business; the tagger, trained on answers without
+    them, must not mark "[source:FAQ-2]" as unsupported (a repair would cut it out)."""
+    from hallucheck.types import Source
+
+    answer = "The Golden Gate Bridge opened in 1937 [source:bridge] and was designed by Joseph Strauss [1]."
+    f = _run(answer, contexts=[Source(id="bridge", text=SOURCE)], threshold=1e-6)  # every other word piece
+    markers = [(answer.index("[source:bridge]"), answer.index("[source:bridge]") + 15), (answer.index("[1]"), answer.index("[1]") + 3)]
+    inside = [p for (a, b), p in zip(f.details["token_probs"]["offsets"], f.details["token_probs"]["probs"])
+              if any(s <= a and b <= e for s, e in markers)]
+    assert inside and max(inside) == 0.0
+    assert not any(sp.start <= s < sp.end or s <= sp.start < e for sp in f.spans for s, e in markers)
