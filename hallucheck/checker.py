@@ -35,7 +35,12 @@ MAX_SOURCE_CHARS = 5_000_000
 
 @dataclass(frozen=True)
 class Budget:
-    """Limits for one check: wall time for escalation and LLM calls (None = unlimited)."""
+    """Limits for one check (None = unlimited).
+
+    ``max_seconds`` is wall time: no layer starts after it, and every LLM call ends by it (the
+    HTTP backends cut the request, its retries and any ``Retry-After`` wait to what is left).
+    ``max_llm_calls`` counts calls across all detectors.
+    """
 
     max_seconds: float | None = None
     max_llm_calls: int | None = None
@@ -198,6 +203,9 @@ class Checker:
                 timings_ms={"total": (time.perf_counter() - t0) * 1000.0},
             )
         analysis.shared["llm_calls_left"] = self.budget.max_llm_calls
+        # LLM calls made for this check must end within the time budget, not only start within it.
+        if self.budget.max_seconds is not None:
+            analysis.shared["llm_deadline"] = time.monotonic() + self.budget.max_seconds
         findings: list[Finding] = []
         timings: dict[str, float] = {}
         current_layer = None

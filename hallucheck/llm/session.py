@@ -2,13 +2,16 @@
 
 The Checker puts ``analysis.shared["llm_calls_left"]`` (None = unlimited); every call through a
 session takes one from it, and when none is left the session raises :class:`BudgetExhausted`
-instead of calling, so a cascade can never overspend. Backend failures (``LLMError``) propagate
+instead of calling, so a cascade can never overspend. The Checker also puts the instant its time
+budget ends (``analysis.shared["llm_deadline"]``, on the ``time.monotonic()`` clock): a call is
+not started after it, and a call that is made must end by it (see :mod:`hallucheck.llm.deadline`). Backend failures (``LLMError``) propagate
 to the detector, which turns them into a Finding with ``error`` set.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, MutableMapping
 from typing import Any, TypeVar
 
@@ -17,13 +20,15 @@ from pydantic import BaseModel
 from hallucheck.llm.accounting import CostMeter
 from hallucheck.llm.base import Completion, LLMError, Message
 from hallucheck.llm.client import to_messages
+from hallucheck.llm.deadline import deadline_scope
 from hallucheck.llm.structured import StructuredResult, parse_structured
 from hallucheck.types import Cost
 
-__all__ = ["LLMSession", "BudgetExhausted", "BUDGET_KEY"]
+__all__ = ["LLMSession", "BudgetExhausted", "BUDGET_KEY", "DEADLINE_KEY"]
 
 T = TypeVar("T", bound=BaseModel)
 BUDGET_KEY = "llm_calls_left"
+DEADLINE_KEY = "llm_deadline"
 
 _REASK = (
     "Your previous reply could not be used: {error}. Reply again with only one JSON object in the "
@@ -56,6 +61,10 @@ class LLMSession:
         return None if left is None else int(left)
 
     def _take(self) -> None:
+        deadline = self.shared.get(DEADLINE_KEY)
+        if deadline is not None and time.monotonic() >= float(deadline):
+            self.budget_hit = True
+            raise BudgetExhausted("the time budget of this check is spent")
         with _LOCK:
             left = self.shared.get(BUDGET_KEY)
             if left is None:
@@ -68,7 +77,8 @@ class LLMSession:
     def complete(self, messages: Any, **settings: Any) -> Completion:
         """One call (thread-safe); BudgetExhausted when the budget is spent, LLMError on failure."""
         self._take()
-        out = self.llm.complete(to_messages(messages), **settings)
+        with deadline_scope(self.shared.get(DEADLINE_KEY)):
+            out = self.llm.complete(to_messages(messages), **settings)
         with _LOCK:
             self.meter.add(out)
         return out

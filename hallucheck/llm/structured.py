@@ -10,7 +10,9 @@ evaluators), this module
 3. validates it with a pydantic model,
 
 and returns a :class:`StructuredResult` that is either a value or a typed failure saying at which
-stage it broke. Callers (the LLM detectors) turn a failure into a Finding with ``error`` set,
+stage it broke. The work is bounded whatever the reply: only its first ``MAX_PARSE_CHARS``
+characters are read and brackets nested deeper than ``MAX_DEPTH`` end a candidate (a reply of a
+million ``{`` once took minutes of CPU). Callers (the LLM detectors) turn a failure into a Finding with ``error`` set,
 never an exception. One optional re-ask with the validation error is done by
 :func:`hallucheck.llm.session.LLMSession.structured`.
 """
@@ -33,7 +35,16 @@ __all__ = [
     "loads_lenient",
     "parse_structured",
     "validation_message",
+    "MAX_PARSE_CHARS",
+    "MAX_DEPTH",
 ]
+
+# A judge's reply is a few thousand characters; anything past this is not read.
+MAX_PARSE_CHARS = 200_000
+# No schema of ours nests deeper than a handful of levels.
+MAX_DEPTH = 64
+# How many opening brackets are tried as the start of the JSON, per bracket kind.
+_MAX_CANDIDATES = 12
 
 T = TypeVar("T", bound=BaseModel)
 Stage = Literal["ok", "empty", "no_json", "invalid", "llm_error", "budget"]
@@ -70,7 +81,8 @@ class StructuredResult(Generic[T]):
 
 
 def _balanced_end(text: str, start: int) -> int:
-    """Index after the bracket closing ``text[start]``, or len(text) when the JSON is truncated."""
+    """Index after the bracket closing ``text[start]``, len(text) when the JSON is truncated, or
+    -1 when brackets nest deeper than ``MAX_DEPTH`` (not JSON we can use)."""
     stack: list[str] = []
     quote: str | None = None
     i = start
@@ -91,6 +103,8 @@ def _balanced_end(text: str, start: int) -> int:
                 quote = ch
         elif ch in "{[":
             stack.append("}" if ch == "{" else "]")
+            if len(stack) > MAX_DEPTH:
+                return -1
         elif ch in "}]":
             if stack and stack[-1] == ch:
                 stack.pop()
@@ -102,7 +116,7 @@ def _balanced_end(text: str, start: int) -> int:
 
 def extract_json(text: str) -> list[str]:
     """Candidate JSON texts in ``text``, best first (fenced blocks, then bracketed spans)."""
-    text = _THINK.sub("", text or "")
+    text = _THINK.sub("", (text or "")[:MAX_PARSE_CHARS])
     out: list[str] = []
     for m in _FENCE.finditer(text):
         body = m.group(2).strip()
@@ -110,15 +124,20 @@ def extract_json(text: str) -> list[str]:
             out.append(body)
         elif "{" in body:
             s = body.index("{")
-            out.append(body[s : _balanced_end(body, s)])
+            end = _balanced_end(body, s)
+            if end != -1:
+                out.append(body[s:end])
     found: list[tuple[int, str]] = []
     for opener in "{[":
         pos = text.find(opener)
         tries = 0
-        while pos != -1 and tries < 12:
+        while pos != -1 and tries < _MAX_CANDIDATES:
             end = _balanced_end(text, pos)
-            found.append((pos, text[pos:end]))
             tries += 1
+            if end == -1:  # too deep from here: try the next bracket
+                pos = text.find(opener, pos + 1)
+                continue
+            found.append((pos, text[pos:end]))
             pos = text.find(opener, pos + 1 if end == len(text) else end)
     out.extend(c for _, c in sorted(found, key=lambda x: x[0]))
     seen: set[str] = set()
@@ -218,7 +237,7 @@ def repair_json(text: str) -> str:
     # each frame: [kind "{" or "[", state, count]; states: key, colon, value, after
     stack: list[list[Any]] = []
     started = False
-    for kind, value in _tokens(text):
+    for kind, value in _tokens(text[:MAX_PARSE_CHARS]):
         if not stack:
             if started:
                 break
@@ -239,6 +258,8 @@ def repair_json(text: str) -> str:
             frame[2] += 0 if frame[0] == "{" else 1
             frame[1] = "after"
             stack.append([kind, "key" if kind == "{" else "value", 0])
+            if len(stack) > MAX_DEPTH:
+                return ""  # nested deeper than any answer of ours: not repairable
             out.append(kind)
         elif kind in ("}", "]"):
             if not any(f[0] == ("{" if kind == "}" else "[") for f in stack):
@@ -335,6 +356,7 @@ def parse_structured(text: str, schema: type[T],
     reply without any JSON (e.g. a verdict in a line format) into a value to validate, or None."""
     if not text or not text.strip():
         return StructuredResult(None, "empty", "the model returned an empty reply", text or "")
+    text = text[:MAX_PARSE_CHARS]
     try:
         value, repaired = loads_lenient(text)
     except ValueError as exc:

@@ -22,6 +22,8 @@ class Reply:
     body: Any = None  # dict -> JSON, str -> raw text
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    drip: float = 0.0  # > 0: send the body one byte at a time, this many seconds apart
+    drip_headers: bool = False  # with drip: send the status line and headers a byte at a time too
 
 
 def openai_reply(text: str, *, prompt_tokens: int = 11, completion_tokens: int = 7, model: str = "test-model",
@@ -48,6 +50,8 @@ class ChatServer:
         self.requests: list[dict[str, Any]] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        self.dropped = 0  # dripped replies whose client hung up
+        self.closing = threading.Event()
         self._lock = threading.Lock()
         server = self
 
@@ -77,6 +81,9 @@ class ChatServer:
                 try:
                     data = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
                     payload = data.encode("utf-8")
+                    if reply.drip:
+                        self._drip(reply, payload)
+                        return
                     self.send_response(reply.status)
                     self.send_header("content-type", "application/json")
                     self.send_header("content-length", str(len(payload)))
@@ -86,6 +93,26 @@ class ChatServer:
                     self.wfile.write(payload)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout tests)
+
+            def _drip(self, reply: Reply, payload: bytes) -> None:
+                head = (f"HTTP/1.1 {reply.status} OK\r\ncontent-type: application/json\r\n"
+                        f"content-length: {len(payload)}\r\n\r\n").encode()
+                if not reply.drip_headers:
+                    self.wfile.write(head)
+                    self.wfile.flush()
+                    head = b""
+                for i in range(len(head) + len(payload)):
+                    if server.closing.is_set():
+                        return
+                    byte = head[i:i + 1] if i < len(head) else payload[i - len(head):i - len(head) + 1]
+                    try:
+                        self.wfile.write(byte)
+                        self.wfile.flush()
+                    except OSError:
+                        with server._lock:
+                            server.dropped += 1
+                        return  # the client hung up
+                    time.sleep(reply.drip)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
@@ -105,6 +132,7 @@ class ChatServer:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.closing.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
