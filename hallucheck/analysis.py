@@ -18,7 +18,7 @@ from typing import Any
 
 from hallucheck.text import Segment, Token, detect_language, split_sentences, tokenize
 from hallucheck.text.tokens import TokenColumns, token_columns
-from hallucheck.text.citations import CitationMarker, find_citations
+from hallucheck.text.citations import CitationMarker, find_citations, mask_citations
 from hallucheck.text.language import normalize_language
 from hallucheck.types import Case
 
@@ -147,6 +147,13 @@ class CaseAnalysis:
 
     ``shared`` is a scratch dictionary for cross-detector results (the semantic layer puts its
     sentence alignment there so the model and LLM layers can reuse it as evidence).
+
+    Detectors read the answer through ``answer``: the answer with its citation markers masked
+    (replaced by spaces, so every offset still points into ``case.answer``). ``sentences`` and
+    ``tokens`` are views of that masked text. A marker is a reference, not a claim: whether it
+    names a real source is the citation rules' question alone (they read ``case.answer`` and
+    ``marked_sentences``), and for every other check an answer must score the same with or
+    without correct markers.
     """
 
     def __init__(self, case: Case) -> None:
@@ -157,23 +164,66 @@ class CaseAnalysis:
     def language(self) -> str:
         if self.case.language:
             return normalize_language(self.case.language)
-        return detect_language(self.case.answer or self.case.source_text)
+        return detect_language(self.answer if self.answer.strip() else self.case.source_text)
 
     @cached_property
     def citation_markers(self) -> list[CitationMarker]:
-        """Citation markers of the answer found without knowing the source ids (what the
-        n-gram and figure checks skip); the citation rules look again with the ids."""
-        return find_citations(self.case.answer)
+        """Citation markers of the answer, found knowing the sources' ids and parent ids (so
+        ``[intro]`` and letter ids ``[a]`` count where sources carry such ids). The citation rules
+        look again with the section numbers of the sources as well."""
+        if not self.case.answer:
+            return []
+        known = {k for src in self.case.contexts for k in (src.id, src.parent_id) if k}
+        return find_citations(self.case.answer, known)
+
+    @cached_property
+    def answer(self) -> str:
+        """The answer with its citation markers replaced by spaces: what detectors read."""
+        return mask_citations(self.case.answer, self.citation_markers)
+
+    def plain_answer(self, start: int = 0, end: int | None = None) -> str:
+        """``case.answer[start:end]`` with its citation markers, and the blanks before them, cut out.
+
+        What an LLM prompt shows: prose without references and without the runs of spaces of the
+        masked view. Quotes an LLM copies from it are placed in ``answer`` by the quote matcher,
+        which forgives white space.
+        """
+        end = len(self.case.answer) if end is None else end
+        text = self.case.answer
+        parts: list[str] = []
+        pos = start
+        for mk in self.citation_markers:
+            if mk.end <= pos or mk.start >= end:
+                continue
+            cut = max(mk.start, pos)
+            parts.append(text[pos:cut].rstrip(" \t"))
+            pos = min(mk.end, end)
+        parts.append(text[pos:end])
+        return "".join(parts)
+
+    @cached_property
+    def answer_chars(self) -> int:
+        """Characters of the answer without its citation markers and the blanks before them (a
+        length a fitted policy may use: the same with or without correct markers)."""
+        return len(self.plain_answer()) if self.citation_markers else len(self.case.answer)
 
     @cached_property
     def sentences(self) -> list[Segment]:
-        """Answer sentences with offsets into ``case.answer``."""
+        """Sentences of the masked answer, with offsets into ``case.answer``."""
+        return split_sentences(self.answer, self.language)
+
+    @cached_property
+    def marked_sentences(self) -> list[Segment]:
+        """Sentences of the answer as written, markers included (a marker after a full stop
+        stays with the sentence it cites): what the citation rules count."""
+        if not self.citation_markers:
+            return self.sentences
         return split_sentences(self.case.answer, self.language)
 
     @cached_property
     def tokens(self) -> list[Token]:
-        """Answer tokens with offsets into ``case.answer``."""
-        return tokenize(self.case.answer, self.language)
+        """Tokens of the masked answer, with offsets into ``case.answer``."""
+        return tokenize(self.answer, self.language)
 
     @cached_property
     def sources(self) -> list[SourceAnalysis]:

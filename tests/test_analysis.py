@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.types import Case
+from hallucheck.types import Case, Source
 
 
 def _analysis(answer: str) -> CaseAnalysis:
@@ -16,7 +16,7 @@ def test_tokens_by_sentence_groups_every_token_once() -> None:
     assert len(groups) == len(a.sentences)
     for seg, toks in zip(a.sentences, groups):
         assert toks == [t for t in a.tokens if seg.start <= t.start and t.end <= seg.end]
-    assert [t.text for t in groups[0]] == ["Paris", "is", "big", "[", "1", "]", "."]
+    assert [t.text for t in groups[0]] == ["Paris", "is", "big", "."]  # the marker is masked
     assert sum(len(g) for g in groups) == len(a.tokens)
 
 
@@ -38,3 +38,22 @@ def test_source_views_from_columns_match_the_tokens() -> None:
     assert list(sa.content_norms) == [t.norm for t in tokens if not t.is_punct and not t.is_stop]
     groups = group_tokens(sa.sentences, tokens)
     assert [tokens[a:b] for a, b in sa.sentence_ranges] == groups
+
+
+def test_markers_are_masked_with_offsets_kept() -> None:
+    answer = "Paris is big [1]. Lyon is small [Source 2, 3]^[4]^ and old.\n退款[來源 POL-1]。See [d]."
+    case = Case(question="q", contexts=[Source(id="a", text="x"), Source(id="POL-1", text="y")], answer=answer)
+    a = CaseAnalysis(case)
+    assert len(a.answer) == len(answer)
+    for mk in ("[1]", "[Source 2, 3]", "^[4]^", "[來源 POL-1]", "[d]"):  # [d]: sources use letter ids
+        i = answer.index(mk)
+        assert a.answer[i : i + len(mk)] == " " * len(mk)
+    assert all(answer[t.start : t.end] == t.text for t in a.tokens)
+    assert not any(ch in t.text for t in a.tokens for ch in "[]^")
+    assert a.answer_chars == len("Paris is big. Lyon is small and old.\n退款。See.")
+    assert a.plain_answer() == "Paris is big. Lyon is small and old.\n退款。See."
+    assert a.plain_answer(answer.index("Lyon"), answer.index("\n")) == "Lyon is small and old."
+    # the citation rules count sentences as written, a marker after a stop staying with its sentence
+    b = CaseAnalysis(Case(question="q", contexts=["x"], answer="Paris is big. [1] Lyon is small."))
+    assert [s.text for s in b.marked_sentences] == ["Paris is big. [1]", "Lyon is small."]
+    assert [s.text for s in b.sentences] == ["Paris is big.", "Lyon is small."]

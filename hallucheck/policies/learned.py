@@ -185,10 +185,15 @@ class LearnedPolicy:
         """(calibrated probability, stage used, notes)."""
         summaries = _summaries(findings)
         stage = self._stage_for(set(summaries))
-        case = case_features(analysis.case.task, len(analysis.case.answer), len(analysis.sentences))
+        case = case_features(analysis.case.task, analysis.answer_chars, len(analysis.sentences))
         x, missing = stage.vector(stack_features(summaries, case))
         notes = []
-        absent = sorted({m.split(".")[0] for m in missing if not m.startswith("case.")})
+        # A detector that gives some of the features the stage knows but not all (the citation
+        # rules no longer give their marker counts to policies) is filled silently; one that gave
+        # none of them is worth a note.
+        lacking = {m.split(".")[0] for m in missing if not m.startswith("case.")}
+        given = {f.split(".")[0] for f in stage.features if f not in missing and ".f." in f}
+        absent = sorted(lacking - given)
         if absent:
             notes.append(f"learned policy: no output from {', '.join(absent)}; their calib medians were used")
         return stage.probability(x), ("full" if stage is self.stages.get("full") else "cheap"), notes

@@ -15,18 +15,23 @@ Rules (documented in docs/detectors-rules.md):
 * a bare item (no source word) counts when it is a number from 1 to 999, or an id-looking token
   (letters with a digit or ``_``/``-``/``:``/``.``), or exactly one of the ``known_ids`` passed in;
   a bare word such as ``[sic]`` or ``[Note]`` is not a citation unless a source has that id;
+* when the sources are named by single letters (``a``, ``b``, ...), every bracketed single letter
+  is a citation, so that ``[d]`` over sources a-c is caught as an invalid id instead of read as
+  prose;
+* a marker wrapped in carets (``^[1]^``, superscript in some markdown dialects) takes the carets
+  with it;
 * a bracket followed by ``(`` (a markdown link) or ``:`` at line start (a link definition) is not
   a citation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
 import regex
 
-__all__ = ["CitationMarker", "find_citations", "strip_citations", "SOURCE_WORDS"]
+__all__ = ["CitationMarker", "find_citations", "mask_citations", "strip_citations", "SOURCE_WORDS"]
 
 
 class CitationMarker(NamedTuple):
@@ -59,7 +64,8 @@ _BRACKETS = regex.compile(r"\[([^\[\]\n]{1,80})\]|［([^［］\n]{1,80})］|【(
 # "(Source 1)" "(來源 2)": parentheses only when a source word opens them.
 _PARENS = regex.compile(rf"[(（]((?:{_WORDS})\s*[:#：]?\s*[^()（）\n]{{1,60}})[)）]", regex.IGNORECASE)
 _SEP = regex.compile(r"\s*(?:[,;，；、]|\band\b|\bund\b|\bet\b|和|及|與|与)\s*", regex.IGNORECASE)
-_PREFIX = regex.compile(rf"^(?:{_WORDS})(?=[\s:#：\-\d])\s*[:#：\-]?\s*", regex.IGNORECASE)
+# A source word joined by "-" is a prefix only before a number ("Doc-3"): "doc-a" is an id.
+_PREFIX = regex.compile(rf"^(?:{_WORDS})(?=[\s:#：\d]|-\d)\s*[:#：\-]?\s*", regex.IGNORECASE)
 _RANGE = regex.compile(r"^(\d{1,3})\s*[-–—~～]\s*(\d{1,3})$")
 _NUMBER = regex.compile(r"^\^?(\d{1,3})$")
 # An id-looking token: starts with a letter or digit, no spaces, has a digit or a joiner.
@@ -68,8 +74,11 @@ _NOT_CITATION = frozenset({"sic", "x", "...", "…", "citation needed", "edit", 
 _MAX_RANGE = 20
 
 
-def _item_ids(item: str, prefixed: bool, known: Collection[str]) -> list[str] | None:
-    """Ids named by one list item, or None when the item is not a citation."""
+def _item_ids(item: str, prefixed: bool, known: Collection[str], letters: bool = False) -> list[str] | None:
+    """Ids named by one list item, or None when the item is not a citation.
+
+    ``letters``: the sources are named by single letters, so a lone letter is an id.
+    """
     item = item.strip()
     if not item:
         return None
@@ -87,7 +96,7 @@ def _item_ids(item: str, prefixed: bool, known: Collection[str]) -> list[str] | 
     if n:
         value = int(n.group(1))
         return [str(value)] if value >= 1 or prefixed else None
-    if item.lower() in known:
+    if item.lower() in known or (letters and len(item) == 1 and item.isalpha()):
         return [item]
     if " " in item or not _IDLIKE.match(item) or item.lower() in _NOT_CITATION:
         return None
@@ -99,7 +108,7 @@ def _item_ids(item: str, prefixed: bool, known: Collection[str]) -> list[str] | 
     return None
 
 
-def _parse(content: str, known: Collection[str]) -> tuple[str, ...] | None:
+def _parse(content: str, known: Collection[str], letters: bool = False) -> tuple[str, ...] | None:
     content = content.strip()
     if not content or content.lower() in _NOT_CITATION:
         return None
@@ -113,7 +122,7 @@ def _parse(content: str, known: Collection[str]) -> tuple[str, ...] | None:
         return (content.strip(),)
     ids: list[str] = []
     for item in _SEP.split(content):
-        got = _item_ids(item, prefixed, known)
+        got = _item_ids(item, prefixed, known, letters)
         if got is None:
             return None
         ids.extend(got)
@@ -123,6 +132,7 @@ def _parse(content: str, known: Collection[str]) -> tuple[str, ...] | None:
 def find_citations(text: str, known_ids: Collection[str] = ()) -> list[CitationMarker]:
     """All citation markers in ``text``, in order; ``known_ids`` lets bare words like ``[intro]`` count."""
     known = frozenset(k.lower() for k in known_ids)  # ids match case-insensitively
+    letters = any(len(k) == 1 and k.isalpha() for k in known)
     out: list[CitationMarker] = []
     if "[" not in text and "［" not in text and "【" not in text and "(" not in text and "（" not in text:
         return out
@@ -133,9 +143,12 @@ def find_citations(text: str, known_ids: Collection[str] = ()) -> list[CitationM
         if end < len(text) and text[end] == ":" and (m.start() == 0 or text[m.start() - 1] == "\n"):
             continue  # markdown link definition "[1]: http://..."
         content = m.group(1) or m.group(2) or m.group(3) or ""
-        ids = _parse(content, known)
+        ids = _parse(content, known, letters)
         if ids:
-            out.append(CitationMarker(m.start(), end, m.group(), ids))
+            start = m.start()
+            if start > 0 and end < len(text) and text[start - 1] == "^" and text[end] == "^":
+                start, end = start - 1, end + 1  # "^[1]^"
+            out.append(CitationMarker(start, end, text[start:end], ids))
     if "(" in text or "（" in text:
         for m in _PARENS.finditer(text):
             ids = _parse(m.group(1), known)
@@ -161,3 +174,19 @@ def strip_citations(text: str, markers: list[CitationMarker], offset: int = 0) -
         pos = b
     parts.append(text[pos:])
     return "".join(parts)
+
+
+def mask_citations(text: str, markers: Sequence[CitationMarker]) -> str:
+    """``text`` with every marker replaced by spaces of the same length.
+
+    This is how every detector but the citation rules reads an answer: a marker is a reference,
+    not a claim, so its words must not look unsupported (or supported), yet every offset into the
+    masked text is an offset into the answer, so spans need no mapping back. Spaces, rather than
+    removal, also keep the words on either side of a marker apart for the tokenizers.
+    """
+    if not markers:
+        return text
+    chars = list(text)
+    for mk in markers:
+        chars[mk.start : mk.end] = " " * (mk.end - mk.start)
+    return "".join(chars)

@@ -34,7 +34,8 @@ ABBREVIATIONS: frozenset[str] = frozenset(
 
 _CJK_END = "。！？!?"
 _CLOSERS = "\"'”’」』）)]》】"
-_CITATION_TAIL = regex.compile(r"(?:\s*\[[^\[\]\n]{1,40}\])+")
+_CITATION_TAIL = regex.compile(r"(?:\s*(?:\^?\[[^\[\]\n]{1,40}\]\^?|【[^【】\n]{1,40}】|［[^［］\n]{1,40}］))+")
+_MARKER_OPEN = "[【［"  # what may follow a stop directly: a citation marker ("done.【1】"; also "done.^[1]^")
 _LATIN_END = regex.compile(r"[.!?…]+")
 _INITIALISM = regex.compile(r"(?:\p{L}\.)+\p{L}")
 _CANDIDATE = regex.compile(r"[。！？.!?…]")
@@ -43,7 +44,7 @@ _CANDIDATE = regex.compile(r"[。！？.!?…]")
 # would also take \x1c-\x1f, so the class is spelled out).
 _CANDIDATE_ASCII = re.compile(r"[.!?]")
 _LATIN_END_ASCII = re.compile(r"[.!?]+")
-_CITATION_TAIL_ASCII = re.compile(r"(?:[\t\n\x0b\x0c\r ]*\[[^\[\]\n]{1,40}\])+")
+_CITATION_TAIL_ASCII = re.compile(r"(?:[\t\n\x0b\x0c\r ]*\^?\[[^\[\]\n]{1,40}\]\^?)+")
 # How far back to look for the word before a full stop: enough for any abbreviation, and it keeps
 # the search from rescanning the whole line at every full stop (quadratic on long paragraphs).
 _WORD_WINDOW = 48
@@ -102,7 +103,7 @@ def _line_sentences(line: str, offset: int, out: list[Segment]) -> None:
             # A stop must be followed by white space (or a citation, or the end of the line): that
             # cheap test first, so that decimals, times and URLs ("3.5", "1.2.3") skip the
             # abbreviation check, which walks back over the word before the dot.
-            if j < n and not line[j].isspace() and line[j] != "[":
+            if j < n and not line[j].isspace() and line[j] not in _MARKER_OPEN and not line.startswith("^[", j):
                 i = stop
                 continue
             if ch == "." and stop - i == 1 and _is_abbreviation(line, i, start):

@@ -15,7 +15,9 @@ from typing import Any
 __all__ = ["collect", "load_cache"]
 
 
-def _gold_row(ex: Any, part: str, key: str) -> dict[str, Any]:
+def _gold_row(ex: Any, part: str, key: str, analysis: Any) -> dict[str, Any]:
+    """The gold label and the case features the learned policy reads (as CaseAnalysis gives them
+    at check time: length without citation markers, sentence count)."""
     case = ex.case
     from hallucheck.eval.split import source_key
 
@@ -25,7 +27,8 @@ def _gold_row(ex: Any, part: str, key: str) -> dict[str, Any]:
         "task": case.task,
         "label": bool(ex.gold.hallucinated),
         "spans": [list(s) for s in ex.gold.spans],
-        "answer_chars": len(case.answer),
+        "answer_chars": analysis.answer_chars,
+        "sentences": len(analysis.sentences),
         "source": source_key({"task_type": case.task, "query": case.question, "context": case.contexts[0].text}),
     }
 
@@ -58,12 +61,12 @@ def collect(
             for ex in load_dataset(data, "ragtruth", split=part, limit=limit):
                 key = f"{part}:{ex.line}"
                 todo = [d for d in detectors if key not in done[d]]
+                analysis = CaseAnalysis(ex.case)
                 if key not in gold_done:
-                    gold_fh.write(json.dumps(_gold_row(ex, part, key)) + "\n")
+                    gold_fh.write(json.dumps(_gold_row(ex, part, key, analysis)) + "\n")
                     gold_done.add(key)
                 if not todo:
                     continue
-                analysis = CaseAnalysis(ex.case)
                 # the semantic layer shares its alignment with later layers, as in a real check
                 for name in sorted(todo, key=lambda d: dets[d].layer):
                     f = dets[name].detect(analysis)

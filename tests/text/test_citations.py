@@ -1,6 +1,6 @@
 import pytest
 
-from hallucheck.text.citations import find_citations, strip_citations
+from hallucheck.text.citations import find_citations, mask_citations, strip_citations
 
 
 def _ids(text: str, known: tuple[str, ...] = ()) -> list[tuple[str, tuple[str, ...]]]:
@@ -32,6 +32,11 @@ def _ids(text: str, known: tuple[str, ...] = ()) -> list[tuple[str, tuple[str, .
         ("Done [Source 1, Source 2].", [("[Source 1, Source 2]", ("1", "2"))]),
         ("Done [doc_7].", [("[doc_7]", ("doc_7",))]),
         ("Done [1、2]。", [("[1、2]", ("1", "2"))]),
+        ("Done ^[1]^.", [("^[1]^", ("1",))]),
+        ("Done [FAQ-001].", [("[FAQ-001]", ("FAQ-001",))]),
+        ("Done [source:doc-a].", [("[source:doc-a]", ("doc-a",))]),
+        ("完成[來源 POL-1]。", [("[來源 POL-1]", ("POL-1",))]),
+        ("Done [^2].", [("[^2]", ("2",))]),
     ],
 )
 def test_marker_formats(text: str, expected: list[tuple[str, tuple[str, ...]]]) -> None:
@@ -67,3 +72,17 @@ def test_offsets_and_strip() -> None:
     assert strip_citations(text, marks) == "Paris is big . It is old ."
     # stripping a slice that starts at an offset
     assert strip_citations(text[18:], marks, 18) == "It is old ."
+
+
+def test_letter_ids_count_only_where_sources_use_letters() -> None:
+    assert _ids("As said [a] and [d].", ("a", "b")) == [("[a]", ("a",)), ("[d]", ("d",))]
+    assert _ids("As said [a] and [d].", ("1", "2")) == []
+    assert _ids("- [x] done", ("a",)) == []  # a check box stays a check box
+
+
+def test_mask_keeps_length_and_offsets() -> None:
+    text = "Paris is big [1]. 退款【2】。"
+    masked = mask_citations(text, find_citations(text))
+    assert masked == "Paris is big    . 退款   。"
+    assert len(masked) == len(text)
+    assert mask_citations(text, []) is text

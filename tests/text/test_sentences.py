@@ -40,3 +40,9 @@ def test_ascii_lines_split_as_with_the_unicode_patterns() -> None:
             for plain, fast in ((s._CITATION_TAIL, s._CITATION_TAIL_ASCII), (s._LATIN_END, s._LATIN_END_ASCII), (s._CANDIDATE, s._CANDIDATE_ASCII)):
                 a, b = plain.match(text, pos), fast.match(text, pos)
                 assert (a and a.span()) == (b and b.span())
+
+
+def test_marker_glued_to_a_stop_stays_with_its_sentence() -> None:
+    for marker in ("[1]", "【1】", "［1］", "^[1]^"):
+        text = f"The shop opens at nine.{marker} It closes at six."
+        assert [s.text for s in split_sentences(text)] == [f"The shop opens at nine.{marker}", "It closes at six."]

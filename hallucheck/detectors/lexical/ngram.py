@@ -176,13 +176,10 @@ class NgramDetector(BaseDetector):
         grams = {n: source.content_ngrams(n) for n in self.n_values}
         supported = self._support(analysis, notes)
         smallest = self.n_values[0]
-        # Citation markers ("[來源 FAQ-001]", "[source:doc-2]") are references, not claims: their
-        # words must not count as novel, or citing answers would look less grounded.
-        markers = [(m.start, m.end) for m in analysis.citation_markers]
+        # Citation markers are masked in the analysis' tokens (CaseAnalysis.answer): their words
+        # never count as novel.
         out: list[SentenceNovelty] = []
         for i, (seg, content) in enumerate(zip(analysis.sentences, analysis.content_by_sentence)):
-            if markers:  # most answers cite nothing: no per-token marker test then
-                content = [t for t in content if not any(a <= t.start < b for a, b in markers)]
             norms = [t.norm for t in content]
             ok = [t.start in supported for t in content] if supported is not None else None
             sn = SentenceNovelty(i, seg.start, seg.end)

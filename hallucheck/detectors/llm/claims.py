@@ -40,8 +40,8 @@ def claim_support(analysis: CaseAnalysis, text: str) -> tuple[float, int, list[s
 
 def _llm_claims(analysis: CaseAnalysis, session: LLMSession, language: str, reask: bool,
                 settings: dict[str, Any]) -> tuple[list[Claim] | None, str | None, list[str]]:
-    answer = analysis.case.answer
-    result = session.structured([Message("user", render("claims/extract", language, answer=answer))], ClaimList,
+    answer = analysis.answer
+    result = session.structured([Message("user", render("claims/extract", language, answer=analysis.plain_answer()))], ClaimList,
                                 reask=reask, **settings)
     if not result.ok:
         return None, f"{result.stage}: {result.error}", []
@@ -70,7 +70,7 @@ def answer_claims(analysis: CaseAnalysis) -> list[Claim]:
     shared = analysis.shared.get(SHARED_CLAIMS)
     if isinstance(shared, list) and all(isinstance(c, Claim) for c in shared):
         return shared
-    claims = split_claims(analysis.case.answer, analysis.sentences, analysis.language)
+    claims = split_claims(analysis.answer, analysis.sentences, analysis.language)
     analysis.shared[SHARED_CLAIMS] = claims
     return claims
 
@@ -89,7 +89,7 @@ class ClaimsDetector(LLMDetector):
         self.max_claims = max_claims
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
-        answer = analysis.case.answer
+        answer = analysis.answer
         notes: list[str] = []
         details: dict[str, Any] = {}
         session = self.session(analysis)
@@ -124,7 +124,7 @@ class ClaimsDetector(LLMDetector):
             if n >= 2:
                 risk = max(risk, 1.0 - support)
             if support < self.threshold and n >= 2:
-                spans.append(Span(start=c.start, end=c.end, text=answer[c.start : c.end], label="baseless",
+                spans.append(Span(start=c.start, end=c.end, text=analysis.case.answer[c.start : c.end], label="baseless",
                                   score=round(1.0 - support, 4), detector=self.name,
                                   reason=f"{len(missing)} of {n} content words are not in the sources: "
                                          + ", ".join(missing[:8])))

@@ -38,7 +38,7 @@ def _sources_by_id(analysis: CaseAnalysis) -> dict[str, str]:
 def judge_details(detector: str, analysis: CaseAnalysis, verdicts: list[JudgeWindow],
                   threshold: float) -> tuple[float, list[Span], dict[str, Any]]:
     """(risk, spans, details) from the verdicts on the answer windows that were judged."""
-    answer = analysis.case.answer
+    answer = analysis.answer
     sources = _sources_by_id(analysis)
     spans: list[Span] = []
     claims_out: list[dict[str, Any]] = []
@@ -78,7 +78,7 @@ def judge_details(detector: str, analysis: CaseAnalysis, verdicts: list[JudgeWin
                 evidence.append(Evidence(source_id=c.source_id, text=text,
                                          relation="contradicts" if c.label == "CONTRADICTION" else "nearest"))
             score = round(min(1.0, LABEL_WEIGHT[c.label] * (0.5 + 0.5 * conf)), 4)
-            spans.append(Span(start=s, end=e, text=answer[s:e], label=label, score=score, detector=detector,
+            spans.append(Span(start=s, end=e, text=analysis.case.answer[s:e], label=label, score=score, detector=detector,
                               reason=c.reason or c.label.lower(), evidence=evidence))
             covered.append((s, e))
         for seg in out.problematic_segments:
@@ -89,7 +89,7 @@ def judge_details(detector: str, analysis: CaseAnalysis, verdicts: list[JudgeWin
             s, e = ws + m.start, ws + m.end
             if any(a <= s and e <= b for a, b in covered):
                 continue
-            spans.append(Span(start=s, end=e, text=answer[s:e], label=span_label_default or "baseless",
+            spans.append(Span(start=s, end=e, text=analysis.case.answer[s:e], label=span_label_default or "baseless",
                               score=round(0.6 * (0.5 + 0.5 * conf), 4), detector=detector,
                               reason=out.hallucination_notes[:300] or "problematic segment named by the judge"))
             covered.append((s, e))

@@ -43,13 +43,12 @@ def judge_windows(det: LLMDetector, analysis: CaseAnalysis, session: LLMSession,
     window; returns verdicts, unchecked windows, notes and the first failure (stage, error, raw)."""
     sources, notes = det.prompt_sources(analysis)
     language = det.prompt_language(analysis)
-    answer = analysis.case.answer
     verdicts: list[JudgeWindow] = []
     unchecked: list[tuple[int, int]] = []
     failure: tuple[str, str, str] | None = None
     windows = det.answer_windows(analysis)
     for i, (ws, we) in enumerate(windows):
-        text = answer[ws:we]
+        text = analysis.plain_answer(ws, we)
         if not text.strip():
             continue
         result = ask(session, text, sources, language)

@@ -16,7 +16,6 @@ huge answers; sentences beyond it are reported in ``Finding.coverage``.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -110,13 +109,14 @@ class ModelDetector(BaseDetector):
         from hallucheck.models.tagger_spans import probs_to_spans
 
         contexts = tuple(s.text for s in case.contexts)
+        # The tagger reads the masked answer: it learned from answers that cite nothing, so a
+        # marker's word pieces would look unsupported to it and colour the words around them.
+        answer = analysis.answer
         tagged, skipped = tagger.tag(
-            case.answer, case.question or "", contexts, analysis.language,
+            answer, case.question or "", contexts, analysis.language,
             analysis.sentences, analysis.tokens, self.max_windows,
         )
-        tagged = _without_citation_markers(tagged, analysis)
-        pspans = probs_to_spans(case.answer, tagged.offsets, tagged.probs, thr, analysis.tokens)
-        answer = case.answer
+        pspans = probs_to_spans(answer, tagged.offsets, tagged.probs, thr, analysis.tokens)
         spans = [self._span(analysis, tagged, ps) for ps in pspans if any(c.isalnum() for c in answer[ps.start : ps.end])]
         # The policy's features always use FEATURE_THRESHOLD, whatever the span threshold: the
         # learned policy was fitted on features computed that way, and a calib-chosen span
@@ -130,7 +130,7 @@ class ModelDetector(BaseDetector):
                 if any(c.isalnum() for c in answer[ps.start : ps.end])
             ]
         feats = model_features(
-            tagged.probs, tagged.sentences, FEATURE_THRESHOLD, sum(e - b for b, e in fspans), len(fspans), len(answer)
+            tagged.probs, tagged.sentences, FEATURE_THRESHOLD, sum(e - b for b, e in fspans), len(fspans), analysis.answer_chars
         )
         if tagged.conflict is not None and len(tagged.probs):
             # extra numbers of a typed tagger (a policy fitted without them ignores them)
@@ -176,7 +176,7 @@ class ModelDetector(BaseDetector):
             if any(s <= ps.start < e or ps.start <= s < ps.end for s, e in w.target_offsets):
                 from hallucheck.text import tokenize
 
-                words = {t.norm for t in tokenize(case.answer[ps.start : ps.end], analysis.language) if not t.is_punct}
+                words = {t.norm for t in tokenize(analysis.answer[ps.start : ps.end], analysis.language) if not t.is_punct}
                 sent_idx = {si for (s, e), si in zip(w.target_offsets, w.sentences) if s < ps.end and ps.start < e}
                 sent_words = {t.norm for si in sent_idx for t in analysis.tokens_by_sentence[si] if not t.is_punct and not t.is_stop} if sent_idx else set()
                 ranked = sorted(
@@ -212,24 +212,6 @@ class ModelDetector(BaseDetector):
             ),
             evidence=evidence,
         )
-
-
-def _without_citation_markers(tagged: TaggedAnswer, analysis: CaseAnalysis) -> TaggedAnswer:
-    """The tagger's output with citation markers ("[1]", "[source:FAQ-2]") set to probability 0.
-
-    The tagger learned from answers that cite nothing, so a marker's word pieces look unsupported
-    to it; whether a marker points at a real source is the citations detector's question. Without
-    this a repair would cut "[source:FAQ-2]" out of a grounded sentence.
-    """
-    markers = [(m.start, m.end) for m in analysis.citation_markers]
-    if not markers or not len(tagged.probs):
-        return tagged
-    probs = np.array(tagged.probs, copy=True)
-    for i, (s, e) in enumerate(tagged.offsets):
-        if any(a <= s and e <= b for a, b in markers):
-            probs[i] = 0.0
-    return dataclasses.replace(tagged, probs=probs)
-
 
 def _span_type(tagged: TaggedAnswer, start: int, end: int) -> tuple[str, float]:
     """``contradiction`` when most of the span's unsupported probability is conflict, else ``baseless``.

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
-from hallucheck.text.citations import CitationMarker, find_citations, strip_citations
+from hallucheck.text.citations import CitationMarker, find_citations
 from hallucheck.types import CitationSummary, Finding, RiskLevel, Source, Span
 
 __all__ = ["CitationDetector", "CitationCount", "EMPTY_NOTE", "NO_CLAIMS_NOTE", "resolve_citation"]
@@ -85,8 +85,19 @@ def _section_numbers(text: str) -> tuple[str, ...]:
 
 
 def _claim_length(text: str, start: int, markers: list[CitationMarker]) -> int:
-    """Characters of a sentence without its citation markers and final punctuation (CJK count one)."""
-    return len(strip_citations(text, markers, start).strip().rstrip(_END_PUNCT).strip())
+    """Characters of a sentence without its citation markers (and the blank before each) and
+    final punctuation (CJK count one): "Paris is big [1]." counts as "Paris is big"."""
+    inside = [mk for mk in markers if mk.end > start and mk.start < start + len(text)]
+    if not inside:
+        return len(text.strip().rstrip(_END_PUNCT).strip())
+    parts: list[str] = []
+    pos = 0
+    for mk in inside:
+        a, b = max(mk.start - start, 0), min(mk.end - start, len(text))
+        parts.append(text[pos:a].rstrip(" \t"))
+        pos = max(pos, b)
+    parts.append(text[pos:])
+    return len("".join(parts).strip().rstrip(_END_PUNCT).strip())
 
 
 class CitationDetector(BaseDetector):
@@ -182,11 +193,13 @@ class CitationDetector(BaseDetector):
         notes: list[str] = []
         claims = 0
         cited_claims = 0
+        long_claims = 0
         uncited: list[tuple[int, int, str]] = []
+        shape_claims = 0
         if not answer.strip():
             notes.append(EMPTY_NOTE)
         else:
-            for sent in analysis.sentences:
+            for sent in analysis.marked_sentences:
                 inside = [mk for mk in markers if sent.start <= mk.start < sent.end]
                 length = _claim_length(sent.text, sent.start, inside)
                 if length > self.claim_chars:
@@ -196,6 +209,11 @@ class CitationDetector(BaseDetector):
                     uncited.append((sent.start, sent.end, sent.text))
             if claims == 0:
                 notes.append(NO_CLAIMS_NOTE)
+            # The same counts on the sentences of the masked answer: they do not move with markers.
+            for sent in analysis.sentences:
+                length = _claim_length(answer[sent.start : sent.end], sent.start, markers)
+                shape_claims += length > self.claim_chars
+                long_claims += length > self.uncited_chars
 
         numerator = {"distinct": len(resolved), "markers": valid_markers, "sentences": cited_claims}[self.count]
         # Rounded so that the guideline's boundaries hold exactly (1 - 0.7 is 0.30000000000000004).
@@ -249,13 +267,15 @@ class CitationDetector(BaseDetector):
         # Finding.risk is the guideline's formula, raised to the floor of its tier, so that a
         # policy reading only the risk sees the same tier as one reading details["level"].
         risk = max(formula_risk, _RISK_FLOOR[level])
-        features: dict[str, float] = {
+        # What the markers say (counts, ratio, the guideline's risk) is for the citation rules and
+        # the floors; a fitted policy reads only the shape of the answer, which is the same with
+        # or without markers, so that correct citations never count for or against an answer.
+        counts: dict[str, float] = {
             "n_markers": float(len(markers)),
             "n_ids": float(len(found)),
             "n_valid": float(len(valid)),
             "n_invalid": float(len(invalid)),
             "n_sources_cited": float(len(resolved)),
-            "claims": float(claims),
             "cited_claims": float(cited_claims),
             "cited_claim_fraction": cited_claims / claims if claims else 0.0,
             "ratio": float(ratio),
@@ -263,6 +283,11 @@ class CitationDetector(BaseDetector):
             "uncited_count": float(len(uncited)),
             "uncited_fraction": len(uncited) / claims if claims else 0.0,
             "applied": float(applied),
+        }
+        features: dict[str, float] = {
+            "claims": float(shape_claims),
+            "long_claims": float(long_claims),
+            "long_claim_fraction": long_claims / shape_claims if shape_claims else 0.0,
             "expected": float(expected),
         }
         details: dict[str, Any] = {
@@ -271,6 +296,7 @@ class CitationDetector(BaseDetector):
             "at_risk": formula_risk > self.at_risk,
             "citations": summary.model_dump(),
             "features": features,
+            "counts": counts,
             "count": self.count,
         }
         return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, details=details)

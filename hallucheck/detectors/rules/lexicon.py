@@ -133,7 +133,7 @@ class LexiconDetector(BaseDetector):
         self.check_sources = check_sources
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
-        answer = analysis.case.answer
+        answer = analysis.answer
         language = analysis.language
         matches = find_phrases(answer, language) if answer.strip() else []
         spans: list[Span] = []

@@ -307,7 +307,7 @@ class NumbersDetector(BaseDetector):
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
         case = analysis.case
-        answer = case.answer
+        answer = analysis.answer
         lang = analysis.language
         notes: list[str] = []
         if not answer.strip():
@@ -321,12 +321,7 @@ class NumbersDetector(BaseDetector):
         if not analysis.source.text.strip():
             notes.append("The sources are empty: every figure and name of the answer is unsupported")
         question_mentions = _question_numbers(case.question, lang) if case.question else ()
-        markers = analysis.citation_markers if "[" in answer or "【" in answer or "(" in answer else []
-
-        def in_marker(a: int, b: int) -> bool:
-            return any(mk.start <= a and b <= mk.end for mk in markers)
-
-        mentions = [m for m in find_numbers(answer, lang) if not m.weak and not in_marker(m.start, m.end)]
+        mentions = [m for m in find_numbers(answer, lang) if not m.weak]
         sentences = analysis.sentences
         by_sentence = _assign(mentions, sentences)
         spans: list[Span] = []
@@ -351,7 +346,7 @@ class NumbersDetector(BaseDetector):
         spans.extend(number_spans)
         n_entities = unsupported_entities = 0
         if self.entities:
-            taken = [(m.start, m.end) for m in mentions] + [(mk.start, mk.end) for mk in markers]
+            taken = [(m.start, m.end) for m in mentions]
             q_words = _question_words(case.question) if case.question else frozenset()
             for ent in find_entities(answer, lang, sentences):
                 if any(not (ent.end <= a or ent.start >= b) for a, b in taken):
@@ -423,7 +418,7 @@ class NumbersDetector(BaseDetector):
     def _entity(
         self, analysis: CaseAnalysis, facts: SourceFacts, ent: EntityMention, q_words: frozenset[str], lang: str
     ) -> Span | None:
-        answer = analysis.case.answer
+        answer = analysis.answer
         missing: list[tuple[int, int]] = []
         for a, b in ent.words:
             forms = entity_words(answer[a:b], lower=False)

@@ -107,7 +107,7 @@ def fact_tokens(analysis: CaseAnalysis) -> list[int]:
     out = [i for i, t in enumerate(tokens) if t.is_number or any(c.isdigit() for c in t.text)]
     sentences = [(s.start, s.end, s.text) for s in analysis.sentences]
     inside: list[tuple[int, int]] = [
-        w for m in find_entities(analysis.case.answer, analysis.language, sentences) for w in m.words
+        w for m in find_entities(analysis.answer, analysis.language, sentences) for w in m.words
     ]
     if inside:
         starts = {t.start: i for i, t in enumerate(tokens)}

@@ -88,13 +88,20 @@ def test_policy_features_do_not_move_with_the_span_threshold() -> None:
 
 def test_citation_markers_are_never_tagged() -> None:
     """Markers are the citations detector's business; the tagger, trained on answers without
-    them, must not mark "[source:FAQ-2]" as unsupported (a repair would cut it out)."""
+    them, reads the answer with them masked: no word piece of "[source:bridge]" is tagged, no
+    span touches one, and the words around them score as in the same answer without markers."""
     from hallucheck.types import Source
 
     answer = "The Golden Gate Bridge opened in 1937 [source:bridge] and was designed by Joseph Strauss [1]."
+    plain = "The Golden Gate Bridge opened in 1937 and was designed by Joseph Strauss."
     f = _run(answer, contexts=[Source(id="bridge", text=SOURCE)], threshold=1e-6)  # every other word piece
+    g = _run(plain, contexts=[Source(id="bridge", text=SOURCE)], threshold=1e-6)
     markers = [(answer.index("[source:bridge]"), answer.index("[source:bridge]") + 15), (answer.index("[1]"), answer.index("[1]") + 3)]
-    inside = [p for (a, b), p in zip(f.details["token_probs"]["offsets"], f.details["token_probs"]["probs"])
-              if any(s <= a and b <= e for s, e in markers)]
-    assert inside and max(inside) == 0.0
+    offsets, probs = f.details["token_probs"]["offsets"], f.details["token_probs"]["probs"]
+    assert not [p for (a, b), p in zip(offsets, probs) if any(s <= a and b <= e for s, e in markers)]
     assert not any(sp.start <= s < sp.end or s <= sp.start < e for sp in f.spans for s, e in markers)
+    # the same word pieces, with close probabilities
+    words = [answer[a:b] for a, b in offsets]
+    assert words == [plain[a:b] for a, b in g.details["token_probs"]["offsets"]]
+    assert max(abs(p - q) for p, q in zip(probs, g.details["token_probs"]["probs"])) < 0.05
+    assert f.risk == pytest.approx(g.risk, abs=0.02)

@@ -68,6 +68,30 @@ def test_numbered_sections_inside_one_source_are_valid_ids() -> None:
     assert summary(f).invalid == []
 
 
+def test_letter_ids_are_validated_where_sources_use_letters() -> None:
+    from hallucheck.types import Source
+
+    letters = [Source(id=i, text=t) for i, t in (("a", "x"), ("b", "y"), ("c", "z"))]
+    f = run(f"{SHORT} [a]. {SHORT} [b, c]. {SHORT} [d].", contexts=letters)
+    s = summary(f)
+    assert s.valid == ["a", "b", "c"] and s.invalid == ["d"]
+    assert [sp.text for sp in f.spans if sp.label == "invalid_citation"] == ["[d]"]
+    # with numbered sources a bracketed letter is prose, as before
+    assert summary(run(f"{SHORT} [d].")).found == []
+
+
+@pytest.mark.parametrize(
+    ("marker", "ids"),
+    [("【4】", ["4"]), ("^[4]^", ["4"]), ("[1, 4]", ["4"]), ("[2-4]", ["4"]), ("[來源 4]", ["4"]),
+     ("[Source 4]", ["4"]), ("[FAQ-001]", ["FAQ-001"]), ("[source:doc-z]", ["doc-z"])],
+)
+def test_every_marker_format_is_validated(marker: str, ids: list[str]) -> None:
+    f = run(f"{SHORT} {marker}.")
+    assert summary(f).invalid == ids
+    bad = [sp for sp in f.spans if sp.label == "invalid_citation"]
+    assert [sp.text for sp in bad] == [marker]
+
+
 def test_invalid_citation_flagged_even_when_rules_do_not_apply() -> None:
     f = run(f"{SHORT} [4].", expected=False)
     s = summary(f)
@@ -237,7 +261,16 @@ def test_not_applied_without_markers_when_not_asked() -> None:
     assert not [sp for sp in f.spans if sp.label == "uncited"]
     assert s.uncited_sentences == [] and s.uncited_count == 0
     assert any("not applied" in n for n in f.notes)
-    assert f.details["features"]["uncited_count"] == 3.0  # still a feature for learned policies
+    assert f.details["counts"]["uncited_count"] == 3.0
+    assert f.details["features"]["long_claims"] == 3.0  # the answer's shape, for learned policies
+
+
+def test_policy_features_do_not_depend_on_markers() -> None:
+    """Correct citations must not count for or against an answer in a fitted policy: its
+    features are the same with or without markers (the counts stay in details["counts"])."""
+    plain, cited = run(f"{LONG}. {SHORT}. {LONG}."), run(f"{LONG} [1]. {SHORT} [Source 2]. {LONG}【3】.")
+    assert plain.details["features"] == cited.details["features"]
+    assert plain.details["counts"] != cited.details["counts"]
 
 
 def test_applied_when_expected() -> None:
@@ -265,8 +298,9 @@ def test_not_applied_when_case_says_not_expected() -> None:
 
 def test_features_are_finite_numbers() -> None:
     for answer in ["", f"{SHORT} [1]. {LONG}.", "好的"]:
-        feats = run(answer).details["features"]
-        assert feats and all(isinstance(v, float) and v == v for v in feats.values())
+        for key in ("features", "counts"):
+            feats = run(answer).details[key]
+            assert feats and all(isinstance(v, float) and v == v for v in feats.values())
 
 
 def test_checker_reads_the_summary() -> None:
