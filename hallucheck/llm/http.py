@@ -140,6 +140,8 @@ class HTTPClient(BaseClient):
         self._async_transport = async_transport
         self._ssl: ssl.SSLContext | None = None
         self._ssl_lock = threading.Lock()
+        self._client: httpx.Client | None = None
+        self._client_lock = threading.Lock()
 
     @property
     def identity(self) -> str:
@@ -158,7 +160,8 @@ class HTTPClient(BaseClient):
     def _parse(self, data: dict[str, Any], latency_ms: float) -> Completion:
         raise NotImplementedError
 
-    def _timeout(self, seconds: float) -> httpx.Timeout:
+    def _timeout(self, seconds: float | None = None) -> httpx.Timeout:
+        seconds = self.timeout if seconds is None else seconds
         return httpx.Timeout(seconds, connect=min(10.0, seconds))
 
     def _verify(self) -> ssl.SSLContext:
@@ -169,7 +172,18 @@ class HTTPClient(BaseClient):
             return self._ssl
 
     def close(self) -> None:
-        """Nothing is held between calls (every attempt has its own connection and watchdog)."""
+        """Close the pooled client of streamed calls (each plain call has its own connection)."""
+        with self._client_lock:
+            if self._client is not None:
+                self._client.close()
+                self._client = None
+
+    def _sync_client(self) -> httpx.Client:
+        """A pooled client for streamed calls, whose reader decides when to stop."""
+        with self._client_lock:
+            if self._client is None:
+                self._client = httpx.Client(timeout=self._timeout(), transport=self._transport, verify=self._verify())
+            return self._client
 
     # ---- time -------------------------------------------------------------------------------
 
