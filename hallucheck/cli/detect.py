@@ -35,12 +35,21 @@ def detect(
     keep_going: bool = typer.Option(
         False, "--keep-going", help="--batch: write an error line for an invalid case and go on (exit 1 at the end)."
     ),
+    verbose: bool = typer.Option(
+        False, "--verbose", "-v", help="JSON: keep every detector's internals (details, features, its own spans)."
+    ),
+    include: Optional[str] = typer.Option(
+        None, "--include", metavar="PARTS", help="JSON: add back some internals: details, features, finding_spans or all."
+    ),
 ) -> None:
     """Check one answer against its sources and print the report.
 
     Input: {"question": ..., "contexts": ["..." or {"id", "text"}], "answer": ..., "task"?,
     "language"?, "citations_expected"?}. With --batch, one such object per line (an "id" field
     is copied to the output line); one report per line is written, in input order.
+
+    The JSON report is compact: the verdict, merged spans with their evidence, and per detector
+    its risk, flag, notes and coverage. --verbose adds each detector's internals.
     """
     from hallucheck.cli.options import OUTPUT_FORMATS, case_overrides, check_policy, check_workers, parse_detectors
     from hallucheck.errors import InputError
@@ -49,6 +58,9 @@ def detect(
         raise InputError(f"unknown --format {output_format!r} (known: {', '.join(OUTPUT_FORMATS)})")
     if (case_file is None) == (batch is None):
         raise InputError("give either one CASE.json (or '-') or --batch FILE.jsonl")
+    from hallucheck.report_view import INCLUDE_PARTS, parse_include
+
+    parts = frozenset(INCLUDE_PARTS) if verbose else parse_include(include)
     names = parse_detectors(detectors)
     check_policy(policy)
     check_workers(workers)
@@ -59,13 +71,15 @@ def detect(
     if batch is not None:
         if output_format != "json":
             raise InputError("--batch writes JSON lines; --format text is for one case")
-        _batch(batch, spec, overrides, out, workers, keep_going, ray)
+        _batch(batch, spec, overrides, out, workers, keep_going, ray, parts)
     else:
         assert case_file is not None
-        _single(case_file, spec, overrides, out, output_format)
+        _single(case_file, spec, overrides, out, output_format, parts)
 
 
-def _single(case_file: str, spec: Any, overrides: dict[str, Any], out: Path | None, output_format: str) -> None:
+def _single(
+    case_file: str, spec: Any, overrides: dict[str, Any], out: Path | None, output_format: str, parts: frozenset[str]
+) -> None:
     from hallucheck.batch import apply_overrides, checker_for
     from hallucheck.checker import make_case
     from hallucheck.errors import InputError
@@ -77,7 +91,11 @@ def _single(case_file: str, spec: Any, overrides: dict[str, Any], out: Path | No
     case = make_case(apply_overrides(data, overrides))
     report = checker_for(spec).check(case)
     if output_format == "json":
-        text = report.to_json() + "\n"
+        import json
+
+        from hallucheck.report_view import report_dict
+
+        text = json.dumps(report_dict(report, parts), ensure_ascii=False, indent=2) + "\n"
         if out is not None:
             out.write_text(text, encoding="utf-8")
         else:
@@ -96,7 +114,7 @@ def _single(case_file: str, spec: Any, overrides: dict[str, Any], out: Path | No
 
 def _batch(
     batch: str, spec: Any, overrides: dict[str, Any], out: Path | None, workers: int, keep_going: bool,
-    ray: str | None = None,
+    ray: str | None = None, parts: frozenset[str] = frozenset(),
 ) -> None:
     import json
 
@@ -107,6 +125,7 @@ def _batch(
     from hallucheck.batch import iter_checked
     from hallucheck.cli.errors import EXIT_FAILED, EXIT_INPUT, fail
     from hallucheck.jsonio import iter_jsonl
+    from hallucheck.report_view import compact_report_dict
 
     err = Console(stderr=True)
     sink = out.open("w", encoding="utf-8") if out is not None else sys.stdout
@@ -137,7 +156,7 @@ def _batch(
                         fail(f"{batch}: {where}: {message}", EXIT_INPUT)
                     failed += 1
                     err.print(Text.assemble((f"skipped {where}: ", "yellow"), message), highlight=False)
-                sink.write(json.dumps(result, ensure_ascii=False) + "\n")
+                sink.write(json.dumps(compact_report_dict(result, parts), ensure_ascii=False) + "\n")
                 done += 1
                 elapsed = time.perf_counter() - t0
                 progress.update(bar, completed=done, rate=f"{done / elapsed:.1f}/s" if elapsed > 0 else "")
