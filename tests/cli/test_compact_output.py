@@ -66,4 +66,4 @@ def test_default_stack_report_is_a_few_kilobytes(invoke) -> None:  # type: ignor
     example = resources.files("hallucheck").joinpath("data/examples/01_en_citations.json")
     compact = invoke("detect", str(example)).stdout
     verbose = invoke("detect", str(example), "--verbose").stdout
-    assert len(json.dumps(json.loads(compact))) < 6000 < len(json.dumps(json.loads(verbose)))
+    assert len(compact) < 8000 < len(json.dumps(json.loads(verbose)))
