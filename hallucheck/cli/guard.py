@@ -23,6 +23,7 @@ def guard(
     temperature: float = typer.Option(0.5, "--temperature", help="Temperature of the first generation."),
     correction: str = typer.Option("rewrite", "--correction", help="Factual correction: rewrite (LLM) or remove."),
     no_abstain: bool = typer.Option(False, "--no-abstain", help="Return the best answer even when it stays high risk."),
+    stop_early: bool = typer.Option(False, "--stop-early", help="Check the answer while it streams; stop at the first rejected sentence."),
     iteration: Optional[int] = typer.Option(None, "--iteration", help="Agent loop: this iteration (for the next action)."),
     max_iterations: Optional[int] = typer.Option(None, "--max-iterations", help="Agent loop: the iteration limit."),
 ) -> None:
@@ -52,7 +53,7 @@ def guard(
     client, note = choose_llm(llm, model=llm_model, base_url=llm_base_url)
     g = Guard(
         client, max_attempts=max_attempts, strategy=prompt_strategy, temperature=temperature,
-        correction=correction, abstain=not no_abstain,  # type: ignore[arg-type]
+        correction=correction, abstain=not no_abstain, stop_early=stop_early,  # type: ignore[arg-type]
     )
     result = g.answer(question, contexts, language=language, iteration=iteration, max_iterations=max_iterations)
     if note:

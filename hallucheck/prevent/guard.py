@@ -26,7 +26,7 @@ from hallucheck.llm.base import LLMClient
 from hallucheck.prevent.mitigate.mitigator import Mitigator, abstention_report
 from hallucheck.prevent.mitigate.records import Attempt
 from hallucheck.prevent.mitigate.severity import CRITICAL_SCORE, Severity
-from hallucheck.prevent.mitigate.steps import StepError, Steps, Usage, adrive, ask, check, drive
+from hallucheck.prevent.mitigate.steps import StepError, Steps, Usage, Watch, adrive, ask_watched, check, drive
 from hallucheck.prevent.prompt_strategies import PromptStrategy, as_sources, final_answer, parse_strategy, prompt_language, prompt_messages
 from hallucheck.types import Case, Decision, Report, RiskLevel, Source
 
@@ -53,6 +53,7 @@ class GuardResult(BaseModel):
     max_iterations: int | None = None
     abstained: bool = False
     repaired: bool = False
+    stopped_early: bool = False  # the first generation was stopped at a rejected sentence
     strategy: str = "generate"  # what produced the final answer
     prompt_strategy: str = PromptStrategy.FORCED_CITATION.value
     initial_severity: str = ""
@@ -71,6 +72,9 @@ class GuardRun(BaseModel):
     rounds: list[GuardResult]
     exhausted: bool = False  # stopped by max_iterations, not by a "synthesize" action
 
+
+# Prompts whose raw output is the answer itself, so that it can be checked while it streams.
+_STREAMABLE = frozenset({PromptStrategy.BASIC, PromptStrategy.FORCED_CITATION})
 
 _NO_LOOP: dict[str, Action] = {"low": "synthesize", "moderate": "refine_search", "high": "continue"}
 
@@ -120,6 +124,8 @@ class Guard:
         plan: Mapping[str | Severity, Sequence[str]] | None = None,
         critical: float = CRITICAL_SCORE,
         citations_expected: bool = True,
+        stop_early: bool = False,
+        stop_on: Sequence[str] = ("reject",),
     ) -> None:
         if llm is None:
             raise ValueError("Guard needs an LLM client to generate answers")
@@ -133,6 +139,8 @@ class Guard:
         self.temperature = float(temperature)
         self.abstain = abstain
         self.citations_expected = citations_expected
+        self.stop_early = stop_early
+        self.stop_on = frozenset(stop_on)
         self.settings: dict[str, Any] = {"max_tokens": max_tokens} if max_tokens else {}
         self.mitigator = Mitigator(
             llm, checker, max_attempts=max_attempts, plan=plan, correction=correction, critical=critical,
@@ -189,11 +197,19 @@ class Guard:
 
         usage = Usage()
         gen_t0 = time.perf_counter()
+        watch = self._watch(question, sources, lang, notes)
+        stopped: dict[str, Any] | None = None
         try:
-            raw = yield from ask(
-                prompt_messages(self.strategy, question, sources, lang), usage, temperature=self.temperature, **self.settings
+            done = yield from ask_watched(
+                prompt_messages(self.strategy, question, sources, lang), usage, watch, temperature=self.temperature,
+                **self.settings,
             )
-            answer, error = final_answer(self.strategy, raw), None
+            answer, error = final_answer(self.strategy, done.text), None
+            seen = done.raw.get("watch") if watch is not None else None
+            if watch is not None and seen is None:
+                notes.append("stop_early: the LLM client cannot stream; the answer was generated whole")
+            if seen and seen.get("stopped"):
+                stopped = seen["sentence"]
         except StepError as exc:
             answer, error = "", str(exc)
         report = (yield from check(self._case(question, sources, answer, lang))) if answer.strip() else None
@@ -210,6 +226,12 @@ class Guard:
             error=error,
             note=f"generated with the {self.strategy.value} prompt" if error is None else "generation failed",
         )
+        if stopped is not None:
+            first.note += (
+                f"; stopped early at sentence {stopped['index'] + 1} ({stopped['decision']}, "
+                f"risk {stopped['risk_score']:.2f}{', ' + ', '.join(stopped['labels']) if stopped['labels'] else ''})"
+            )
+            notes.append(f"generation stopped after sentence {stopped['index'] + 1}: {stopped['text']!r} was rejected")
         allow_abstain = self.abstain and not in_loop
         if report is None:
             # no answer at all (the LLM failed or said nothing): say so rather than return nothing
@@ -262,6 +284,7 @@ class Guard:
             max_iterations=max_iterations,
             abstained=abstained,
             repaired=repaired,
+            stopped_early=stopped is not None,
             strategy=strategy_name,
             prompt_strategy=self.strategy.value,
             initial_severity=initial,
@@ -272,6 +295,14 @@ class Guard:
             latency_ms=round((time.perf_counter() - t0) * 1000.0, 3),
             notes=notes,
         )
+
+    def _watch(self, question: str, sources: list[Source], lang: str, notes: list[str]) -> Watch | None:
+        if not self.stop_early:
+            return None
+        if self.strategy not in _STREAMABLE:
+            notes.append(f"stop_early: the {self.strategy.value} prompt's raw output is not the answer; generated whole")
+            return None
+        return Watch(self._case(question, sources, "", lang), self.stop_on)
 
     def _case(self, question: str, sources: list[Source], answer: str, lang: str) -> Case:
         return Case(

@@ -50,6 +50,7 @@ class GuardRequest(BaseModel):
     temperature: float = Field(0.5, ge=0.0, le=2.0)
     abstain: bool = True
     correction: Literal["rewrite", "remove"] = "rewrite"
+    stop_early: bool = False  # check the first generation while it streams; stop at a rejected sentence
     iteration: int | None = Field(None, ge=0)
     max_iterations: int | None = Field(None, ge=1, le=1000)
 
@@ -103,7 +104,7 @@ async def guard(req: GuardRequest, request: Request, who: Principal = Depends(pr
     llm = _llm(request)
     take(ctx, who, float(req.max_attempts))  # every repair may cost a generation and a check
     g = Guard(llm, ctx.checker, max_attempts=req.max_attempts, strategy=req.strategy, temperature=req.temperature,
-              abstain=req.abstain, correction=req.correction)
+              abstain=req.abstain, correction=req.correction, stop_early=req.stop_early)
     t0 = time.perf_counter()
     result = await g.aanswer(req.question, req.contexts, language=req.language, iteration=req.iteration,
                              max_iterations=req.max_iterations)

@@ -41,3 +41,14 @@ def test_guard_text_from_stdin_in_a_loop(invoke):  # noqa: ANN001
 def test_guard_bad_input(invoke, payload, args, message):  # noqa: ANN001
     proc = invoke("guard", "-", "--llm", "extractive", *args, stdin=json.dumps(payload))
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_guard_stop_early_flag(invoke, tmp_path):  # noqa: ANN001
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps(QUESTION), encoding="utf-8")
+    proc = invoke("guard", str(path), "--llm", "extractive", "--stop-early")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    # the extractive stand-in writes its answer whole: the guard says so and goes on
+    assert result["stopped_early"] is False
+    assert any("cannot stream" in n for n in result["notes"])
