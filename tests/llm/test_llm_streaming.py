@@ -155,3 +155,17 @@ def test_fake_llm_streams_and_records_the_stop() -> None:
     assert "".join(full) == "The plant opened in 2011. It employs 400 people."
     assert not llm.calls[1].stopped and full.completion.completion_tokens == 9
     assert isinstance(full, CompletionStream)
+
+
+def test_a_stream_ends_within_its_timeout(stream_server: Any) -> None:
+    srv = stream_server([f"w{i} " for i in range(100)], gap=0.2)  # 20 s of trickle
+    t0 = time.monotonic()
+    with pytest.raises(LLMError, match="timed out"):
+        list(OpenAIClient("m-1", base_url=srv.url, timeout=1.0).stream("go"))
+    assert time.monotonic() - t0 < 5
+
+
+def test_a_stream_over_the_size_cap_is_refused(stream_server: Any) -> None:
+    srv = stream_server(["x" * 500] * 50)
+    with pytest.raises(LLMHTTPError, match="max_response_bytes"):
+        list(OpenAIClient("m-1", base_url=srv.url, max_response_bytes=5000).stream("go"))
