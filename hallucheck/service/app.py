@@ -21,6 +21,8 @@ from hallucheck.service import dashboard, routes_check, routes_guard, routes_sto
 from hallucheck.service.context import ServiceContext
 from hallucheck.service.deps import get_context
 from hallucheck.service.errors import install_error_handlers
+from hallucheck.service.gate import AuthMiddleware
+from hallucheck.service.headers import SecurityHeadersMiddleware
 from hallucheck.service.limits import BodyLimitMiddleware
 from hallucheck.service.metrics import CONTENT_TYPE_LATEST
 from hallucheck.service.request_metrics import RequestMetricsMiddleware
@@ -81,23 +83,33 @@ def create_app(settings: Settings | None = None, *, context: ServiceContext | No
                 await task
             ctx.close()
 
+    # The API description is public only when asked for, or by default while keys are off.
+    docs = settings.api_docs if settings.api_docs is not None else not ctx.auth_enabled
     app = FastAPI(
         title="hallucheck",
         version=hallucheck.__version__,
         description="Find hallucinations in RAG answers: grounded or not, which spans, why.",
         lifespan=lifespan,
+        openapi_url="/openapi.json" if docs else None,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
     )
     app.state.ctx = ctx
     install_error_handlers(app)
     for router in _routers():
         app.include_router(router)
 
-    app.add_middleware(RequestMetricsMiddleware, metrics=ctx.metrics)
+    # Outermost last: metrics and headers see every answer; CORS answers preflights; the gate
+    # authenticates before the body limit reads (or times) a single byte of the body.
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes,
+                       stream_paths=(routes_stream.STREAM_PATH,), body_timeout_s=settings.body_timeout_s,
+                       on_slow_client=ctx.metrics.refused.labels("slow_client").inc)
+    app.add_middleware(AuthMiddleware, ctx=ctx)
     if settings.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware
 
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST"], allow_headers=["Authorization", "X-API-Key", "Content-Type"])
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes,
-                       stream_paths=(routes_stream.STREAM_PATH,))
+    app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(RequestMetricsMiddleware, metrics=ctx.metrics)
     return app

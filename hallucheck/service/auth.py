@@ -122,7 +122,11 @@ class _Bucket:
 
 class RateLimiter:
     """A token bucket per key: ``rate`` requests per second on average, bursts up to ``burst``.
-    A batch costs one token per case, so a batch cannot dodge the limit."""
+
+    A batch costs one token per case, taken at once, so a batch cannot dodge the limit. A cost
+    above the burst (a batch of 100 with a burst of 40) is admitted when the bucket is full and
+    leaves it in debt: the key then waits until the whole cost is paid back at ``rate``.
+    """
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate = float(rate)
@@ -141,8 +145,8 @@ class RateLimiter:
                 b = self._buckets[key] = _Bucket(self.burst, now)
             b.tokens = min(self.burst, b.tokens + (now - b.stamp) * self.rate)
             b.stamp = now
-            cost = min(cost, self.burst)
-            if b.tokens >= cost:
+            need = min(cost, self.burst)
+            if b.tokens >= need:
                 b.tokens -= cost
                 return 0.0
-            return (cost - b.tokens) / self.rate
+            return (need - b.tokens) / self.rate

@@ -11,13 +11,16 @@ from __future__ import annotations
 import importlib
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from hallucheck.checker import Checker
+from hallucheck.service.admission import Admission
 from hallucheck.service.auth import KeyRing, RateLimiter, digests_of, read_key_file
+from hallucheck.service.deadline import Abandoned, Ticket, guard_detectors, working_on
 from hallucheck.service.errors import ApiError
 from hallucheck.service.metrics import ServiceMetrics
 from hallucheck.service.settings import Settings
@@ -25,7 +28,7 @@ from hallucheck.service.store import Store, build_record, new_id, utcnow
 from hallucheck.service.writer import GroupWriter
 from hallucheck.types import Case, Report
 
-__all__ = ["ServiceContext", "Principal", "build_checker"]
+__all__ = ["Principal", "ServiceContext", "build_admission", "build_checker"]
 
 log = logging.getLogger("hallucheck.service")
 
@@ -60,7 +63,18 @@ def build_checker(settings: Settings) -> Checker:
     for lang in settings.warmup:
         answer, source = _WARMUP.get(lang, _WARMUP["en"])
         checker.check(question="?", contexts=[source], answer=answer + " [1]")
-    return checker
+    return guard_detectors(checker)
+
+
+def build_admission(settings: Settings, detectors: int) -> Admission:
+    """Half the workers (at least one) for heavy requests, the rest for small ones; the heavy
+    lane's cost capacity is by default one case of the largest allowed size."""
+    workers = max(1, settings.workers)
+    heavy = max(1, workers // 2)
+    small = workers - heavy
+    per_case = (settings.max_answer_chars + settings.max_source_chars) * max(1, detectors)
+    return Admission(capacity=float(settings.max_cost or per_case), small_chars=settings.small_request_chars,
+                     heavy_slots=heavy, small_slots=small, max_waiting=settings.max_waiting)
 
 
 @dataclass
@@ -73,11 +87,17 @@ class ServiceContext:
     metrics: ServiceMetrics = field(default_factory=ServiceMetrics)
     thread_limiter: Any = None  # anyio CapacityLimiter, made at startup inside the event loop
     writer: GroupWriter = field(init=False)
+    admission: Admission = field(init=False)
+    executor: ThreadPoolExecutor = field(init=False)
 
     def __post_init__(self) -> None:
         self.writer = GroupWriter(self.store)
+        self.admission = build_admission(self.settings, len(self.checker.detectors))
+        # One thread per admission slot: an admitted check never queues for a thread.
+        self.executor = ThreadPoolExecutor(max_workers=self.admission.slots, thread_name_prefix="hallucheck-check")
 
     def close(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
         self.writer.close()
         self.store.close()
 
@@ -113,14 +133,24 @@ class ServiceContext:
             raise ApiError(413, "case_too_large",
                            f"{where}sources are {total} characters; the limit is {s.max_source_chars}")
 
-    def run_and_store(self, cases: list[Case], key_id: str | None, batch_id: str | None = None
-                      ) -> list[tuple[str, str, Report, dict[str, float]]]:
-        """Check the cases, store them in one transaction, return (id, created_at, report, timings)."""
+    def run_and_store(self, cases: list[Case], key_id: str | None, batch_id: str | None = None,
+                      ticket: Ticket | None = None) -> list[tuple[str, str, Report, dict[str, float]]]:
+        """Check the cases, store them in one transaction, return (id, created_at, report, timings).
+
+        With a ``ticket`` the work stops (``Abandoned``) as soon as its request gave up, and the
+        write happens only if the ticket could be committed first.
+        """
         results = []
         records = []
         for case in cases:
+            if ticket is not None:
+                ticket.check()
             t0 = time.perf_counter()
-            report = self.checker.check(case)
+            if ticket is not None:
+                with working_on(ticket):
+                    report = self.checker.check(case)
+            else:
+                report = self.checker.check(case)
             seconds = time.perf_counter() - t0
             timings = {"check_ms": seconds * 1000.0, **{f"{k}_ms": v for k, v in report.timings_ms.items()}}
             created = utcnow()
@@ -128,6 +158,8 @@ class ServiceContext:
                                created_at=created, check_id=new_id())
             records.append(rec)
             results.append((rec.row.id, created.isoformat() + "Z", report, timings))
+        if ticket is not None and not ticket.commit():
+            raise Abandoned
         t1 = time.perf_counter()
         try:
             self.writer.add(records)

@@ -1,4 +1,5 @@
-"""Request dependencies: the app's context, and the caller (API key check + rate limit)."""
+"""Request dependencies: the app's context, and the caller (identified at the door by
+``gate.AuthMiddleware``) with its rate limit."""
 
 from __future__ import annotations
 
@@ -8,35 +9,31 @@ from fastapi import Request
 
 from hallucheck.service.context import Principal, ServiceContext
 from hallucheck.service.errors import ApiError
-from hallucheck.service.store import ALL
+from hallucheck.service.gate import identify, presented_key
 
-__all__ = ["get_context", "principal", "presented_key"]
+__all__ = ["caller", "get_context", "presented_key", "principal", "take"]
 
 
 def get_context(request: Request) -> ServiceContext:
     return request.app.state.ctx  # type: ignore[no-any-return]
 
 
-def presented_key(request: Request) -> str | None:
-    auth = request.headers.get("authorization", "")
-    if auth[:7].lower() == "bearer ":
-        return auth[7:].strip() or None
-    return request.headers.get("x-api-key") or None
+def caller(request: Request) -> Principal:
+    """Who is calling, as the gate identified them (401 when keys are on and none is valid)."""
+    who = request.scope.get("state", {}).get("principal")
+    if who is None:  # the app was mounted without its gate (or the path is outside /v1)
+        host = request.client.host if request.client else "unknown"
+        who = identify(get_context(request), presented_key(request.headers), host)
+        if who is None:
+            raise ApiError(401, "unauthorized", "a valid API key is required (Authorization: Bearer <key>)",
+                           headers={"WWW-Authenticate": "Bearer"})
+    return who  # type: ignore[no-any-return]
 
 
 def principal(request: Request) -> Principal:
-    """Authenticates (when keys are on) and takes one rate-limit token; 401 / 429 otherwise."""
-    ctx = get_context(request)
-    if ctx.auth_enabled:
-        key_id = ctx.keys.identify(presented_key(request))
-        if key_id is None:
-            raise ApiError(401, "unauthorized", "a valid API key is required (Authorization: Bearer <key>)",
-                           headers={"WWW-Authenticate": "Bearer"})
-        who = Principal(key_id=key_id, scope=key_id, rate_key=f"key:{key_id}")
-    else:
-        host = request.client.host if request.client else "unknown"
-        who = Principal(key_id=None, scope=ALL, rate_key=f"ip:{host}")
-    take(ctx, who, 1.0)
+    """The caller, after taking one rate-limit token (429 otherwise)."""
+    who = caller(request)
+    take(get_context(request), who, 1.0)
     return who
 
 

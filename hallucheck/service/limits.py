@@ -4,25 +4,40 @@ The body is read up to the limit and then replayed to the app; one byte more and
 gets 413 without the rest being read or parsed. A lying or absent Content-Length changes nothing.
 Streaming routes (``stream_paths``) read their body as it arrives and count it against the same
 limit themselves; only a declared Content-Length over the limit is refused here for them.
+
+A slow client is dropped: the whole body must arrive within ``body_timeout_s`` (408
+``slow_client`` and the connection closed), and on a streaming route no gap between two
+pieces may be longer than that (the route sees the client as gone). Slow *headers* are the
+server protocol's business (``server.BoundedH11Protocol``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["BodyLimitMiddleware"]
 
 
 class BodyLimitMiddleware:
-    def __init__(self, app: Any, max_bytes: int, stream_paths: tuple[str, ...] = ()) -> None:
+    def __init__(self, app: Any, max_bytes: int, stream_paths: tuple[str, ...] = (),
+                 body_timeout_s: float | None = None, on_slow_client: Callable[[], None] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.stream_paths = frozenset(stream_paths)
+        self.body_timeout_s = body_timeout_s
+        self.on_slow_client = on_slow_client
 
-    async def _reject(self, send: Any, message: str) -> None:
-        body = json.dumps({"error": {"code": "too_large", "message": message}}).encode()
-        await send({"type": "http.response.start", "status": 413,
+    def _slow(self) -> None:
+        if self.on_slow_client is not None:
+            self.on_slow_client()
+
+    async def _reject(self, send: Any, message: str, status: int = 413, code: str = "too_large") -> None:
+        body = json.dumps({"error": {"code": code, "message": message}}).encode()
+        await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"),
                                 (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})
@@ -43,13 +58,23 @@ class BodyLimitMiddleware:
                     await self._reject(send, f"request body is {declared} bytes; the limit is {limit}")
                     return
         if scope.get("path") in self.stream_paths:
-            await self.app(scope, receive, send)
+            await self.app(scope, self._idle_bounded(receive), send)
             return
         chunks: list[bytes] = []
         size = 0
         more = True
+        deadline = None if self.body_timeout_s is None else time.monotonic() + self.body_timeout_s
         while more:
-            msg = await receive()
+            try:
+                if deadline is None:
+                    msg = await receive()
+                else:
+                    msg = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                self._slow()
+                await self._reject(send, f"the request body did not arrive within {self.body_timeout_s:g} s",
+                                   status=408, code="slow_client")
+                return
             if msg["type"] == "http.disconnect":
                 return
             chunk = msg.get("body", b"")
@@ -70,3 +95,26 @@ class BodyLimitMiddleware:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    def _idle_bounded(self, receive: Any) -> Any:
+        """``receive`` for a streaming route: a client silent for ``body_timeout_s`` counts as gone."""
+        if self.body_timeout_s is None:
+            return receive
+        timeout = self.body_timeout_s
+        body_done = False
+
+        async def bounded() -> Any:
+            nonlocal body_done
+            if body_done:  # after the body only a disconnect can come: wait for it as long as it takes
+                return await receive()
+            try:
+                msg = await asyncio.wait_for(receive(), timeout)
+            except asyncio.TimeoutError:
+                self._slow()
+                body_done = True
+                return {"type": "http.disconnect"}
+            if msg["type"] == "http.request" and not msg.get("more_body", False):
+                body_done = True
+            return msg
+
+        return bounded

@@ -46,6 +46,10 @@ class ServiceMetrics:
         self.requests = Counter("hallucheck_http_requests", "HTTP requests by route and status",
                                 ["route", "status"], registry=r)
         self.stored = Counter("hallucheck_checks_stored", "Checks committed to the store", registry=r)
+        self.refused = Counter("hallucheck_requests_refused",
+                               "Requests not served: busy (no capacity before the deadline), timeout "
+                               "(the check passed the deadline), slow_client (headers or body too slow)",
+                               ["reason"], registry=r)
 
     def observe(self, report: Report, seconds: float) -> None:
         self.checks.labels(report.risk_level, report.decision).inc()

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import json
+import time
 
-from anyio import to_thread
 from fastapi import APIRouter, Depends
 
 from hallucheck.checker import make_case
 from hallucheck.service.context import Principal, ServiceContext
-from hallucheck.service.deps import get_context, principal, take
+from hallucheck.service.deps import caller, get_context, principal, take
 from hallucheck.service.errors import ApiError
 from hallucheck.service.schemas import BatchRequest, BatchResponse, CheckRequest, CheckResponse, ErrorResponse
 from hallucheck.service.store import new_id
+from hallucheck.service.work import run_checks
 from hallucheck.types import Case
 
 __all__ = ["router"]
@@ -21,7 +22,8 @@ router = APIRouter(prefix="/v1", tags=["check"])
 
 _ERRORS = {
     400: {"model": ErrorResponse}, 401: {"model": ErrorResponse}, 413: {"model": ErrorResponse},
-    422: {"model": ErrorResponse}, 429: {"model": ErrorResponse},
+    422: {"model": ErrorResponse}, 429: {"model": ErrorResponse}, 503: {"model": ErrorResponse},
+    504: {"model": ErrorResponse},
 }
 
 
@@ -45,24 +47,24 @@ def _case(req: CheckRequest, ctx: ServiceContext, index: int | None = None) -> C
              summary="Check one answer against its sources; the result is stored")
 async def check(req: CheckRequest, who: Principal = Depends(principal),
                 ctx: ServiceContext = Depends(get_context)) -> CheckResponse:
+    started = time.monotonic()
     case = _case(req, ctx)
-    [(cid, created, report, timings)] = await to_thread.run_sync(
-        ctx.run_and_store, [case], who.key_id, None, limiter=ctx.thread_limiter)
+    [(cid, created, report, timings)] = await run_checks(ctx, [case], who, started=started)
     return CheckResponse(id=cid, created_at=created, report=report, timings_ms=timings)
 
 
 @router.post("/check/batch", response_model=BatchResponse, responses=_ERRORS,
              summary="Check several answers; all are stored in one transaction")
-async def check_batch(req: BatchRequest, who: Principal = Depends(principal),
+async def check_batch(req: BatchRequest, who: Principal = Depends(caller),
                       ctx: ServiceContext = Depends(get_context)) -> BatchResponse:
+    started = time.monotonic()
     n = len(req.cases)
     if n > ctx.settings.max_batch_cases:
         raise ApiError(413, "batch_too_large", f"batch has {n} cases; the limit is {ctx.settings.max_batch_cases}")
-    if n > 1:
-        take(ctx, who, float(n - 1))  # one token per case
+    take(ctx, who, float(n))  # one token per case, taken at once
     cases = [_case(c, ctx, i) for i, c in enumerate(req.cases)]
     batch_id = new_id()
-    out = await to_thread.run_sync(ctx.run_and_store, cases, who.key_id, batch_id, limiter=ctx.thread_limiter)
+    out = await run_checks(ctx, cases, who, batch_id, started=started)
     return BatchResponse(batch_id=batch_id, results=[
         CheckResponse(id=cid, created_at=created, report=report, timings_ms=timings)
         for cid, created, report, timings in out

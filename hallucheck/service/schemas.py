@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from hallucheck.types import Case, Report
 
 __all__ = [
+    "MAX_METADATA_DEPTH",
     "CheckRequest",
     "BatchRequest",
     "CheckResponse",
@@ -26,11 +27,46 @@ __all__ = [
     "ErrorBody",
     "ErrorResponse",
     "Health",
+    "nesting_depth",
 ]
 
 
+MAX_METADATA_DEPTH = 32
+
+
+def nesting_depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (0 for a scalar), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        depth += 1
+        deepest = max(deepest, depth)
+        if depth > MAX_METADATA_DEPTH:
+            return depth
+        stack.extend((c, depth) for c in children)
+    return deepest
+
+
 class CheckRequest(Case):
-    """One case to check: question, contexts (strings or {id, text}), answer, optional task..."""
+    """One case to check: question, contexts (strings or {id, text}), answer, optional task...
+
+    ``metadata`` may nest at most 32 levels: it is stored and returned as JSON, and deeper
+    structures are refused here (422) rather than failing later in the encoders.
+    """
+
+    @field_validator("metadata", mode="before")
+    @classmethod
+    def _shallow_metadata(cls, v: Any) -> Any:
+        if nesting_depth(v) > MAX_METADATA_DEPTH:
+            raise ValueError(f"metadata nests deeper than {MAX_METADATA_DEPTH} levels")
+        return v
 
 
 class BatchRequest(BaseModel):

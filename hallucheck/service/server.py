@@ -31,13 +31,23 @@ def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, log_le
 
     from hallucheck.service.app import create_app
 
+    from hallucheck.models.runtime import disable_telemetry
+    from hallucheck.service.protocol import bounded_protocol
+
+    disable_telemetry()  # before any detector loads ONNX Runtime
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
-    warning = warn_if_exposed(host, app.state.ctx.auth_enabled)
+    ctx = app.state.ctx
+    warning = warn_if_exposed(host, ctx.auth_enabled)
     if warning:
         log.warning(warning)
+    # X-Forwarded-For / X-Forwarded-Proto are read only from the configured proxies: from anyone
+    # else they would let a client pick its own address (and its own rate-limit bucket).
+    proxies = list(settings.trusted_proxies)
     uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=graceful_s,
-                access_log=log_level == "debug")
+                access_log=log_level == "debug", proxy_headers=bool(proxies),
+                forwarded_allow_ips=proxies or [], server_header=False,
+                http=bounded_protocol(settings.header_timeout_s, ctx.metrics.refused.labels("slow_client").inc))
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -52,6 +52,15 @@ class Settings:
     ``auth``: True requires an API key on every /v1 request; False never does; None ("auto")
     requires one as soon as any key is configured (in the store, the environment or a key file),
     so that creating the first key can never leave a server open by accident.
+
+    Work is admitted by its cost, characters x detectors (``max_cost`` in flight at once, default
+    one case of the largest allowed size through every detector); a request of at most
+    ``small_request_chars`` characters runs in its own lane so that it stays fast beside heavy
+    ones. Every request must be answered within ``request_timeout_s`` (503 when it could not
+    start, 504 when its check did not finish; nothing is stored then). A client must send its
+    request headers within ``header_timeout_s`` and its body within ``body_timeout_s``.
+    ``X-Forwarded-For`` is read only from ``trusted_proxies``. ``api_docs`` (None = auto) serves
+    /openapi.json, /docs and /redoc, by default only while API keys are off.
     """
 
     db_url: str = field(default_factory=default_db_url)
@@ -74,6 +83,14 @@ class Settings:
     workers: int = 4
     plugins: tuple[str, ...] = ()
     warmup: tuple[str, ...] = ("en", "de", "fr", "zh")
+    request_timeout_s: float = 60.0
+    max_cost: int | None = None
+    small_request_chars: int = 20_000
+    max_waiting: int = 64
+    header_timeout_s: float = 10.0
+    body_timeout_s: float = 20.0
+    trusted_proxies: tuple[str, ...] = ()
+    api_docs: bool | None = None
 
     def with_(self, **changes: Any) -> Settings:
         return replace(self, **changes)
@@ -104,12 +121,26 @@ class Settings:
             "HALLUCHECK_MAX_SOURCE_CHARS": "max_source_chars",
             "HALLUCHECK_RATE_BURST": "rate_burst",
             "HALLUCHECK_WORKERS": "workers",
+            "HALLUCHECK_MAX_COST": "max_cost",
+            "HALLUCHECK_SMALL_REQUEST_CHARS": "small_request_chars",
+            "HALLUCHECK_MAX_WAITING": "max_waiting",
         }
         for var, name in ints.items():
             if e.get(var):
                 kw[name] = int(e[var])
-        if e.get("HALLUCHECK_RATE_PER_SECOND"):
-            kw["rate_per_second"] = float(e["HALLUCHECK_RATE_PER_SECOND"])
+        floats = {
+            "HALLUCHECK_RATE_PER_SECOND": "rate_per_second",
+            "HALLUCHECK_REQUEST_TIMEOUT": "request_timeout_s",
+            "HALLUCHECK_HEADER_TIMEOUT": "header_timeout_s",
+            "HALLUCHECK_BODY_TIMEOUT": "body_timeout_s",
+        }
+        for var, name in floats.items():
+            if e.get(var):
+                kw[name] = float(e[var])
+        if e.get("HALLUCHECK_TRUSTED_PROXIES"):
+            kw["trusted_proxies"] = _split(e["HALLUCHECK_TRUSTED_PROXIES"])
+        if "HALLUCHECK_API_DOCS" in e:
+            kw["api_docs"] = _bool(e["HALLUCHECK_API_DOCS"], None)
         if "HALLUCHECK_RETENTION_DAYS" in e:
             v = e["HALLUCHECK_RETENTION_DAYS"].strip()
             kw["retention_days"] = None if v in {"", "0", "none", "off"} else float(v)
@@ -122,3 +153,12 @@ class Settings:
             kw["plugins"] = _split(e["HALLUCHECK_PLUGINS"])
         kw.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**kw)
+
+    def __post_init__(self) -> None:
+        for name in ("request_timeout_s", "header_timeout_s", "body_timeout_s"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be a positive number of seconds")
+        if self.max_cost is not None and self.max_cost < 1:
+            raise ValueError("max_cost must be positive")
+        if self.small_request_chars < 0 or self.max_waiting < 0:
+            raise ValueError("small_request_chars and max_waiting must not be negative")

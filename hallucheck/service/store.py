@@ -11,6 +11,7 @@ rows written with that key. There is no query that ignores the scope by accident
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 import uuid
@@ -181,6 +182,24 @@ def _sqlite_pragmas(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+def _create_private(path: Path) -> None:
+    """Create the SQLite file 0600, in a 0700 folder when the folder is new: the store holds
+    every question, source and answer checked, and API key digests. Existing files and folders
+    keep the modes their owner gave them. SQLite gives its -wal and -shm files the mode of the
+    database file."""
+    folder = path.parent
+    if not folder.exists():
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(folder, 0o700)  # mkdir's mode is reduced by the umask
+    if not path.exists():
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:  # another process created it a moment ago
+            return
+        os.close(fd)
+        os.chmod(path, 0o600)
+
+
 class Store:
     """Repository over the check tables. Thread-safe: one short session per call."""
 
@@ -191,8 +210,8 @@ class Store:
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
         if self.backend == "sqlite":
             db = parsed.database
-            if db and db != ":memory:":
-                Path(db).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            if db and db != ":memory:" and not db.startswith("file:"):
+                _create_private(Path(db).expanduser())
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": _SQLITE_BUSY_SECONDS}
         elif self.backend == "postgresql":
             kwargs["pool_pre_ping"] = True

@@ -1,16 +1,18 @@
 """Registered in the test server with HALLUCHECK_PLUGINS: a fixed, simple policy so API tests do
 not depend on which policies are shipped (they test the service, not the verdicts), and a
-detector that marks the word "FABRICATED" so tests know exactly which span is flagged."""
+detector that marks the word "FABRICATED" so tests know exactly which span is flagged, and one
+that takes as long as the case's ``metadata.sleep`` says (deadline and admission tests)."""
 
 from __future__ import annotations
 
 import re
+import time
 
 from hallucheck.detectors import BaseDetector, register
 from hallucheck.policies import Verdict, decision_for, level_for, register_policy
 from hallucheck.types import Evidence, Finding, Span
 
-__all__ = ["MaxPolicy", "MarkerDetector"]
+__all__ = ["MarkerDetector", "MaxPolicy", "SleepDetector"]
 
 
 class MaxPolicy:
@@ -43,6 +45,18 @@ class MarkerDetector(BaseDetector):
         ]
         risk = 0.9 if spans else 0.05
         return Finding(detector=self.name, risk=risk, spans=spans, details={"flagged": bool(spans)})
+
+
+@register
+class SleepDetector(BaseDetector):
+    """Busy for ``metadata["sleep"]`` seconds (0 when absent): a stand-in for a slow model."""
+
+    name = "test_sleep"
+    layer = 2
+
+    def _detect(self, analysis):  # type: ignore[no-untyped-def]
+        time.sleep(float(analysis.case.metadata.get("sleep", 0)))
+        return Finding(detector=self.name, risk=0.0, details={"flagged": False})
 
 
 register_policy("test_max", f"{__name__}:MaxPolicy")

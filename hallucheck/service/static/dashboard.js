@@ -36,12 +36,18 @@ function svg(tag, attrs) {
 }
 function status(msg) { document.getElementById("status").textContent = msg || ""; }
 
+// The key lives in sessionStorage: this tab only, gone when it closes, never in a cookie or in
+// localStorage where it would outlive the session. A key stored by an older page is removed.
+const KEY_NAME = "hallucheck.key";
+try { localStorage.removeItem(KEY_NAME); } catch (e) { /* storage disabled */ }
+
 async function api(path) {
   const headers = {};
-  const key = localStorage.getItem("hallucheck.key");
+  const key = sessionStorage.getItem(KEY_NAME);
   if (key) headers["Authorization"] = "Bearer " + key;
-  const r = await fetch(path, { headers });
+  const r = await fetch(path, { headers, credentials: "omit" });
   if (r.status === 401) {
+    sessionStorage.removeItem(KEY_NAME);
     document.getElementById("keybox").hidden = false;
     throw new Error("this server needs an API key");
   }
@@ -189,7 +195,8 @@ document.getElementById("refresh").addEventListener("click", refresh);
 document.getElementById("bucket").addEventListener("change", refresh);
 document.getElementById("close-check").addEventListener("click", (e) => { e.preventDefault(); location.hash = ""; });
 document.getElementById("savekey").addEventListener("click", () => {
-  localStorage.setItem("hallucheck.key", document.getElementById("apikey").value.trim());
+  sessionStorage.setItem(KEY_NAME, document.getElementById("apikey").value.trim());
+  document.getElementById("apikey").value = "";
   document.getElementById("keybox").hidden = true; refresh(); route();
 });
 window.addEventListener("hashchange", () => { scrolled = true; route(); });
