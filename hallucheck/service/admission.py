@@ -90,7 +90,7 @@ class Admission:
         lane.waiting.append(entry)
         try:
             return await asyncio.wait_for(asyncio.shield(fut), timeout)
-        except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
+        except (TimeoutError, asyncio.CancelledError) as exc:
             if fut.done() and not fut.cancelled():
                 self.release(fut.result())  # granted at the last moment: hand it on
             else:

@@ -18,7 +18,7 @@ from typing import Any
 __all__ = ["Abandoned", "Ticket", "current_ticket", "guard_detectors", "working_on"]
 
 
-class Abandoned(BaseException):  # noqa: N818 - not an error of the check: the caller left
+class Abandoned(BaseException):
     """The request gave up on this check; a BaseException so that no detector wrapper that
     turns errors into findings can swallow it."""
 

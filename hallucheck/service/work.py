@@ -63,7 +63,7 @@ async def run_checks(ctx: ServiceContext, cases: list[Case], who: Principal, bat
     fut.add_done_callback(done)
     try:
         return await asyncio.wait_for(asyncio.shield(fut), max(0.0, ticket.remaining()))
-    except asyncio.TimeoutError:
+    except TimeoutError:
         if ticket.abandon():
             raise _timeout(ctx) from None
         return await fut  # the worker had begun its write: its result stands

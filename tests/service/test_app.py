@@ -78,3 +78,25 @@ def test_rate_limiter_refills():
     wait = RateLimiter(rate=1.0, burst=1)
     assert wait.take("x") == 0.0 and wait.take("x") > 0.5
     assert RateLimiter(rate=0, burst=1).take("x") == 0.0  # rate 0 = unlimited
+
+
+def test_hostile_client_settings_from_env():
+    s = Settings.from_env({
+        "HALLUCHECK_REQUEST_TIMEOUT": "12.5", "HALLUCHECK_MAX_COST": "1000", "HALLUCHECK_SMALL_REQUEST_CHARS": "50",
+        "HALLUCHECK_HEADER_TIMEOUT": "3", "HALLUCHECK_BODY_TIMEOUT": "4", "HALLUCHECK_TRUSTED_PROXIES": "10.0.0.1, 10.0.0.2",
+        "HALLUCHECK_API_DOCS": "on", "HALLUCHECK_MAX_WAITING": "7",
+    })
+    assert (s.request_timeout_s, s.max_cost, s.small_request_chars, s.max_waiting) == (12.5, 1000, 50, 7)
+    assert (s.header_timeout_s, s.body_timeout_s, s.api_docs) == (3.0, 4.0, True)
+    assert s.trusted_proxies == ("10.0.0.1", "10.0.0.2")
+    assert Settings.from_env({}).trusted_proxies == () and Settings.from_env({}).api_docs is None
+    with pytest.raises(ValueError):
+        Settings.from_env({"HALLUCHECK_REQUEST_TIMEOUT": "0"})
+
+
+def test_rate_limiter_charges_a_large_batch_in_full():
+    from hallucheck.service.auth import RateLimiter
+
+    lim = RateLimiter(rate=20.0, burst=40)
+    assert lim.take("k", 60.0) == 0.0  # a full bucket admits a batch over the burst...
+    assert lim.take("k", 1.0) > 0.9  # ...and the key then pays the whole cost back (20 tokens of debt + 1)

@@ -242,3 +242,23 @@ def test_group_writer_commits_concurrent_requests(store):
         assert writer.add([build_record(CASE, report(0.2, "low"), api_key_id=None, timings={})])  # still works
     finally:
         writer.close()
+
+
+def test_new_sqlite_store_is_private(tmp_path: Path) -> None:
+    """A store it creates is readable by its owner only: file 0600, new folder 0700, and the
+    WAL files SQLite makes beside it inherit the file's mode."""
+    import stat
+
+    from hallucheck.service.store import Store
+
+    folder = tmp_path / "fresh" / "data"
+    s = Store(f"sqlite:///{folder / 'checks.db'}")
+    try:
+        s.add([])
+        s.add_key("k1", "n", "sha256:00")
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+        for f in folder.iterdir():
+            assert stat.S_IMODE(f.stat().st_mode) == 0o600, f.name
+        assert (folder / "checks.db-wal").exists()
+    finally:
+        s.close()
