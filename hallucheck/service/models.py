@@ -62,6 +62,7 @@ class CheckRow(Base):
         Index("ix_hc_checks_created_at", "created_at"),
         Index("ix_hc_checks_risk_level", "risk_level"),
         Index("ix_hc_checks_key_created", "api_key_id", "created_at"),
+        Index("ix_hc_checks_decision", "decision", "created_at"),
     )
 
 
