@@ -36,6 +36,7 @@ for _name, _path, _layer in (
     ("model", "hallucheck.detectors.model.model:ModelDetector", 4),
     ("nli", "hallucheck.detectors.model.nli:NLIDetector", 4),
     ("consistency", "hallucheck.detectors.model.consistency:ConsistencyDetector", 4),
+    ("triplets", "hallucheck.detectors.model.triplets:TripletsDetector", 4),
     ("llm_judge", "hallucheck.detectors.llm.llm_judge:LLMJudgeDetector", 5),
     ("two_step", "hallucheck.detectors.llm.two_step:TwoStepDetector", 5),
     ("claims", "hallucheck.detectors.llm.claims:ClaimsDetector", 5),

@@ -1,1 +1,1 @@
-"""Layer 4, model: the shipped span tagger, NLI and the cross-sentence consistency check."""
+"""Layer 4, model: the shipped span tagger, NLI, the cross-sentence consistency check and the subject–verb–object conflict check."""
