@@ -9,7 +9,11 @@ Two extractors share one output type:
   sentence share, the nearest name-like word before it (agent) and after it (patient). Name-like:
   a capitalised word that is not a stop word, a number, or (Chinese) a jieba word of two or more
   characters that is not a stop word. A shared word counts as a verb only where it is written in
-  lower case (in German every noun is capitalised, verbs are not). Clauses with a passive marker (by/von/par/被/由) give no
+  lower case (in German every noun is capitalised, verbs are not), or in Chinese where it is a
+  Chinese word. Such arguments are marked as names (so they may count as a swapped argument) only
+  when they surely are: numbers, acronyms and inner-capital words ("MC", "DebConf"), Latin words
+  inside Chinese text, and capitalised words in English and French (not German, where every noun
+  is capitalised). Clauses with a passive marker (by/von/par/被/由) give no
   triple: word order does not say the roles there.
 
 An argument is kept as a set of lower-cased lemmas (the head and its compounds / flat name parts)
@@ -90,15 +94,19 @@ def spacy_pipeline() -> Any:
 
 
 def _arg(tok: Any, offset: int) -> Arg | None:
+    """The argument headed by ``tok``: its span is the head with its compounds; for matching, the
+    lemmas of a possessor and an apposition count too ("Canada's team", "Meehan, spokesperson")."""
     if tok.lower_ in _PRONOUNS or tok.pos_ == "PRON":
         return None
     parts = [c for c in tok.children if c.dep_ in ("compound", "flat", "nmod") and c.i < tok.i] + [tok]
-    lemmas = frozenset(p.lemma_.lower() for p in parts if p.is_alpha or p.like_num)
+    related = [g for c in tok.children if c.dep_ in ("poss", "appos") for g in c.subtree]
+    lemmas = frozenset(p.lemma_.lower() for p in parts + related if p.is_alpha or p.like_num)
     if not lemmas:
         return None
     start = min(p.idx for p in parts)
     end = max(p.idx + len(p.text) for p in parts)
-    is_name = tok.pos_ in ("PROPN", "NUM") or any(p.pos_ == "PROPN" for p in parts)
+    # a name only when the head is one: "the Liverpool native" is a description, not a name
+    is_name = tok.pos_ in ("PROPN", "NUM") or tok.like_num
     return Arg(lemmas, tok.lemma_.lower(), offset + start, offset + end, is_name)
 
 
@@ -173,6 +181,21 @@ def _name_like(tok: Any, language: str) -> bool:
     return tok.text[:1].isupper()
 
 
+def _strong_name(tok: Any, language: str) -> bool:
+    text = tok.text
+    if tok.is_number:
+        return True
+    if any(c.isupper() for c in text[1:]):
+        return True
+    if language.startswith("zh"):
+        return text.isascii() and text[:1].isalpha()
+    return language[:2] in ("en", "fr") and text[:1].isupper()
+
+
+def _has_cjk(text: str) -> bool:
+    return any("\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" for c in text)
+
+
 def order_triples(
     tokens: list[Any], shared_verbs: set[str], language: str, negations: frozenset[str] = frozenset()
 ) -> list[Triple]:
@@ -190,7 +213,9 @@ def order_triples(
     out: list[Triple] = []
     zh = base == "zh"
     for i, v in enumerate(words):
-        if v.norm not in shared_verbs or v.is_number or (not zh and not v.text[:1].islower()):
+        if v.norm not in shared_verbs or v.is_number:
+            continue
+        if (zh and not _has_cjk(v.text)) or (not zh and not v.text[:1].islower()):
             continue
         before = [w for w in words[:i] if _name_like(w, language)]
         after = [w for w in words[i + 1 :] if _name_like(w, language)]
@@ -204,9 +229,9 @@ def order_triples(
         )
         out.append(
             Triple(
-                Arg(frozenset({a.norm}), a.norm, a.start, a.end, True),
+                Arg(frozenset({a.norm}), a.norm, a.start, a.end, _strong_name(a, language)),
                 v.norm,
-                Arg(frozenset({p.norm}), p.norm, p.start, p.end, True),
+                Arg(frozenset({p.norm}), p.norm, p.start, p.end, _strong_name(p, language)),
                 negated,
                 v.start,
                 v.end,

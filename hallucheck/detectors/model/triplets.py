@@ -6,8 +6,8 @@ negated) from each answer sentence and from its best-matching source sentences (
 overlap, the top ``max_source_sentences``), and compares those with the same verb:
 
 - **role swap**: the answer's agent is the source's patient and the other way round;
-- **swapped argument**: same verb and one argument, but the other differs and both are names or
-  numbers ("Acme acquired Gamma" when the source says "Acme acquired Beta" and nothing else);
+- **swapped argument**: same verb and one argument, but the other differs, and all of them are
+  names or numbers ("Acme acquired Gamma" when the source says "Acme acquired Beta" and nothing else);
 - **negation flip**: same verb and arguments, one side negated.
 
 Each gives a ``contradiction`` span (on the swapped arguments, or the clause for a negation)
@@ -227,11 +227,12 @@ def _compare(t: Triple, pairs: list[tuple[_SourceSentence, list[Triple]]]) -> tu
             c = _Conflict("negation_flip", min(t.agent.start, t.verb_start), max(t.patient.end, t.verb_end), s)
         elif t.agent.matches(st.patient) and t.patient.matches(st.agent) and t.negated == st.negated:
             c = _Conflict("role_swap", min(t.agent.start, t.patient.start), max(t.agent.end, t.patient.end), s)
-        elif a_ok and t.negated == st.negated and t.patient.is_name and st.patient.is_name:
+        elif a_ok and t.negated == st.negated and t.agent.is_name and t.patient.is_name and st.patient.is_name:
             # another object only if no same-verb source triple of this agent has the answer's one
             if not _has(same_verb, t, "patient"):
                 c = _Conflict("arg_swap", t.patient.start, t.patient.end, s, "object")
-        elif p_ok and t.negated == st.negated and t.agent.is_name and st.agent.is_name and not _has(same_verb, t, "agent"):
+        elif (p_ok and t.negated == st.negated and t.patient.is_name and t.agent.is_name and st.agent.is_name
+              and not _has(same_verb, t, "agent")):
             c = _Conflict("arg_swap", t.agent.start, t.agent.end, s, "subject")
         if c is not None and (best is None or rank[c.kind] > rank[best.kind]):
             best = c

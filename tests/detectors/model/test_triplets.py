@@ -91,3 +91,18 @@ def test_spacy_reads_passives_and_role_swaps() -> None:
     assert _spans("Acme acquired Gamma and Beta.", parser="spacy")[1] == [("Gamma", "contradiction")]
     f, _ = _spans("Beta acquired Acme.", parser="spacy")
     assert f.notes[0] == "parser: spaCy (English)"
+
+
+@pytest.mark.parametrize(
+    ("source", "answer"),
+    [
+        # a reworded adverb or modal is not a swapped argument
+        ("这是 MC 一个非常方便的用法。", "这是 MC 一个十分方便的用法。"),
+        ("该项目欢迎大家在 weblate 参与,有翻译得不好的地方,可以直接修改。", "该项目欢迎大家在 weblate 参与,有翻译得不好的地方,能够直接修改。"),
+        # a Latin word shared by a Chinese answer and an English source is not a verb
+        ("Change their status using chmod(1) or via the MC file menu.", "使用 chmod(1) 或通过 MC 文件菜单改变他们的状态。"),
+    ],
+)
+def test_chinese_rewording_is_not_a_conflict(source: str, answer: str) -> None:
+    _, spans = _spans(answer, parser="auto", source=source, language="zh-Hans")
+    assert spans == []
