@@ -110,10 +110,11 @@ def _json(raw: bytes, what: str) -> Any:
         raise ApiError(400, "malformed_json", f"{what} is not valid JSON") from None
 
 
-def _request(data: Any, ctx: ServiceContext) -> Case:
+def _request(data: Any, ctx: ServiceContext, *, answer_to_come: bool) -> Case:
     if not isinstance(data, dict):
         raise ApiError(422, "invalid_request", "the case must be a JSON object")
-    data.setdefault("answer", "")
+    if answer_to_come:  # the answer follows in the next lines (the case line may start it)
+        data.setdefault("answer", "")
     try:
         req = CheckRequest.model_validate(data)
     except ValidationError as exc:
@@ -184,10 +185,10 @@ async def check_stream(request: Request, who: Principal = Depends(principal),
         first = await body.line()
         if first is None:
             raise ApiError(400, "malformed_json", "the body is empty: the first line must be the case")
-        case = _request(_json(first, "line 1"), ctx)
+        case = _request(_json(first, "line 1"), ctx, answer_to_come=True)
         pieces: AsyncIterator[str] = _lines(body, case.answer)
     elif ctype in ("application/json", ""):
-        case = _request(_json(await body.all(), "the request body"), ctx)
+        case = _request(_json(await body.all(), "the request body"), ctx, answer_to_come=False)
         pieces = _slices(case.answer)
     else:
         raise ApiError(415, "unsupported_media_type", "send application/x-ndjson (case line, then text lines) or application/json")
@@ -225,9 +226,11 @@ async def _run(ctx: ServiceContext, who: Principal, stream: CheckStream, pieces:
                 yield events("sentence", result.model_dump(mode="json"))
         for result in await to_thread.run_sync(stream.flush, limiter=ctx.thread_limiter):
             yield events("sentence", result.model_dump(mode="json"))
+        t1 = time.perf_counter()
         await to_thread.run_sync(stream.close, limiter=ctx.thread_limiter)
-        seconds = time.perf_counter() - t0
-        done = await to_thread.run_sync(_store, ctx, stream, who.key_id, seconds, limiter=ctx.thread_limiter)
+        check_seconds = time.perf_counter() - t1
+        done = await to_thread.run_sync(_store, ctx, stream, who.key_id, check_seconds, time.perf_counter() - t0,
+                                        limiter=ctx.thread_limiter)
     except ClientDisconnect:
         return  # the client went away before the answer ended: nothing to store, no one to tell
     except ApiError as exc:
@@ -239,13 +242,18 @@ async def _run(ctx: ServiceContext, who: Principal, stream: CheckStream, pieces:
     yield events("report", done.model_dump(mode="json"))
 
 
-def _store(ctx: ServiceContext, stream: CheckStream, key_id: str | None, seconds: float) -> CheckResponse:
-    """Store the final report once, like /v1/check does (a failed write keeps nothing)."""
+def _store(ctx: ServiceContext, stream: CheckStream, key_id: str | None, seconds: float,
+           stream_seconds: float) -> CheckResponse:
+    """Store the final report once, like /v1/check does (a failed write keeps nothing).
+
+    ``check_ms`` (and the latency metric) is the final check of the whole answer, as for
+    /v1/check; ``sentences_ms`` the sentence checks; ``stream_ms`` the whole request, which
+    includes the time the client took to send the answer."""
     report = stream.report
     assert report is not None
     case = stream.case.model_copy(update={"answer": stream.text})
     sentence_ms = sum(s.latency_ms for s in stream.sentences)
-    timings = {"check_ms": seconds * 1000.0, "sentences_ms": sentence_ms,
+    timings = {"check_ms": seconds * 1000.0, "sentences_ms": sentence_ms, "stream_ms": stream_seconds * 1000.0,
                **{f"{k}_ms": v for k, v in report.timings_ms.items()}}
     created = utcnow()
     rec = build_record(case, report, api_key_id=key_id, timings=timings, created_at=created, check_id=new_id())

@@ -99,6 +99,10 @@ def test_whole_json_case_streams_its_sentences(client: TestClient) -> None:
     r = client.post("/v1/check/stream", json={**HEAD, "answer": ANSWER})
     events = _events(r.text)
     assert [n for n, _ in events] == ["sentence", "sentence", "sentence", "report"]
+    timings = events[-1][1]["timings_ms"]
+    assert {"check_ms", "sentences_ms", "stream_ms", "store_ms"} <= set(timings)
+    r = client.post("/v1/check/stream", json=HEAD)  # a whole case needs its answer, as for /v1/check
+    assert r.status_code == 422 and "answer" in r.json()["error"]["message"]
 
 
 def test_the_case_line_may_start_the_answer(client: TestClient) -> None:
