@@ -20,13 +20,13 @@ too large) is a plain JSON error with its 4xx status.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
 
 import anyio
-from anyio import to_thread
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from pydantic import ValidationError
@@ -34,25 +34,30 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import ClientDisconnect
 
 from hallucheck.errors import InputError
+from hallucheck.service.admission import Overloaded
 from hallucheck.service.context import Principal, ServiceContext
+from hallucheck.service.deadline import Abandoned, Ticket, working_on
 from hallucheck.service.deps import get_context, principal
 from hallucheck.service.errors import ApiError
 from hallucheck.service.routes_check import _case
 from hallucheck.service.schemas import CheckRequest, CheckResponse, ErrorResponse
 from hallucheck.service.store import build_record, new_id, utcnow
-from hallucheck.streaming import CheckStream, stream_case
+from hallucheck.service.work import case_chars
+from hallucheck.streaming import CheckStream, SentenceCheck, stream_case
 from hallucheck.types import Case
 
 __all__ = ["STREAM_PATH", "router"]
 
+T = TypeVar("T")
 router = APIRouter(prefix="/v1", tags=["check"])
 STREAM_PATH = "/v1/check/stream"
 
 _NDJSON = ("application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines")
 _PIECE = 512  # characters of a whole-JSON answer fed at a time, so its sentences stream out too
 _ERRORS = {
-    400: {"model": ErrorResponse}, 401: {"model": ErrorResponse}, 413: {"model": ErrorResponse},
-    415: {"model": ErrorResponse}, 422: {"model": ErrorResponse}, 429: {"model": ErrorResponse},
+    400: {"model": ErrorResponse}, 401: {"model": ErrorResponse}, 408: {"model": ErrorResponse},
+    413: {"model": ErrorResponse}, 415: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
+    429: {"model": ErrorResponse},
 }
 _EVENTS_DOC = {
     "description": "events: sentence (SentenceCheck) per completed sentence, then report (as /v1/check) or error",
@@ -220,17 +225,14 @@ async def _slices(answer: str) -> AsyncIterator[str]:
 async def _run(ctx: ServiceContext, who: Principal, stream: CheckStream, pieces: AsyncIterator[str],
                events: _Events) -> AsyncIterator[bytes]:
     t0 = time.perf_counter()
+    sources = case_chars(stream.case)
     try:
         async for text in pieces:
-            for result in await to_thread.run_sync(stream.feed, text, limiter=ctx.thread_limiter):
+            for result in await _step(ctx, sources + len(text), _feed, stream, text):
                 yield events("sentence", result.model_dump(mode="json"))
-        for result in await to_thread.run_sync(stream.flush, limiter=ctx.thread_limiter):
+        for result in await _step(ctx, sources, _flush, stream):
             yield events("sentence", result.model_dump(mode="json"))
-        t1 = time.perf_counter()
-        await to_thread.run_sync(stream.close, limiter=ctx.thread_limiter)
-        check_seconds = time.perf_counter() - t1
-        done = await to_thread.run_sync(_store, ctx, stream, who.key_id, check_seconds, time.perf_counter() - t0,
-                                        limiter=ctx.thread_limiter)
+        done = await _step(ctx, sources + len(stream.text), _close_and_store, ctx, stream, who.key_id, t0)
     except ClientDisconnect:
         return  # the client went away before the answer ended: nothing to store, no one to tell
     except ApiError as exc:
@@ -240,6 +242,66 @@ async def _run(ctx: ServiceContext, who: Principal, stream: CheckStream, pieces:
         yield events("error", {"error": {"code": "invalid_case", "message": str(exc)}})
         return
     yield events("report", done.model_dump(mode="json"))
+
+
+async def _step(ctx: ServiceContext, chars: int, fn: Callable[..., T], *args: Any) -> T:
+    """One stretch of check work of a stream, treated like a /v1/check request: admitted by its
+    cost (characters x detectors) and run on the check workers within ``request_timeout_s``
+    (503 ``overloaded`` / 504 ``timeout`` as error events). Waiting for the client's next piece
+    holds no slot and does not count against the deadline."""
+    ticket = Ticket(time.monotonic() + ctx.settings.request_timeout_s)
+    cost = float(chars) * max(1, len(getattr(ctx.checker, "detectors", ()) or ()))
+    try:
+        grant = await ctx.admission.acquire(chars, cost, max(0.0, ticket.remaining()))
+    except Overloaded as exc:
+        ctx.metrics.refused.labels("busy").inc()
+        raise ApiError(503, "overloaded", f"{exc}; nothing was stored, retry later") from None
+    loop = asyncio.get_running_loop()
+
+    def work() -> T:
+        with working_on(ticket):
+            return fn(*args, ticket)
+
+    try:
+        fut = loop.run_in_executor(ctx.executor, work)
+    except BaseException:
+        ctx.admission.release(grant)
+        raise
+
+    def done(f: asyncio.Future[Any]) -> None:
+        ctx.admission.release(grant)
+        if not f.cancelled():
+            f.exception()  # retrieved here: an abandoned worker's Abandoned is expected
+
+    fut.add_done_callback(done)
+    try:
+        return await asyncio.wait_for(asyncio.shield(fut), max(0.0, ticket.remaining()))
+    except TimeoutError:
+        if not ticket.abandon():
+            return await fut  # the worker had begun its write: its result stands
+    except Abandoned:
+        pass
+    ctx.metrics.refused.labels("timeout").inc()
+    raise ApiError(504, "timeout", f"the check did not finish within {ctx.settings.request_timeout_s:g} s "
+                   "(HALLUCHECK_REQUEST_TIMEOUT); nothing was stored")
+
+
+def _feed(stream: CheckStream, text: str, ticket: Ticket) -> list[SentenceCheck]:
+    return stream.feed(text)
+
+
+def _flush(stream: CheckStream, ticket: Ticket) -> list[SentenceCheck]:
+    return stream.flush()
+
+
+def _close_and_store(ctx: ServiceContext, stream: CheckStream, key_id: str | None, t0: float,
+                     ticket: Ticket) -> CheckResponse:
+    t1 = time.perf_counter()
+    stream.close()
+    check_seconds = time.perf_counter() - t1
+    if not ticket.commit():
+        raise Abandoned
+    return _store(ctx, stream, key_id, check_seconds, time.perf_counter() - t0)
 
 
 def _store(ctx: ServiceContext, stream: CheckStream, key_id: str | None, seconds: float,

@@ -184,3 +184,14 @@ def test_rate_limited_like_check(tmp_path: Path) -> None:
         assert c.post("/v1/check/stream", content=_ndjson_body(ANSWER), headers=NDJSON).status_code == 200
         r = c.post("/v1/check/stream", content=_ndjson_body(ANSWER), headers=NDJSON)
         assert r.status_code == 429 and "Retry-After" in r.headers
+
+
+def test_a_sentence_check_over_the_deadline_ends_the_stream_unstored(tmp_path: Path) -> None:
+    app = create_app(_settings(tmp_path, detectors=("test_marker", "test_sleep"), request_timeout_s=0.5))
+    with TestClient(app) as c:
+        body = _ndjson_body("One sentence here. Two", head={**HEAD, "metadata": {"sleep": 2}})
+        events = _events(c.post("/v1/check/stream", content=body, headers=NDJSON).text)
+        assert [n for n, _ in events] == ["error"]
+        assert events[0][1]["error"]["code"] == "timeout"
+        assert c.get("/v1/checks").json()["total"] == 0
+        assert 'hallucheck_requests_refused_total{reason="timeout"} 1.0' in c.get("/metrics").text

@@ -107,3 +107,33 @@ def test_body_over_the_limit_mid_stream(server_factory):
     finally:
         post.close()
     assert httpx.get(srv.url + "/v1/checks").json()["total"] == 0
+
+
+def test_time_spent_waiting_for_the_client_is_not_the_checks_deadline(server_factory):
+    srv = server_factory(HALLUCHECK_REQUEST_TIMEOUT="1", HALLUCHECK_BODY_TIMEOUT="5")
+    post = ChunkedPost(srv.port, "/v1/check/stream")
+    try:
+        post.send(_line(HEAD))
+        for piece in ("Paris is the capital of France. ", "It has about two ", "million inhabitants."):
+            post.send(_line({"text": piece}))
+            time.sleep(1.5)  # a slow generator: longer than the check deadline, shorter than the body timeout
+        post.end()
+        assert post.wait_for(b'"event":"report"'), post.received
+        assert [e["event"] for e in post.events()] == ["sentence", "sentence", "report"]
+    finally:
+        post.close()
+
+
+def test_a_client_silent_past_the_body_timeout_is_dropped(server_factory):
+    srv = server_factory(HALLUCHECK_BODY_TIMEOUT="1")
+    post = ChunkedPost(srv.port, "/v1/check/stream")
+    try:
+        post.send(_line(HEAD))
+        post.send(_line({"text": "It was FABRICATED by old kings. Paris"}))
+        assert post.wait_for(b'"event":"sentence"')
+        time.sleep(2.5)
+        post.wait_for(b"never", timeout=2)
+    finally:
+        post.close()
+    assert b'"event":"report"' not in post.received
+    assert httpx.get(srv.url + "/v1/checks").json()["total"] == 0
