@@ -2,6 +2,8 @@
 
     python bench/load.py [--stack rules|default|both] [--requests 400] [--concurrency 8]
                          [--max-seconds 120] [--restart] [--batch 0]
+    python bench/load.py --scenario neighbour [--heavy-clients 4] [--small-requests 40]
+    python bench/load.py --scenario slow-clients [--slow-clients 100] [--small-requests 40]
 
 Starts its own server (``python -m hallucheck.service``) on 127.0.0.1 with a fresh SQLite file,
 sends at most ``--requests`` POST /v1/check requests (RAGTruth train answers when the data is
@@ -13,13 +15,22 @@ answered 200 for equals the set of ids in the store.
 port and database; clients retry refused connections. Requests in flight at the stop must still
 be answered and stored (graceful shutdown), and no request may be stored without an answer.
 
-Traffic goes to 127.0.0.1 only. Writes bench/results/load-<stack>[-restart].json.
+``--scenario neighbour`` sends small requests (RAGTruth train answers) one after another, first
+alone, then while ``--heavy-clients`` clients keep sending cases at the service's size limits
+(an answer of ``--heavy-answer-chars`` and sources of ``--heavy-source-chars``, real RAGTruth
+text): the small requests' latency beside heavy ones, what the heavy ones got (200, 503, 504),
+and the server's peak memory. ``--scenario slow-clients`` opens ``--slow-clients`` connections
+that send their headers or their body one byte a second while one client sends ordinary checks:
+how long the slow ones are kept, and the ordinary ones' latency.
+
+Traffic goes to 127.0.0.1 only. Writes bench/results/load-<stack>[-restart|-neighbour|-slow-clients].json.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -78,8 +89,10 @@ def load_cases(n: int) -> list[dict[str, Any]]:
 
 
 class Server:
-    def __init__(self, port: int, db_url: str, detectors: list[str], policy: str, log: Path) -> None:
+    def __init__(self, port: int, db_url: str, detectors: list[str], policy: str, log: Path,
+                 env: dict[str, str] | None = None) -> None:
         self.port, self.db_url, self.detectors, self.policy, self.log = port, db_url, detectors, policy, log
+        self.extra_env = dict(env or {})
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -90,7 +103,7 @@ class Server:
         import httpx
 
         env = dict(os.environ, HALLUCHECK_DB_URL=self.db_url, HALLUCHECK_RATE_PER_SECOND="0",
-                   HALLUCHECK_RETENTION_DAYS="off", PYTHONPATH=str(ROOT))
+                   HALLUCHECK_RETENTION_DAYS="off", PYTHONPATH=str(ROOT), **self.extra_env)
         t0 = time.perf_counter()
         with self.log.open("ab") as fh:
             self.proc = subprocess.Popen(
@@ -230,6 +243,33 @@ def one_stack(stack: str, args: argparse.Namespace, cases: list[dict[str, Any]])
     return res
 
 
+def hostile_run(stack: str, args: argparse.Namespace, cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """The neighbour or slow-client scenario against a fresh server of ``stack``."""
+    from load_hostile import heavy_case, neighbour_run, peak_rss_mb, slow_client_run
+
+    detectors = stack_detectors(stack)
+    with tempfile.TemporaryDirectory(prefix="hallucheck-load-") as tmp:
+        db_url = f"sqlite:///{Path(tmp) / 'checks.db'}"
+        server = Server(free_port(), db_url, detectors, args.policy, Path(tmp) / "server.log")
+        startup = server.start()
+        assert server.proc is not None
+        try:
+            if args.scenario == "neighbour":
+                if not RAGTRUTH.is_file():
+                    raise SystemExit(f"the neighbour run needs the RAGTruth train file at {RAGTRUTH}")
+                heavy = heavy_case(RAGTRUTH, args.heavy_answer_chars, args.heavy_source_chars)
+                res = asyncio.run(neighbour_run(server.url, cases, heavy, args.heavy_clients, args.small_requests))
+            else:
+                res = asyncio.run(slow_client_run(server.url, HOST, server.port, cases, args.slow_clients,
+                                                  args.small_requests))
+            res["server_peak_rss_mb"] = peak_rss_mb(server.proc.pid)
+        finally:
+            server.stop()
+    res.update(stack=stack, detectors=detectors, policy=args.policy, scenario=args.scenario,
+               server_start_seconds=round(startup, 2))
+    return res
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--stack", choices=["rules", "default", "both"], default="both")
@@ -238,6 +278,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-seconds", type=float, default=120.0, help="stop sending after this long")
     p.add_argument("--policy", default="default")
     p.add_argument("--restart", action="store_true", help="stop and restart the server half-way through")
+    p.add_argument("--scenario", choices=["load", "neighbour", "slow-clients"], default="load")
+    p.add_argument("--heavy-clients", type=int, default=4)
+    p.add_argument("--heavy-answer-chars", type=int, default=40_000)
+    p.add_argument("--heavy-source-chars", type=int, default=500_000)
+    p.add_argument("--small-requests", type=int, default=40, help="small requests per phase (hostile scenarios)")
+    p.add_argument("--slow-clients", type=int, default=100)
     args = p.parse_args(argv)
     if args.requests < 1 or args.concurrency < 1 or args.max_seconds <= 0:
         p.error("--requests, --concurrency and --max-seconds must be positive")
@@ -245,6 +291,14 @@ def main(argv: list[str] | None = None) -> int:
     args.max_seconds = min(args.max_seconds, 3600.0)
     cases = load_cases(min(args.requests, 2000))
     stacks = ["rules", "default"] if args.stack == "both" else [args.stack]
+    if args.scenario != "load":
+        for stack in stacks:
+            res = hostile_run(stack, args, cases)
+            res["machine"] = machine()
+            path = write_result(f"load-{stack}-{args.scenario}", res)
+            print(json.dumps({k: v for k, v in res.items() if k != "machine"}, indent=1))
+            print(f"-> {path.relative_to(ROOT)}")
+        return 0
     ok = True
     for stack in stacks:
         res = one_stack(stack, args, cases)

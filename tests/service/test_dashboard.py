@@ -119,3 +119,96 @@ def test_check_view_highlights_spans(server, tmp_path):
     assert counts[SPECULATION] > 300
     # ...and the page is not one flat colour (it rendered text, cards, tables).
     assert len(counts) > 50
+
+
+class _DevTools:
+    """A headless Chromium driven over the DevTools protocol (a websocket, stdlib + websockets)."""
+
+    def __init__(self, profile: Path) -> None:
+        import re
+        import time
+
+        self.proc = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync",
+             "--disable-background-networking", "--disable-component-update", "--disable-dev-shm-usage",
+             f"--user-data-dir={profile}", "--remote-debugging-port=0", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stderr is not None
+        deadline = time.monotonic() + 60
+        port = None
+        while time.monotonic() < deadline and port is None:
+            line = self.proc.stderr.readline()
+            m = re.search(r"DevTools listening on ws://127\.0\.0\.1:(\d+)/", line)
+            if m:
+                port = int(m.group(1))
+        assert port, "Chromium did not open its DevTools port"
+        pages = [t for t in httpx.get(f"http://127.0.0.1:{port}/json/list").json() if t["type"] == "page"]
+        from contextlib import ExitStack
+
+        from websockets.sync.client import connect
+
+        self._stack = ExitStack()
+        self.ws = self._stack.enter_context(connect(pages[0]["webSocketDebuggerUrl"], max_size=None))
+        self.next_id = 0
+        self.console: list[str] = []
+
+    def call(self, method: str, **params: object) -> dict:  # type: ignore[type-arg]
+        import json
+
+        self.next_id += 1
+        self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            msg = json.loads(self.ws.recv(timeout=60))
+            if msg.get("method") in ("Runtime.consoleAPICalled", "Log.entryAdded"):
+                self.console.append(json.dumps(msg["params"]))
+            if msg.get("id") == self.next_id:
+                assert "error" not in msg, msg
+                return msg["result"]  # type: ignore[no-any-return]
+
+    def js(self, expression: str) -> object:
+        out = self.call("Runtime.evaluate", expression=expression, awaitPromise=True, returnByValue=True)
+        return out["result"].get("value")
+
+    def wait_for(self, expression: str, seconds: float = 30.0) -> object:
+        import time
+
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            value = self.js(expression)
+            if value:
+                return value
+            time.sleep(0.2)
+        raise AssertionError(f"timed out waiting for {expression}")
+
+    def close(self) -> None:
+        self._stack.close()
+        self.proc.kill()
+        self.proc.wait()
+
+
+def test_key_is_kept_in_session_storage_under_the_csp(server_factory, tmp_path):
+    """With keys on, the page asks for a key; the key typed in is used for the API and kept in
+    sessionStorage only; nothing on the page is blocked by its Content-Security-Policy."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip("Chromium not installed (run .ci/setup-chromium.sh)")
+    pytest.importorskip("websockets")
+    key = "hc_dddd4444_secret-d-0123456789"
+    srv = server_factory(HALLUCHECK_API_KEYS=key)
+    assert httpx.post(srv.url + "/v1/check", json=CASE, headers={"X-API-Key": key}).status_code == 200
+    browser = _DevTools(tmp_path / "profile")
+    try:
+        browser.call("Runtime.enable")
+        browser.call("Log.enable")
+        browser.call("Page.enable")
+        browser.call("Page.navigate", url=srv.url + "/dashboard")
+        assert browser.wait_for("document.readyState === 'complete' && !document.getElementById('keybox').hidden")
+        browser.js(f"document.getElementById('apikey').value = {key!r}; document.getElementById('savekey').click(); 1")
+        assert browser.wait_for("document.querySelectorAll('[data-figure]').length > 0")
+        assert browser.js("sessionStorage.getItem('hallucheck.key')") == key
+        assert browser.js("localStorage.getItem('hallucheck.key')") is None
+        assert browser.js("document.cookie") == ""
+        assert browser.js("document.getElementById('apikey').value") == ""
+        blocked = [m for m in browser.console if "Content Security Policy" in m or "Refused to" in m]
+        assert not blocked, blocked
+    finally:
+        browser.close()
