@@ -127,7 +127,7 @@ class Checker:
         self.budget = budget or Budget()
         self.citations_expected = citations_expected
         opts = {k: dict(v) for k, v in (detector_options or {}).items()}
-        names = detectors if detectors is not None else default_detectors()
+        names = detectors if detectors is not None else _policy_detectors(policy) or default_detectors()
         self.detectors: list[Detector] = []
         self.skipped: list[str] = []
         for d in names:
@@ -298,6 +298,16 @@ def _citations(findings: list[Finding]) -> CitationSummary | None:
             return summary
         if isinstance(summary, dict):
             return CitationSummary.model_validate(summary)
+    return None
+
+
+def _policy_detectors(policy: str | Policy) -> tuple[str, ...] | None:
+    """The detectors a policy file was fitted with (a policy named by path brings its own)."""
+    if isinstance(policy, str) and policy != "default":
+        from hallucheck.policies.policy_file import is_policy_file, load_policy_file
+
+        if is_policy_file(policy):
+            return tuple(load_policy_file(policy)["detectors"])
     return None
 
 

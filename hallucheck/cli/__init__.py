@@ -43,4 +43,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 # One module per command group; each registers its commands on ``app`` when imported.
-from hallucheck.cli import abtest, data, demo, detect, eval, guard, info, keys, llm, serve, train  # noqa: E402,F401
+from hallucheck.cli import abtest, calibrate, data, demo, detect, eval, guard, info, keys, llm, serve, train  # noqa: E402,F401

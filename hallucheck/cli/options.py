@@ -25,7 +25,9 @@ __all__ = [
 DETECTORS_OPTION: Any = typer.Option(
     None, "--detectors", "-d", help="Comma-separated detector names (default: the default stack)."
 )
-POLICY_OPTION: Any = typer.Option("default", "--policy", "-p", help="tiered, vote, weighted, learned or default.")
+POLICY_OPTION: Any = typer.Option(
+    "default", "--policy", "-p", help="tiered, vote, weighted, learned, default, or a POLICY.json from 'hallucheck calibrate'."
+)
 CITATIONS_OPTION: Any = typer.Option(
     None,
     "--citations-expected/--no-citations-expected",
@@ -60,8 +62,13 @@ def parse_detectors(value: str | None) -> list[str] | None:
 
 
 def check_policy(name: str) -> str:
+    """A known policy name, or a policy file that loads (InputError otherwise)."""
     from hallucheck.policies import available_policies
+    from hallucheck.policies.policy_file import is_policy_file, load_policy_file
 
+    if is_policy_file(name):
+        load_policy_file(name)
+        return name
     if name != "default" and name not in available_policies():
         raise InputError(f"unknown policy {name!r} (known: default, {', '.join(available_policies())})")
     return name

@@ -20,7 +20,7 @@ def serve(
         "or an SQLite file under ~/.local/share/hallucheck)."
     ),
     detectors: Optional[str] = typer.Option(None, "--detectors", "-d", help="Comma-separated detector names."),
-    policy: Optional[str] = typer.Option(None, "--policy", "-p", help="tiered, vote, weighted, learned or default."),
+    policy: Optional[str] = typer.Option(None, "--policy", "-p", help="tiered, vote, weighted, learned, default, or a POLICY.json from 'hallucheck calibrate'."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Checks run at once (threads)."),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
 ) -> None:

@@ -84,11 +84,25 @@ def available_policies() -> list[str]:
 
 
 def get_policy(name: str, **options: Any) -> Policy:
-    """A policy by name; ``"default"`` is the learned policy when shipped, else the weighted one."""
+    """A policy by name, or a fitted policy file (``POLICY.json`` from ``hallucheck calibrate``).
+
+    ``"default"`` is what ``HALLUCHECK_POLICY`` names when set, else the learned policy when
+    shipped, else the weighted one.
+    """
+    from hallucheck.policies.policy_file import (
+        default_override,
+        is_policy_file,
+        load_policy_file,
+    )
+
     if name == "default":
         from hallucheck.policies.default import default_policy_name
 
-        name = default_policy_name()
+        name = default_override() or default_policy_name()
+    if is_policy_file(name):
+        from hallucheck.policies.learned import LearnedPolicy
+
+        return LearnedPolicy(spec=load_policy_file(name), **options)
     if name not in _POLICIES:
         raise UnknownPolicyError(f"unknown policy {name!r} (known: {', '.join(available_policies())})")
     module, _, attr = _POLICIES[name].partition(":")

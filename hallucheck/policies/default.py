@@ -22,7 +22,17 @@ def default_policy_name() -> str:
 
 
 def default_detectors() -> tuple[str, ...]:
-    """The detectors the default policy was trained on (or the cheap stack without it)."""
+    """The detectors the default policy was trained on (or the cheap stack without it); those of
+    the policy file ``HALLUCHECK_POLICY`` names, when it names one."""
+    from hallucheck.policies.policy_file import (
+        default_override,
+        is_policy_file,
+        load_policy_file,
+    )
+
+    override = default_override()
+    if override and is_policy_file(override):
+        return tuple(load_policy_file(override)["detectors"])
     if _learned_available():
         import json
 

@@ -154,13 +154,14 @@ def _summaries(findings: Sequence[Finding]) -> dict[str, dict[str, Any]]:
 
 
 class LearnedPolicy:
-    """Options: ``spec`` (path to a fitted JSON, default the shipped one), ``threshold``
-    (override the calib-chosen decision threshold)."""
+    """Options: ``spec`` (path to a fitted JSON such as one ``hallucheck calibrate`` wrote, or the
+    spec itself as a mapping; default the shipped one), ``threshold`` (override the chosen
+    decision threshold)."""
 
     name: ClassVar[str] = "learned"
 
-    def __init__(self, spec: str | Path | None = None, threshold: float | None = None) -> None:
-        self.spec = load_spec(spec)
+    def __init__(self, spec: str | Path | Mapping[str, Any] | None = None, threshold: float | None = None) -> None:
+        self.spec = dict(spec) if isinstance(spec, Mapping) else load_spec(spec)
         self.stages = {k: Stage(v) for k, v in self.spec["stages"].items()}
         self.threshold = float(threshold if threshold is not None else self.spec["threshold"])
         self.escalate_low = float(self.spec.get("escalate_low", 0.0))

@@ -1,0 +1,274 @@
+"""Refit a learned policy to a user's own labels: calibration, threshold, and (with enough data) the stack.
+
+Why: the shipped policy is fitted on English RAGTruth. On other data it often still ranks
+answers well while its threshold is off (a different base rate, shorter answers, another
+language), so it flags too few or too many. Given labelled answers this module
+
+* refits the Platt scaling of every stage on the stage's raw score (numpy only), so probabilities
+  match the user's base rate;
+* chooses the one decision threshold that maximises F1 on those probabilities;
+* with enough data (``MIN_STACK_ANSWERS`` answers, ``MIN_STACK_CLASS`` of each label) and
+  scikit-learn (extra ``train``), refits the full stage's trees on the user's detector outputs.
+
+Everything reported as "after" is out-of-fold: folds are grouped by source (answers written from
+the same sources never straddle folds), each fold is predicted by a policy fitted on the others.
+The policy written at the end is fitted on all the data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.errors import InputError
+from hallucheck.policies.learned import (
+    LearnedPolicy,
+    Stage,
+    _summaries,
+    case_features,
+    stack_features,
+)
+from hallucheck.types import Finding
+
+__all__ = [
+    "MIN_ANSWERS",
+    "MIN_STACK_ANSWERS",
+    "MIN_STACK_CLASS",
+    "Calibration",
+    "Sample",
+    "best_threshold",
+    "calibrate_policy",
+    "fit_platt",
+    "grouped_folds",
+    "prf",
+    "source_group",
+]
+
+MIN_ANSWERS = 20  # below this, there is nothing to fit; docs say useful from about 100
+MIN_CLASS = 5
+MIN_STACK_ANSWERS = 1000
+MIN_STACK_CLASS = 100
+
+
+@dataclass
+class Sample:
+    """One labelled answer with what the detectors found (``findings`` empty: nothing to check)."""
+
+    analysis: CaseAnalysis
+    findings: list[Finding]
+    label: bool
+    group: str
+
+
+@dataclass
+class Calibration:
+    """The refitted spec and what it changed (``report``: before / after P, R, F1 and settings)."""
+
+    spec: dict[str, Any]
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+def source_group(analysis: CaseAnalysis) -> str:
+    """A key shared by answers written from the same sources (folds never split such a group)."""
+    blob = "\x1f".join(s.text for s in analysis.case.contexts)
+    return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
+
+
+def _sig(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+
+
+def fit_platt(raw: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 100) -> tuple[float, float]:
+    """``(a, b)`` of ``P(y=1) = sigmoid(a * raw + b)`` by Newton's method on the log loss.
+
+    A small ridge keeps it finite on separable data; the slope is kept positive (a higher raw
+    score never means a lower probability), falling back to the base rate otherwise.
+    """
+    x = np.column_stack([raw, np.ones_like(raw)])
+    w = np.zeros(2)
+    for _ in range(iterations):
+        p = _sig(x @ w)
+        grad = x.T @ (p - y) + l2 * w
+        hess = x.T @ (x * (p * (1.0 - p))[:, None]) + l2 * np.eye(2)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.abs(step).max()) < 1e-9:
+            break
+    a, b = float(w[0]), float(w[1])
+    if not np.isfinite([a, b]).all() or a <= 0.0:
+        rate = float(np.clip(y.mean(), 1e-3, 1 - 1e-3))
+        return 0.0, float(np.log(rate / (1.0 - rate)))
+    return a, b
+
+
+def prf(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    """Precision, recall, F1 of boolean predictions (0 where undefined)."""
+    tp = float((pred & y).sum())
+    p = tp / max(float(pred.sum()), 1.0)
+    r = tp / max(float(y.sum()), 1.0)
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / max(p + r, 1e-12), 4)}
+
+
+def best_threshold(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """The threshold in [0.02, 0.98] (steps of 0.01) with the best F1 of ``p >= t``; ties: the
+    middle of the best run, so that a flat optimum does not sit on its edge."""
+    grid = np.round(np.arange(0.02, 0.985, 0.01), 2)
+    f1 = np.array([prf(p >= t, y)["f1"] for t in grid])
+    best = float(f1.max())
+    run = np.flatnonzero(f1 >= best - 1e-9)
+    return float(grid[run[len(run) // 2]]), best
+
+
+def grouped_folds(groups: Sequence[str], k: int, seed: int) -> list[np.ndarray]:
+    """Indices of ``k`` folds with whole groups in each, shuffled by ``seed``."""
+    uniq = sorted(set(groups))
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(uniq))
+    fold_of = {uniq[j]: i % k for i, j in enumerate(order)}
+    idx = np.array([fold_of[g] for g in groups])
+    return [np.flatnonzero(idx == f) for f in range(k) if (idx == f).any()]
+
+
+def _stage_inputs(policy: LearnedPolicy, sample: Sample) -> tuple[dict[str, float], str]:
+    """The flat stack features of one sample and the stage the policy uses for it."""
+    summaries = _summaries(sample.findings)
+    a = sample.analysis
+    feats = stack_features(summaries, case_features(a.case.task, a.answer_chars, len(a.sentences)))
+    stage = policy._stage_for(set(summaries))
+    return feats, ("full" if stage is policy.stages.get("full") else "cheap")
+
+
+def _recalibrated(spec: Mapping[str, Any], platt: Mapping[str, tuple[float, float]], threshold: float,
+                  stages: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    out = dict(spec)
+    out["stages"] = {}
+    for name, st in spec["stages"].items():
+        new = dict((stages or {}).get(name, st))
+        if name in platt:
+            new["platt"] = [platt[name][0], platt[name][1]]
+        out["stages"][name] = new
+    out["threshold"] = threshold
+    return out
+
+
+def _verdicts(spec: Mapping[str, Any], samples: Sequence[Sample], idx: Sequence[int]) -> np.ndarray:
+    policy = LearnedPolicy(spec=spec)
+    return np.array([policy.decide(samples[i].analysis, samples[i].findings).hallucinated if samples[i].findings else False
+                     for i in idx], dtype=bool)
+
+
+def calibrate_policy(
+    spec: Mapping[str, Any],
+    samples: Sequence[Sample],
+    *,
+    folds: int = 5,
+    seed: int = 13,
+    refit_stack: bool | None = None,
+    log: Callable[[str], None] = lambda _: None,
+) -> Calibration:
+    """Refit ``spec`` (a learned-policy spec) on ``samples``; see the module docstring.
+
+    ``refit_stack``: None refits the full stage's trees when there is enough data and
+    scikit-learn is installed; True requires it; False never does.
+    """
+    usable = [i for i, s in enumerate(samples) if s.findings]
+    y_all = np.array([s.label for s in samples], dtype=bool)
+    y = y_all[usable]
+    pos, neg = int(y.sum()), int((~y).sum())
+    if len(usable) < MIN_ANSWERS or min(pos, neg) < MIN_CLASS:
+        raise InputError(
+            f"calibration needs at least {MIN_ANSWERS} labelled answers with {MIN_CLASS} of each label "
+            f"(got {len(usable)}: {pos} hallucinated, {neg} not); it is useful from about 100"
+        )
+    base = LearnedPolicy(spec=spec)
+    inputs = [_stage_inputs(base, samples[i]) for i in usable]
+    raw = {name: np.array([st.raw(st.vector(f)[0]) for f, _ in inputs]) for name, st in base.stages.items()}
+    used = np.array([u for _, u in inputs])
+    groups = [samples[i].group for i in usable]
+    k = max(2, min(folds, len(set(groups))))
+    parts = grouped_folds(groups, k, seed)
+
+    def fit(train: np.ndarray) -> tuple[dict[str, tuple[float, float]], float]:
+        platt = {name: fit_platt(r[train], y[train].astype(float)) for name, r in raw.items()}
+        p = np.array([float(_sig(np.array(platt[u][0] * raw[u][i] + platt[u][1]))) for i, u in zip(train, used[train])])
+        thr, _ = best_threshold(p, y[train])
+        return platt, thr
+
+    before = _verdicts(spec, samples, range(len(samples)))
+    oof = np.zeros(len(usable), dtype=bool)
+    for test in parts:
+        train = np.setdiff1d(np.arange(len(usable)), test)
+        platt, thr = fit(train)
+        oof[test] = _verdicts(_recalibrated(spec, platt, thr), [samples[usable[i]] for i in test], range(len(test)))
+    after = before.copy()
+    after[usable] = oof
+    platt, thr = fit(np.arange(len(usable)))
+    out = _recalibrated(spec, platt, thr)
+    report: dict[str, Any] = {
+        "answers": len(samples),
+        "hallucinated": int(y_all.sum()),
+        "folds": len(parts),
+        "before": {"threshold": float(spec["threshold"]), **prf(before, y_all)},
+        "after": {"threshold": thr, **prf(after, y_all)},
+        "platt": {name: [round(a, 6), round(b, 6)] for name, (a, b) in platt.items()},
+        "stack_refit": False,
+    }
+    if _want_stack(refit_stack, len(usable), pos, neg):
+        log("refitting the full stage's trees on these labels (scikit-learn)")
+        stack = _refit_stack(base, inputs, y, groups, seed)
+        if stack is not None:
+            stage_spec, p_oof = stack
+            thr_s, _ = best_threshold(p_oof, y)
+            after_s = before.copy()
+            after_s[usable] = np.where(used == "full", p_oof >= thr_s, oof)
+            report["stack"] = {"threshold": thr_s, **prf(after_s, y_all)}
+            if report["stack"]["f1"] > report["after"]["f1"]:
+                out = _recalibrated(spec, {n: v for n, v in platt.items() if n != "full"}, thr_s, {"full": stage_spec})
+                report["after"] = report["stack"]
+                report["stack_refit"] = True
+    out["calibration"] = {
+        "fitted": time.strftime("%Y-%m-%d"),
+        "seed": seed,
+        **{k2: v for k2, v in report.items() if k2 != "stack"},
+    }
+    return Calibration(out, report)
+
+
+def _want_stack(refit: bool | None, n: int, pos: int, neg: int) -> bool:
+    enough = n >= MIN_STACK_ANSWERS and min(pos, neg) >= MIN_STACK_CLASS
+    if refit is False:
+        return False
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        if refit:
+            raise InputError("refitting the stack needs scikit-learn: pip install 'hallucheck[train]'") from None
+        return False
+    if refit and not enough:
+        raise InputError(f"refitting the stack needs at least {MIN_STACK_ANSWERS} answers with {MIN_STACK_CLASS} of each label")
+    return enough
+
+
+def _refit_stack(base: LearnedPolicy, inputs: Sequence[tuple[dict[str, float], str]], y: np.ndarray,
+                 groups: Sequence[str], seed: int) -> tuple[dict[str, Any], np.ndarray] | None:
+    """New trees for the full stage on the samples that used it, with out-of-fold probabilities
+    (for those samples; others keep the recalibrated verdict)."""
+    from hallucheck.train.stack import fit_stage
+
+    full: Stage | None = base.stages.get("full")
+    rows = [i for i, (_, u) in enumerate(inputs) if u == "full"]
+    if full is None or len(rows) < MIN_STACK_ANSWERS:
+        return None
+    names = list(full.features)
+    x = np.array([[inputs[i][0].get(n, float(full.fill[j])) for j, n in enumerate(names)] for i in rows])
+    stage_spec, p = fit_stage(x, y[rows].astype(int), np.array([groups[i] for i in rows]), names, seed)
+    stage_spec["detectors"] = list(full.detectors)
+    p_all = np.zeros(len(inputs))
+    p_all[rows] = p
+    return stage_spec, p_all

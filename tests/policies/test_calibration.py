@@ -1,0 +1,124 @@
+"""Refitting a learned policy on a user's labels: Platt scaling, threshold, folds, policy files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.checker import Checker, make_case
+from hallucheck.errors import InputError
+from hallucheck.policies import get_policy
+from hallucheck.policies.calibration import (
+    Sample,
+    best_threshold,
+    calibrate_policy,
+    fit_platt,
+    grouped_folds,
+    prf,
+)
+from hallucheck.policies.learned import LearnedPolicy
+from hallucheck.types import Finding
+
+
+def _stump(thr: float) -> dict:
+    return {"feature": [0, -2, -2], "threshold": [thr, -2.0, -2.0], "left": [1, -1, -1], "right": [2, -1, -1],
+            "value": [0.0, -0.1, 0.1]}
+
+
+def _spec() -> dict:
+    """A policy whose raw score rises with ngram.risk in 19 steps, fitted for a base rate near
+    one half (threshold 0.5 at ngram.risk 0.5)."""
+    stage = {"detectors": ["ngram"], "features": ["ngram.risk"], "fill": [0.0], "init": 0.0, "learning_rate": 1.0,
+             "platt": [1.0, 0.0], "trees": [_stump(t) for t in np.round(np.arange(0.05, 0.96, 0.05), 2)]}
+    return {"format": 1, "detectors": ["ngram"], "stages": {"cheap": stage, "full": dict(stage)}, "threshold": 0.5}
+
+
+def _samples(n: int, seed: int = 0) -> list[Sample]:
+    """Answers whose ngram risk ranks them well, but only those above 0.8 tend to be
+    hallucinated: the shipped threshold (risk 0.5) flags far too many."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        risk = float(rng.uniform())
+        label = bool(rng.uniform() < 1 / (1 + np.exp(-12 * (risk - 0.8))))
+        a = CaseAnalysis(make_case(question="q", contexts=[f"source {i // 3}"], answer="Some answer.", language="en"))
+        out.append(Sample(a, [Finding(detector="ngram", risk=risk, details={"features": {}})], label, f"g{i // 3}"))
+    return out
+
+
+def test_platt_recovers_slope_and_intercept() -> None:
+    rng = np.random.default_rng(1)
+    raw = rng.normal(size=20000)
+    y = (rng.uniform(size=raw.size) < 1 / (1 + np.exp(-(2.0 * raw - 1.0)))).astype(float)
+    a, b = fit_platt(raw, y)
+    assert a == pytest.approx(2.0, abs=0.1) and b == pytest.approx(-1.0, abs=0.1)
+
+
+def test_platt_never_inverts_the_ranking() -> None:
+    raw = np.array([0.0, 1.0, 2.0, 3.0])
+    a, b = fit_platt(raw, np.array([1.0, 1.0, 0.0, 0.0]))
+    assert a == 0.0 and b == pytest.approx(0.0)  # the base rate, not a falling curve
+
+
+def test_best_threshold_and_prf() -> None:
+    p = np.array([0.1, 0.2, 0.6, 0.7, 0.9])
+    y = np.array([False, False, True, True, True])
+    t, f1 = best_threshold(p, y)
+    assert 0.2 < t <= 0.6 and f1 == 1.0
+    assert prf(np.array([True, False]), np.array([False, False])) == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+
+
+def test_folds_keep_groups_whole() -> None:
+    groups = [f"g{i // 4}" for i in range(40)]
+    folds = grouped_folds(groups, 5, seed=3)
+    assert sorted(np.concatenate(folds).tolist()) == list(range(40))
+    for f in folds:
+        inside = {groups[i] for i in f}
+        assert all(groups[j] not in inside for g in folds if g is not f for j in g)
+
+
+def test_calibration_brings_f1_near_the_best_threshold() -> None:
+    spec = _spec()
+    fitted = calibrate_policy(spec, _samples(600), refit_stack=False)
+    rep = fitted.report
+    assert rep["after"]["f1"] > rep["before"]["f1"] + 0.1
+    assert fitted.spec["threshold"] != spec["threshold"] and fitted.spec["calibration"]["answers"] == 600
+    # on fresh answers from the same distribution, as good as the best threshold there
+    fresh = _samples(2000, seed=7)
+    y = np.array([s.label for s in fresh])
+    risk = np.array([s.findings[0].risk for s in fresh])
+    pol = LearnedPolicy(spec=fitted.spec)
+    pred = np.array([pol.decide(s.analysis, s.findings).hallucinated for s in fresh])
+    p_raw = np.array([LearnedPolicy(spec=spec).decide(s.analysis, s.findings).risk_score for s in fresh])
+    _, best = best_threshold(p_raw, y)
+    assert prf(pred, y)["f1"] >= best - 0.03
+    assert prf(risk >= 0.5, y)["f1"] < best - 0.1  # the shipped threshold was off
+
+
+def test_too_few_labels_is_a_clear_error() -> None:
+    with pytest.raises(InputError, match="at least 20"):
+        calibrate_policy(_spec(), _samples(10), refit_stack=False)
+
+
+def test_policy_file_works_wherever_a_policy_name_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "policy.json"
+    path.write_text(json.dumps(calibrate_policy(_spec(), _samples(200), refit_stack=False).spec))
+    assert isinstance(get_policy(str(path)), LearnedPolicy)
+    checker = Checker(policy=str(path))
+    assert checker.detector_names == ["ngram"]  # the detectors the file was fitted with
+    assert checker.policy.threshold == json.loads(path.read_text())["threshold"]  # type: ignore[attr-defined]
+    monkeypatch.setenv("HALLUCHECK_POLICY", str(path))
+    assert Checker().detector_names == ["ngram"]
+
+
+@pytest.mark.parametrize("content", [None, "{not json", '{"stages": {}}'])
+def test_bad_policy_file_is_an_input_error(tmp_path: Path, content: str | None) -> None:
+    path = tmp_path / "p.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(InputError, match="policy file"):
+        get_policy(str(path))
