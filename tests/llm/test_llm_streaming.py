@@ -169,3 +169,19 @@ def test_a_stream_over_the_size_cap_is_refused(stream_server: Any) -> None:
     srv = stream_server(["x" * 500] * 50)
     with pytest.raises(LLMHTTPError, match="max_response_bytes"):
         list(OpenAIClient("m-1", base_url=srv.url, max_response_bytes=5000).stream("go"))
+
+
+def test_the_guard_stops_a_real_http_stream(stream_server: Any) -> None:
+    from scripted_checker import ScriptedChecker
+
+    from hallucheck.prevent.guard import Guard
+
+    words = "Click Forgot password [source:FAQ-1]. The link is CRIT valid forever. " + "Then it goes on. " * 60
+    pieces = [words[i : i + 6] for i in range(0, len(words), 6)]
+    srv = stream_server(pieces, gap=0.01)
+    guard = Guard(OpenAIClient("m-1", base_url=srv.url), ScriptedChecker(), stop_early=True, max_attempts=0)
+    result = guard.answer("How do I reset my password?", [{"id": "FAQ-1", "text": "Click Forgot password."}])
+    assert srv.finished.wait(10)
+    assert result.stopped_early
+    assert result.attempts[0].answer == "Click Forgot password [source:FAQ-1]. The link is CRIT valid forever."
+    assert srv.sent < len(pieces) // 2  # the server stopped writing soon after the rejected sentence
