@@ -3,10 +3,13 @@ as its own field, and strictly alternating user/assistant turns (merged here whe
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from hallucheck.llm.base import Completion, LLMError, Message
 from hallucheck.llm.http import HTTPClient
+from hallucheck.llm.sse import sse_events
 
 __all__ = ["AnthropicClient", "ANTHROPIC_VERSION"]
 
@@ -85,3 +88,30 @@ class AnthropicClient(HTTPClient):
             latency_ms=latency_ms,
             raw={"stop_reason": data.get("stop_reason"), "id": data.get("id")},
         )
+
+    def _stream(self, messages: list[Message], settings: dict[str, Any]) -> Iterator[str | Completion]:
+        """Messages streaming (``"stream": true``): the text of each ``content_block_delta`` as it
+        comes, then the usage of ``message_start`` / ``message_delta`` (see ``hallucheck.llm.sse``)."""
+        body = {**self._body(messages, settings), "stream": True}
+        t0 = time.perf_counter()
+        model, stop = self.model, None
+        prompt_tokens = completion_tokens = 0
+        for event in sse_events(self, body):
+            kind = event.get("type")
+            if kind == "message_start" and isinstance(event.get("message"), dict):
+                message = event["message"]
+                model = str(message.get("model") or model)
+                usage = message.get("usage") or {}
+                prompt_tokens = int(usage.get("input_tokens") or 0)
+                completion_tokens = int(usage.get("output_tokens") or 0)
+            elif kind == "content_block_delta" and isinstance(event.get("delta"), dict):
+                text = event["delta"].get("text")
+                if isinstance(text, str) and text:
+                    yield text
+            elif kind == "message_delta":
+                stop = (event.get("delta") or {}).get("stop_reason") or stop
+                completion_tokens = int((event.get("usage") or {}).get("output_tokens") or completion_tokens)
+            elif kind == "error":
+                raise LLMError(f"anthropic {self.url}: the stream reported an error: {str(event.get('error'))[:200]}")
+        yield Completion(text="", model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+                         latency_ms=(time.perf_counter() - t0) * 1000.0, raw={"stop_reason": stop})

@@ -10,16 +10,13 @@ an ``api-key`` header.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
-
 from hallucheck.llm.base import Completion, LLMError, Message
-from hallucheck.llm.deadline import current_deadline
-from hallucheck.llm.http import HTTPClient, LLMHTTPError, _Attempt
+from hallucheck.llm.http import HTTPClient
+from hallucheck.llm.sse import sse_events
 
 __all__ = ["OpenAIClient"]
 
@@ -102,63 +99,23 @@ class OpenAIClient(HTTPClient):
         )
 
     def _stream(self, messages: list[Message], settings: dict[str, Any]) -> Iterator[str | Completion]:
-        """Server-sent chunks (``"stream": true``): each delta's text as it comes, then the usage.
-
-        The whole stream is one attempt: it ends within ``timeout`` (cut to the caller's deadline)
-        whatever the server does, and its bytes count against ``max_response_bytes``. Not retried:
-        a stream that failed half-way cannot be resumed. Closing the stream closes the response,
-        which stops the server writing.
-        """
+        """Server-sent chunks (``"stream": true``): each delta's text as it comes, then the usage
+        (see ``hallucheck.llm.sse`` for the limits and for stopping)."""
         body = {**self._body(messages, settings), "stream": True, "stream_options": {"include_usage": True}}
-        seconds = self._attempt_seconds(current_deadline(), None)
         t0 = time.perf_counter()
         usage: dict[str, Any] = {}
         model, finish = self.model, None
-        guard = _Attempt(seconds)
-        guard.start()
-        try:
-            with httpx.Client(timeout=self._timeout(seconds), transport=self._transport, verify=self._verify()) as client, \
-                    client.stream("POST", self.url, json=body, headers=self._headers(),
-                                  extensions={"trace": guard.trace}) as resp:
-                if resp.status_code >= 400:
-                    snippet = resp.read()[:300].decode("utf-8", "replace").replace("\n", " ")
-                    raise LLMHTTPError(f"{self.backend} {self.url}: HTTP {resp.status_code}: {snippet}",
-                                       resp.status_code)
-                size = 0
-                for line in resp.iter_lines():
-                    guard.check()
-                    size += len(line) + 1
-                    self._check_size(size)
-                    if not line.startswith("data:"):
-                        continue
-                    data = line[5:].strip()
-                    if data == "[DONE]":
-                        break
-                    try:
-                        chunk = json.loads(data)
-                    except ValueError:
-                        raise LLMError(f"{self.backend} {self.url}: a streamed chunk is not JSON: {data[:200]!r}") from None
-                    if not isinstance(chunk, dict):
-                        continue
-                    model = str(chunk.get("model") or model)
-                    usage = chunk.get("usage") or usage
-                    for choice in chunk.get("choices") or []:
-                        if not isinstance(choice, dict):
-                            continue
-                        finish = choice.get("finish_reason") or finish
-                        delta = choice.get("delta") or {}
-                        text = delta.get("content") if isinstance(delta, dict) else None
-                        if isinstance(text, str) and text:
-                            yield text
-                guard.check()  # the watchdog ends an overdue read as an end of stream
-        except httpx.TimeoutException:
-            raise LLMError(f"{self.backend} {self.url}: timed out after {seconds:.3g}s") from None
-        except httpx.HTTPError as exc:
-            if guard.expired:
-                raise LLMError(f"{self.backend} {self.url}: timed out after {seconds:.3g}s") from None
-            raise LLMError(f"{self.backend} {self.url}: connection failed: {type(exc).__name__}: {exc}") from None
-        finally:
-            guard.stop()
+        for chunk in sse_events(self, body):
+            model = str(chunk.get("model") or model)
+            usage = chunk.get("usage") or usage
+            for choice in chunk.get("choices") or []:
+                if not isinstance(choice, dict):
+                    continue
+                finish = choice.get("finish_reason") or finish
+                delta = choice.get("delta") or {}
+                text = delta.get("content") if isinstance(delta, dict) else None
+                if isinstance(text, str) and text:
+                    yield text
         yield Completion(
             text="", model=model, prompt_tokens=int(usage.get("prompt_tokens") or 0),
             completion_tokens=int(usage.get("completion_tokens") or 0),

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_testkit import ChatServer, anthropic_reply
 
 from hallucheck.llm.anthropic import AnthropicClient
 from hallucheck.llm.base import LLMError
@@ -26,8 +25,8 @@ class StreamServer:
     """Answers every POST with ``pieces`` as server-sent chunks, ``gap`` seconds apart, and counts
     how many it could send before the client hung up."""
 
-    def __init__(self, pieces: list[str], gap: float = 0.0, status: int = 200) -> None:
-        self.pieces, self.gap, self.status = pieces, gap, status
+    def __init__(self, pieces: list[str], gap: float = 0.0, status: int = 200, style: str = "openai") -> None:
+        self.pieces, self.gap, self.status, self.style = pieces, gap, status, style
         self.sent = 0
         self.finished = threading.Event()
         self.requests: list[Any] = []
@@ -50,16 +49,12 @@ class StreamServer:
                     self.send_response(200)
                     self.send_header("content-type", "text/event-stream")
                     self.end_headers()
-                    for piece in server.pieces:
-                        chunk = {"model": "m-1", "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
-                        self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    for event in server._events():
+                        self.wfile.write(event.encode())
                         self.wfile.flush()
-                        server.sent += 1
-                        time.sleep(server.gap)
-                    end = {"model": "m-1", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
-                    usage = {"model": "m-1", "choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": 34}}
-                    self.wfile.write(f"data: {json.dumps(end)}\n\ndata: {json.dumps(usage)}\n\ndata: [DONE]\n\n".encode())
-                    self.wfile.flush()
+                        if "[DONE]" not in event and "message_stop" not in event and '"delta": {}' not in event:
+                            server.sent += 1
+                            time.sleep(server.gap)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
                 finally:
@@ -73,6 +68,24 @@ class StreamServer:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+    def _events(self) -> Iterator[str]:
+        """The reply as server-sent events, in the wire format of ``style``."""
+        if self.style == "anthropic":
+            start = {"type": "message_start", "message": {"model": "claude-test", "usage": {"input_tokens": 9, "output_tokens": 1}}}
+            yield f"event: message_start\ndata: {json.dumps(start)}\n\n"
+            for piece in self.pieces:
+                delta = {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}}
+                yield f"event: content_block_delta\ndata: {json.dumps(delta)}\n\n"
+            end = {"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 21}}
+            yield f"event: message_delta\ndata: {json.dumps(end)}\n\nevent: message_stop\ndata: {{\"type\": \"message_stop\"}}\n\n"
+            return
+        for piece in self.pieces:
+            chunk = {"model": "m-1", "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
+            yield f"data: {json.dumps(chunk)}\n\n"
+        end = {"model": "m-1", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+        usage = {"model": "m-1", "choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": 34}}
+        yield f"data: {json.dumps(end)}\n\ndata: {json.dumps(usage)}\n\ndata: [DONE]\n\n"
 
 
 @pytest.fixture
@@ -123,9 +136,34 @@ def test_no_server_is_an_llm_error() -> None:
         list(OpenAIClient("m-1", base_url="http://127.0.0.1:9/v1", timeout=2).stream("go"))
 
 
-def test_backends_without_streaming_give_one_piece(chat_server: ChatServer) -> None:
-    chat_server.push(anthropic_reply("The plant opened in 2011.", input_tokens=9, output_tokens=6))
-    client = AnthropicClient("claude-test", base_url=chat_server.url, api_key="k")
+def test_anthropic_streams_its_content_deltas(stream_server: Any) -> None:
+    srv = stream_server(["The plant ", "opened in 2011."], style="anthropic")
+    stream = AnthropicClient("claude-test", base_url=srv.url.removesuffix("/v1"), api_key="k").stream("When?")
+    assert list(stream) == ["The plant ", "opened in 2011."]
+    done = stream.completion
+    assert done.text == "The plant opened in 2011." and done.prompt_tokens == 9 and done.completion_tokens == 21
+    assert done.raw["stop_reason"] == "end_turn" and srv.requests[0]["stream"] is True
+
+
+def test_closing_an_anthropic_stream_stops_the_server(stream_server: Any) -> None:
+    srv = stream_server([f"w{i} " for i in range(200)], gap=0.01, style="anthropic")
+    stream = AnthropicClient("claude-test", base_url=srv.url.removesuffix("/v1"), api_key="k").stream("go")
+    assert next(stream) == "w0 "
+    stream.close()
+    assert srv.finished.wait(10) and srv.sent < 200
+
+
+def test_backends_without_streaming_give_one_piece() -> None:
+    from hallucheck.llm.base import Completion
+    from hallucheck.llm.client import BaseClient
+
+    class Whole(BaseClient):
+        backend = "whole"
+
+        def _complete(self, messages: Any, settings: Any) -> Completion:
+            return Completion(text="The plant opened in 2011.", prompt_tokens=9, completion_tokens=6)
+
+    client = Whole("w")
     assert can_stream(client)
     stream = client.stream("When?")
     assert list(stream) == ["The plant opened in 2011."]
