@@ -108,6 +108,14 @@ class Guard:
     (forced citation by default), ``temperature`` the first generation's temperature (lowered by
     the temperature-adjustment repair), ``abstain`` whether a standalone answer that cannot be
     repaired is replaced by a "the sources do not say" answer.
+
+    ``stop_early``: stream the first generation and check it sentence by sentence as it comes
+    (``Checker.stream``); at the first sentence whose decision is in ``stop_on`` the generation is
+    stopped (a hosted backend's response is dropped, so no more tokens are paid for) and the
+    answer up to that sentence goes to the check and the repairs. It needs a client with
+    ``stream`` (the OpenAI-compatible and Anthropic backends stream for real; FakeLLM streams its
+    script) and a prompt whose raw output is the answer (``basic`` or ``forced_citation``);
+    otherwise the answer is generated whole, with a note.
     """
 
     def __init__(
