@@ -13,7 +13,7 @@ import typer
 
 from hallucheck.cli import app
 
-__all__ = ["data_app", "synth_command"]
+__all__ = ["data_app", "edits_command", "synth_command"]
 
 data_app = typer.Typer(help="Make labelled data sets (synthetic cases, contradiction edits).", no_args_is_help=True)
 app.add_typer(data_app, name="data")
@@ -36,11 +36,15 @@ def _write(records: object, out: Path) -> dict[str, int]:
     counts: dict[str, int] = {}
     tmp = out.with_name(out.name + ".part")
     opener = gzip.open if out.suffix == ".gz" else open
-    with opener(tmp, "wt", encoding="utf-8") as fh:  # type: ignore[operator]
-        for rec in records:  # type: ignore[attr-defined]
-            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
-            for key in ("total", f"part:{rec['part']}", "hallucinated" if rec["label"] else "faithful"):
-                counts[key] = counts.get(key, 0) + 1
+    try:
+        with opener(tmp, "wt", encoding="utf-8") as fh:  # type: ignore[operator]
+            for rec in records:  # type: ignore[attr-defined]
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                for key in ("total", f"part:{rec['part']}", "hallucinated" if rec["label"] else "faithful"):
+                    counts[key] = counts.get(key, 0) + 1
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # no half-written file left behind
+        raise
     tmp.replace(out)
     return counts
 
@@ -96,3 +100,43 @@ def synth_command(
     partners = read_corpus(source_dir, partner_lang) if partner_lang else []
     counts = _write(make_cases(sections, SynthOptions(seed=seed), partners), out)
     sys.stderr.write(_summary(counts, out) + "\n")
+
+
+@data_app.command("edits")
+def edits_command(
+    data: str = typer.Argument(..., metavar="RAGTRUTH.jsonl[.gz]", help="RAGTruth records (id, task_type, query, context, output, labels)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Where the edited answers go (JSON lines; .gz compresses)."),
+    seed: int = typer.Option(13, "--seed", help="Seed of every random choice (same seed, same edits)."),
+    per_answer: int = typer.Option(2, "--per-answer", help="Edits of different kinds made from each clean answer."),
+    originals: bool = typer.Option(True, "--originals/--no-originals", help="Also write each unedited clean answer."),
+    parser: str = typer.Option(
+        "auto", "--parser", help="auto: role swaps use spaCy's English parse when the 'triplets' extra is installed; "
+        "none: the name-verb-name pattern only."
+    ),
+) -> None:
+    """Contradiction edits (entity, number, date, negation, antonym, role, pronoun, quantifier,
+    cause) of the RAGTruth answers labelled clean, each with its exact span and type
+    (conflict / baseless), in the generic format, with the project's split part.
+    """
+    import sys
+
+    from hallucheck.errors import InputError
+    from hallucheck.jsonio import iter_jsonl
+    from hallucheck.synth.contradict import english_parser
+    from hallucheck.synth.ragtruth_edits import ragtruth_edits
+
+    if per_answer < 1:
+        raise InputError("--per-answer must be at least 1")
+    if parser not in ("auto", "none"):
+        raise InputError(f"unknown --parser {parser!r} (known: auto, none)")
+    _check_out(out)
+    nlp = english_parser() if parser == "auto" else None
+
+    def records():  # type: ignore[no-untyped-def]
+        for lineno, record in iter_jsonl(data):
+            if "output" not in record or "task_type" not in record:
+                raise InputError(f"{data}: line {lineno}: not a RAGTruth record (needs task_type and output)")
+            yield record
+
+    counts = _write(ragtruth_edits(records(), seed=seed, per_answer=per_answer, originals=originals, parser=nlp), out)
+    sys.stderr.write(_summary(counts, out).replace(" cases ", " records ") + (" (role swaps by the spaCy parse)" if nlp else "") + "\n")

@@ -6,7 +6,13 @@ foreign sentences, invalid or wrong citations, cross-lingual answers), split tra
 by source document. See docs/synth.md.
 """
 
-from hallucheck.synth.cases import EDIT_KINDS, FAITHFUL_KINDS, SynthOptions, default_partner, make_cases
+from hallucheck.synth.cases import (
+    EDIT_KINDS,
+    FAITHFUL_KINDS,
+    SynthOptions,
+    default_partner,
+    make_cases,
+)
 from hallucheck.synth.corpus import LANGUAGES, Section, read_corpus
 from hallucheck.synth.parts import part_of_key
 

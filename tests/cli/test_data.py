@@ -55,3 +55,45 @@ def test_synth_errors(invoke, tmp_path: Path) -> None:  # type: ignore[no-untype
         assert proc.returncode == 2, (args, proc.stderr)
         assert message in _error_line(proc), proc.stderr
     assert not Path(out).exists()
+
+
+def _ragtruth_file(tmp_path: Path) -> Path:
+    path = tmp_path / "rt.jsonl"
+    rows = [
+        {"id": str(i), "task_type": "Summary", "model": "m", "query": "", "labels": [],
+         "context": f"The council approved the plan in 2020 with {10 + i} votes. Mayor Ann Lee signed it.",
+         "output": f"The council approved the plan in 2020 with {10 + i} votes. Ann Lee signed it."}
+        for i in range(12)
+    ]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_edits_command(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data = _ragtruth_file(tmp_path)
+    out = tmp_path / "edits.jsonl"
+    proc = invoke("data", "edits", str(data), "--out", str(out), "--parser", "none")
+    assert proc.returncode == 0, proc.stderr
+    assert "wrote " in proc.stderr and "12 faithful" in proc.stderr
+    examples = list(load_dataset(out, "generic"))
+    assert len(examples) > 12 and all(e.case.task == "summary" for e in examples)
+    assert all(e.gold.labels[0] in ("contradiction", "baseless") for e in examples if e.gold.hallucinated)
+
+
+def test_edits_errors(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data = _ragtruth_file(tmp_path)
+    generic = tmp_path / "g.jsonl"
+    generic.write_text('{"contexts": ["x"], "answer": "y", "label": true}\n', encoding="utf-8")
+    out = str(tmp_path / "o.jsonl")
+    cases = [
+        (("data", "edits", str(tmp_path / "missing.jsonl"), "--out", out), "no such file"),
+        (("data", "edits", str(generic), "--out", out), "line 1: not a RAGTruth record"),
+        (("data", "edits", str(data), "--out", out, "--per-answer", "0"), "--per-answer must be at least 1"),
+        (("data", "edits", str(data), "--out", out, "--parser", "stanza"), "unknown --parser"),
+    ]
+    for args, message in cases:
+        proc = invoke(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert message in _error_line(proc), proc.stderr
+    assert not Path(out).exists()
+    assert not list(tmp_path.glob("o.jsonl*"))
