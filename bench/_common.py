@@ -21,7 +21,7 @@ def machine() -> dict[str, Any]:
     """What the numbers were measured on, including how busy the machine was."""
     load = os.getloadavg() if hasattr(os, "getloadavg") else (0.0, 0.0, 0.0)
     return {
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "cores": os.cpu_count(),
         "load_average_1m": round(load[0], 2),
         "python": platform.python_version(),

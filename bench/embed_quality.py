@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import machine, write_result  # noqa: E402
+from _common import machine, write_result
 
 PAIRS = Path(__file__).resolve().parent / "data" / "paraphrase_pairs.jsonl"
 

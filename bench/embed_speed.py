@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RAGTRUTH, machine, write_result  # noqa: E402
+from _common import RAGTRUTH, machine, write_result
 
 
 def _rss_mb() -> float:

@@ -21,10 +21,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RAGTRUTH, available_policies_here, cheap_detectors, machine, write_result  # noqa: E402
+from _common import RAGTRUTH, available_policies_here, cheap_detectors, machine, write_result
 
-from hallucheck.eval.datasets import count_examples, load_dataset  # noqa: E402
-from hallucheck.eval.runner import Prediction, ViewsPredictor, evaluate  # noqa: E402
+from hallucheck.eval.datasets import count_examples, load_dataset
+from hallucheck.eval.runner import Prediction, ViewsPredictor, evaluate
 
 TASKS = ("qa", "summary", "data2txt")
 

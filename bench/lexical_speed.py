@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lexical_train import DATA, analyses, records  # noqa: E402
+from lexical_train import DATA, analyses, records
 
-from hallucheck.detectors import get_detector  # noqa: E402
+from hallucheck.detectors import get_detector
 
 
 def main() -> None:

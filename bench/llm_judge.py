@@ -22,14 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RAGTRUTH, machine, write_result  # noqa: E402
+from _common import RAGTRUTH, machine, write_result
 
-from hallucheck.analysis import CaseAnalysis  # noqa: E402
-from hallucheck.detectors import get_detector  # noqa: E402
-from hallucheck.eval.datasets import load_dataset  # noqa: E402
-from hallucheck.eval.metrics import MetricsAccumulator  # noqa: E402
-from hallucheck.llm.config import LLMConfig  # noqa: E402
-from hallucheck.llm.session import BUDGET_KEY  # noqa: E402
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors import get_detector
+from hallucheck.eval.datasets import load_dataset
+from hallucheck.eval.metrics import MetricsAccumulator
+from hallucheck.llm.config import LLMConfig
+from hallucheck.llm.session import BUDGET_KEY
 
 
 def main(argv: list[str] | None = None) -> int:

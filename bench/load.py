@@ -43,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RAGTRUTH, ROOT, machine, write_result  # noqa: E402
+from _common import RAGTRUTH, ROOT, machine, write_result
 
 HOST = "127.0.0.1"
 

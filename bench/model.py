@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._common import RAGTRUTH, machine, write_result  # noqa: E402
+from bench._common import RAGTRUTH, machine, write_result
 
 TASKS = ("qa", "summary", "data2txt")
 

@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lexical_train import DATA, analyses, auroc, chars, prf, records  # noqa: E402
+from lexical_train import DATA, analyses, auroc, chars, prf, records
 
-from hallucheck.detectors import get_detector  # noqa: E402
-from hallucheck.policies import get_policy  # noqa: E402
-from hallucheck.spans import merge_spans  # noqa: E402
+from hallucheck.detectors import get_detector
+from hallucheck.policies import get_policy
+from hallucheck.spans import merge_spans
 
 DETECTORS = ("citations", "lexicon", "numbers", "ngram", "overlap")
 

@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import machine  # noqa: E402
-from lexical_train import DATA, case_of, records  # noqa: E402
+from _common import machine
+from lexical_train import DATA, case_of, records
 
-from hallucheck.analysis import CaseAnalysis  # noqa: E402
-from hallucheck.detectors import get_detector  # noqa: E402
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors import get_detector
 
 
 def main() -> None:

@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RAGTRUTH, machine, write_result  # noqa: E402
+from _common import RAGTRUTH, machine, write_result
 
 TOKEN_GRID = (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85)
 TASKS = ("qa", "summary", "data2txt")
@@ -58,8 +58,8 @@ def _shard_of(ex: Any, n: int) -> int:
 def _signals(examples: list[Any], progress: str, checkpoint: Any = None) -> list[dict[str, Any]]:
     from hallucheck.analysis import CaseAnalysis
     from hallucheck.detectors.lexical.ngram import NgramDetector
-    from hallucheck.detectors.semantic.ngram_semantic import ParaphraseNgramDetector
     from hallucheck.detectors.lexical.overlap import OverlapDetector
+    from hallucheck.detectors.semantic.ngram_semantic import ParaphraseNgramDetector
     from hallucheck.detectors.semantic.semantic import SemanticDetector
 
     plain = NgramDetector()

@@ -28,9 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RAGTRUTH, cheap_detectors, machine, write_result  # noqa: E402
+from _common import RAGTRUTH, cheap_detectors, machine, write_result
 
-from hallucheck.eval.datasets import load_dataset  # noqa: E402
+from hallucheck.eval.datasets import load_dataset
 
 BAR = 500.0
 

@@ -50,11 +50,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from hallucheck.checker import Budget, Checker, check
     from hallucheck.detectors import available_detectors, get_detector
     from hallucheck.errors import HallucheckError, InputError
+    from hallucheck.policies import available_policies, get_policy
     from hallucheck.prevent.guard import Guard, GuardResult
     from hallucheck.prevent.mitigate import Mitigator
-    from hallucheck.policies import available_policies, get_policy
-    from hallucheck.prevent.retrieval import filter_retrieved
     from hallucheck.prevent.prompt_strategies import PromptStrategy, render_prompt
+    from hallucheck.prevent.retrieval import filter_retrieved
     from hallucheck.streaming import CheckStream, SentenceCheck
     from hallucheck.types import (
         Case,

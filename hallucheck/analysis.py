@@ -17,9 +17,9 @@ from threading import Lock
 from typing import Any
 
 from hallucheck.text import Segment, Token, detect_language, split_sentences, tokenize
-from hallucheck.text.tokens import TokenColumns, token_columns
 from hallucheck.text.citations import CitationMarker, find_citations, mask_citations
 from hallucheck.text.language import normalize_language
+from hallucheck.text.tokens import TokenColumns, token_columns
 from hallucheck.types import Case
 
 __all__ = ["CaseAnalysis", "SourceAnalysis", "group_tokens", "join_ngrams", "source_analysis", "string_set"]

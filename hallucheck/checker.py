@@ -22,7 +22,7 @@ from hallucheck.errors import InputError
 from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.default import default_detectors
 from hallucheck.spans import merge_spans
-from hallucheck.types import CitationSummary, Case, Cost, Coverage, Finding, Report
+from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report
 
 if TYPE_CHECKING:  # pragma: no cover
     from hallucheck.streaming import CheckStream

@@ -10,11 +10,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "cli"))
 
-import cli_fakes  # noqa: E402,F401 - registers fake_words and fake_any
-from cli_fakes import CASE  # noqa: E402
+import cli_fakes  # noqa: F401 - registers fake_words and fake_any
+from cli_fakes import CASE
 
-from hallucheck.batch import CheckerSpec, apply_overrides, check_record, check_record_safe, checker_for, parallel_map  # noqa: E402
-from hallucheck.errors import InputError  # noqa: E402
+from hallucheck.batch import CheckerSpec, apply_overrides, check_record, check_record_safe, checker_for, parallel_map
+from hallucheck.errors import InputError
 
 SPEC = CheckerSpec.of(["fake_words"], "fake_any")
 

@@ -32,9 +32,10 @@ def _strip(r: dict) -> dict:
 
 
 def test_map_records_local_processes_match_serial():
-    from hallucheck.distributed import map_records
     from functools import partial
+
     from hallucheck.batch import check_record_safe
+    from hallucheck.distributed import map_records
 
     recs = records(12)
     fn = partial(check_record_safe, spec=SPEC, overrides={})

@@ -17,8 +17,8 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hallucheck.prevent.abstention import not_found_message
 from hallucheck.llm.base import Completion, Message
+from hallucheck.prevent.abstention import not_found_message
 
 __all__ = ["ExtractiveLLM", "EXTRACTIVE_NOTE"]
 

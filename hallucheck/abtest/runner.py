@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -84,7 +84,7 @@ class ABTester:
         self.backend_note = backend_note
 
     def run(self, cases: Sequence[ABCase], progress: Progress | None = None) -> ABTestResult:
-        started = datetime.now(timezone.utc)
+        started = datetime.now(UTC)
         t0 = time.perf_counter()
         runs: list[CaseRun] = []
         total = len(cases) * len(self.strategies)

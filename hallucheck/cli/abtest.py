@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -14,22 +13,22 @@ __all__ = ["abtest"]
 
 @app.command()
 def abtest(
-    cases: Optional[str] = typer.Argument(
+    cases: str | None = typer.Argument(
         None, metavar="[CASES.jsonl|.yaml]", help="Test cases (default: the shipped customer-service demo set)."
     ),
     out: Path = typer.Option(Path("abtest-report"), "--out", "-o", help="Folder for report.md, report.html, charts."),
-    strategies: Optional[str] = typer.Option(
+    strategies: str | None = typer.Option(
         None, "--strategies", "-s", help="Comma-separated: basic, chain_of_thought, forced_citation, self_reflection, structured."
     ),
     llm: str = typer.Option("auto", "--llm", help="auto, env, local, extractive, openai or anthropic."),
-    llm_model: Optional[str] = typer.Option(None, "--llm-model", help="Model name (local: path of a .gguf file)."),
-    llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url", help="API root of an OpenAI-compatible server."),
-    weights: Optional[str] = typer.Option(
+    llm_model: str | None = typer.Option(None, "--llm-model", help="Model name (local: path of a .gguf file)."),
+    llm_base_url: str | None = typer.Option(None, "--llm-base-url", help="API root of an OpenAI-compatible server."),
+    weights: str | None = typer.Option(
         None, "--weights", help="Score weights, e.g. keyword=0.3,citation=0.25,hallucination=0.25,latency=0.1,tokens=0.1."
     ),
     temperature: float = typer.Option(0.0, "--temperature", help="Generation temperature."),
     max_tokens: int = typer.Option(256, "--max-tokens", help="Generation limit per answer."),
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", help="Only the first N cases."),
+    limit: int | None = typer.Option(None, "--limit", "-n", help="Only the first N cases."),
     policy: str = typer.Option("default", "--policy", "-p", help="Checker policy: tiered, vote, weighted, learned or default."),
     cache: bool = typer.Option(False, "--cache/--no-cache", help="Reuse cached LLM answers (latencies are then not real)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),

@@ -7,7 +7,7 @@ download, and it shows the text view that ``hallucheck detect --format text`` gi
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -31,10 +31,10 @@ def example_cases() -> dict[str, dict[str, Any]]:
 
 @app.command()
 def demo(
-    names: Optional[list[str]] = typer.Argument(None, help="Which examples (default: all); see --list."),
+    names: list[str] | None = typer.Argument(None, help="Which examples (default: all); see --list."),
     list_only: bool = typer.Option(False, "--list", help="List the bundled examples and stop."),
     output_format: str = typer.Option("text", "--format", "-f", help="text (default) or json."),
-    detectors: Optional[str] = DETECTORS_OPTION,
+    detectors: str | None = DETECTORS_OPTION,
     policy: str = POLICY_OPTION,
 ) -> None:
     """Check the bundled example answers and show what hallucheck finds in each."""
@@ -64,9 +64,9 @@ def demo(
     det_names = parse_detectors(detectors)
     check_policy(policy)
 
-    from hallucheck.checker import Checker, make_case
     from rich.table import Table
 
+    from hallucheck.checker import Checker, make_case
     from hallucheck.cli.render import LEVEL_STYLES, render_report
 
     checker = Checker(detectors=det_names, policy=policy)

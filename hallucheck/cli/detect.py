@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -17,21 +17,21 @@ __all__ = ["detect"]
 
 @app.command(no_args_is_help=True)
 def detect(
-    case_file: Optional[str] = typer.Argument(
+    case_file: str | None = typer.Argument(
         None, metavar="CASE.json|-", help="A case as JSON {question, contexts, answer, ...}; '-' reads stdin."
     ),
-    batch: Optional[str] = typer.Option(
+    batch: str | None = typer.Option(
         None, "--batch", "-b", metavar="FILE.jsonl", help="Check every line of a JSONL file ('-' = stdin, .gz ok)."
     ),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the output here instead of stdout."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write the output here instead of stdout."),
     output_format: str = typer.Option("json", "--format", "-f", help="json (report) or text (for people)."),
-    detectors: Optional[str] = DETECTORS_OPTION,
+    detectors: str | None = DETECTORS_OPTION,
     policy: str = POLICY_OPTION,
-    citations_expected: Optional[bool] = CITATIONS_OPTION,
-    task: Optional[str] = typer.Option(None, "--task", help="qa, summary, data2txt, dialogue or generic."),
-    language: Optional[str] = typer.Option(None, "--language", help="en, de, fr, zh-Hans, zh-Hant (default: detected)."),
+    citations_expected: bool | None = CITATIONS_OPTION,
+    task: str | None = typer.Option(None, "--task", help="qa, summary, data2txt, dialogue or generic."),
+    language: str | None = typer.Option(None, "--language", help="en, de, fr, zh-Hans, zh-Hant (default: detected)."),
     workers: int = WORKERS_OPTION,
-    ray: Optional[str] = RAY_OPTION,
+    ray: str | None = RAY_OPTION,
     keep_going: bool = typer.Option(
         False, "--keep-going", help="--batch: write an error line for an invalid case and go on (exit 1 at the end)."
     ),

@@ -121,7 +121,7 @@ def run(app: Any, argv: list[str] | None = None) -> None:
     except MemoryError:
         _say("out of memory (the input is too large to check at once)")
         raise SystemExit(EXIT_FAILED) from None
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: never show a traceback
+    except Exception as exc:  # the last line of defence: never show a traceback
         if debug:
             raise
         if _is_input_error(exc):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -14,7 +14,7 @@ from hallucheck.cli.options import CITATIONS_OPTION, DETECTORS_OPTION, POLICY_OP
 __all__ = ["eval_command", "print_summary", "config_split"]
 
 
-def config_split(data_format: str, split: Optional[str]) -> str:
+def config_split(data_format: str, split: str | None) -> str:
     """The part an evaluation reads: RAGTruth defaults to dev, generic data to all records."""
     return split or ("dev" if data_format == "ragtruth" else "all")
 
@@ -84,20 +84,20 @@ def print_summary(console: Any, result: Any, title: str = "") -> None:
 def eval_command(
     data: str = typer.Argument(..., metavar="DATA.jsonl[.gz]", help="Labelled data, one JSON object per line."),
     data_format: str = typer.Option("auto", "--format", help="ragtruth, generic, or auto (from the first record)."),
-    detectors: Optional[str] = DETECTORS_OPTION,
+    detectors: str | None = DETECTORS_OPTION,
     policy: str = POLICY_OPTION,
-    split: Optional[str] = typer.Option(
+    split: str | None = typer.Option(
         None, "--split",
         help="Part: dev, calib, train or all. RAGTruth: the project's split by source (default dev); "
         "generic: the records' 'part' field (default all).",
     ),
-    tasks: Optional[str] = typer.Option(None, "--tasks", help="Only these tasks, e.g. qa,summary."),
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", help="Stop after this many responses."),
-    citations_expected: Optional[bool] = CITATIONS_OPTION,
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the JSON report here."),
-    html: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report here."),
+    tasks: str | None = typer.Option(None, "--tasks", help="Only these tasks, e.g. qa,summary."),
+    limit: int | None = typer.Option(None, "--limit", "-n", help="Stop after this many responses."),
+    citations_expected: bool | None = CITATIONS_OPTION,
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write the JSON report here."),
+    html: Path | None = typer.Option(None, "--html", help="Write a self-contained HTML report here."),
     workers: int = WORKERS_OPTION,
-    ray: Optional[str] = RAY_OPTION,
+    ray: str | None = RAY_OPTION,
     samples: int = typer.Option(12, "--samples", help="Flagged answers kept for the HTML report."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -16,22 +16,22 @@ def guard(
     case_file: str = typer.Argument(..., metavar="QUESTION.json|-", help="{question, contexts, language?}; '-' reads stdin."),
     output_format: str = typer.Option("json", "--format", "-f", help="json (the full result) or text (for people)."),
     llm: str = typer.Option("auto", "--llm", help="auto, env, local, extractive, openai or anthropic."),
-    llm_model: Optional[str] = typer.Option(None, "--llm-model", help="Model name (local: path of a .gguf file)."),
-    llm_base_url: Optional[str] = typer.Option(None, "--llm-base-url", help="API root of an OpenAI-compatible server."),
+    llm_model: str | None = typer.Option(None, "--llm-model", help="Model name (local: path of a .gguf file)."),
+    llm_base_url: str | None = typer.Option(None, "--llm-base-url", help="API root of an OpenAI-compatible server."),
     strategy: str = typer.Option("forced_citation", "--strategy", "-s", help="Answer prompt strategy."),
     max_attempts: int = typer.Option(3, "--max-attempts", help="Repair candidates tried at most (0: none; a high-risk answer is still replaced by an abstention)."),
     temperature: float = typer.Option(0.5, "--temperature", help="Temperature of the first generation."),
     correction: str = typer.Option("rewrite", "--correction", help="Factual correction: rewrite (LLM) or remove."),
     no_abstain: bool = typer.Option(False, "--no-abstain", help="Return the best answer even when it stays high risk."),
     stop_early: bool = typer.Option(False, "--stop-early", help="Check the answer while it streams; stop at the first rejected sentence."),
-    iteration: Optional[int] = typer.Option(None, "--iteration", help="Agent loop: this iteration (for the next action)."),
-    max_iterations: Optional[int] = typer.Option(None, "--max-iterations", help="Agent loop: the iteration limit."),
+    iteration: int | None = typer.Option(None, "--iteration", help="Agent loop: this iteration (for the next action)."),
+    max_iterations: int | None = typer.Option(None, "--max-iterations", help="Agent loop: the iteration limit."),
 ) -> None:
     """Generate a guarded answer: forced citations, check, repair by severity, report and attempts."""
     from hallucheck.cli.llm_choice import choose_llm
     from hallucheck.errors import InputError
-    from hallucheck.prevent.guard import Guard
     from hallucheck.jsonio import read_json
+    from hallucheck.prevent.guard import Guard
     from hallucheck.prevent.prompt_strategies import parse_strategy
 
     if output_format not in ("json", "text"):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
 
 import typer
 
@@ -18,7 +17,7 @@ app.add_typer(keys, name="keys")
 _DB = typer.Option(None, "--db", help="Database URL (default: HALLUCHECK_DB_URL or the service's SQLite file).")
 
 
-def _store(db: Optional[str]):  # type: ignore[no-untyped-def]
+def _store(db: str | None):  # type: ignore[no-untyped-def]
     from hallucheck.errors import InputError
 
     try:
@@ -30,7 +29,7 @@ def _store(db: Optional[str]):  # type: ignore[no-untyped-def]
 
 
 @keys.command("create")
-def create(name: str = typer.Argument("", help="A note saying who or what the key is for."), db: Optional[str] = _DB) -> None:
+def create(name: str = typer.Argument("", help="A note saying who or what the key is for."), db: str | None = _DB) -> None:
     """Create a key and print it once (it cannot be shown again)."""
     from hallucheck.service.auth import digest_key, generate_key
 
@@ -43,7 +42,7 @@ def create(name: str = typer.Argument("", help="A note saying who or what the ke
 
 
 @keys.command("list")
-def list_keys(db: Optional[str] = _DB) -> None:
+def list_keys(db: str | None = _DB) -> None:
     """List keys (ids, names, dates; never the keys)."""
     store = _store(db)
     for row in store.keys():
@@ -52,7 +51,7 @@ def list_keys(db: Optional[str] = _DB) -> None:
 
 
 @keys.command("revoke")
-def revoke(key_id: str = typer.Argument(..., help="The key id (the part after 'hc_')."), db: Optional[str] = _DB) -> None:
+def revoke(key_id: str = typer.Argument(..., help="The key id (the part after 'hc_')."), db: str | None = _DB) -> None:
     """Revoke a key; servers stop accepting it within seconds."""
     from hallucheck.cli.errors import EXIT_FAILED, fail
 

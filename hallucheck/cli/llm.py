@@ -6,7 +6,7 @@ which model answers, how fast, and whether its JSON can be used. One small call,
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -34,9 +34,9 @@ _PROMPT = 'Reply with exactly this JSON object and nothing else: {"hallucination
 
 @app.command("llm-check")
 def llm_check(
-    llm_backend: Optional[str] = LLM_BACKEND_OPTION,
-    llm_base_url: Optional[str] = LLM_BASE_URL_OPTION,
-    llm_model: Optional[str] = LLM_MODEL_OPTION,
+    llm_backend: str | None = LLM_BACKEND_OPTION,
+    llm_base_url: str | None = LLM_BASE_URL_OPTION,
+    llm_model: str | None = LLM_MODEL_OPTION,
     max_tokens: int = typer.Option(64, "--max-tokens", min=1, help="completion tokens for the test call"),
 ) -> None:
     """Send one small judge-shaped request to the configured LLM and report latency, tokens and
@@ -45,9 +45,9 @@ def llm_check(
     import time
 
     from hallucheck.cli.errors import EXIT_FAILED, fail
+    from hallucheck.detectors.llm.schemas import JudgeOutput
     from hallucheck.errors import InputError
     from hallucheck.llm.base import LLMError
-    from hallucheck.detectors.llm.schemas import JudgeOutput
     from hallucheck.llm.structured import parse_structured
 
     client = llm_from_flags(llm_backend, llm_base_url, llm_model, cache="off")

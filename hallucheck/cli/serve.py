@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from hallucheck.cli import app
@@ -15,13 +13,13 @@ __all__ = ["serve"]
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on (loopback by default)."),
     port: int = typer.Option(8000, "--port", help="TCP port."),
-    db: Optional[str] = typer.Option(
+    db: str | None = typer.Option(
         None, "--db", help="Database URL: sqlite:///path.db or postgresql://user@host/db (default: HALLUCHECK_DB_URL "
         "or an SQLite file under ~/.local/share/hallucheck)."
     ),
-    detectors: Optional[str] = typer.Option(None, "--detectors", "-d", help="Comma-separated detector names."),
-    policy: Optional[str] = typer.Option(None, "--policy", "-p", help="tiered, vote, weighted, learned, default, or a POLICY.json from 'hallucheck calibrate'."),
-    workers: Optional[int] = typer.Option(None, "--workers", help="Checks run at once (threads)."),
+    detectors: str | None = typer.Option(None, "--detectors", "-d", help="Comma-separated detector names."),
+    policy: str | None = typer.Option(None, "--policy", "-p", help="tiered, vote, weighted, learned, default, or a POLICY.json from 'hallucheck calibrate'."),
+    workers: int | None = typer.Option(None, "--workers", help="Checks run at once (threads)."),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
 ) -> None:
     """Serve POST /v1/check, the check store, /metrics and the dashboard (settings: HALLUCHECK_* env vars)."""

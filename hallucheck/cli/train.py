@@ -5,8 +5,6 @@ Both need the ``train`` extra; its libraries are imported only inside the comman
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from hallucheck.cli import app
@@ -16,13 +14,13 @@ __all__ = ["train", "train_policy"]
 
 @app.command("train")
 def train(
-    config: Optional[str] = typer.Option(None, "--config", help="JSON/YAML training config (default settings otherwise)"),
+    config: str | None = typer.Option(None, "--config", help="JSON/YAML training config (default settings otherwise)"),
     run_dir: str = typer.Option("runs/tagger", "--run-dir", help="checkpoints, logs and prepared data"),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="continue from the run directory's checkpoint"),
-    max_steps: Optional[int] = typer.Option(None, "--max-steps", help="stop after this many optimizer steps"),
-    limit: Optional[int] = typer.Option(None, "--limit", help="use only the first N training answers"),
+    max_steps: int | None = typer.Option(None, "--max-steps", help="stop after this many optimizer steps"),
+    limit: int | None = typer.Option(None, "--limit", help="use only the first N training answers"),
     export: bool = typer.Option(False, "--export", help="export to ONNX (int8 where it keeps accuracy) at the end"),
-    export_dir: Optional[str] = typer.Option(None, "--export-dir", help="where the ONNX model goes"),
+    export_dir: str | None = typer.Option(None, "--export-dir", help="where the ONNX model goes"),
 ) -> None:
     """Fine-tune the span tagger on the train part of RAGTruth (resumable, logged, seeded)."""
     from hallucheck.train.run import run_training
@@ -34,12 +32,12 @@ def train(
 def train_policy(
     data: str = typer.Option("../shared/data/ragtruth/train.jsonl.gz", "--data", help="RAGTruth train file"),
     out: str = typer.Option("hallucheck/policies/learned.json", "--out", help="where the fitted policy goes"),
-    features_cache: Optional[str] = typer.Option(None, "--cache", help="reuse/keep detector features here (.jsonl)"),
+    features_cache: str | None = typer.Option(None, "--cache", help="reuse/keep detector features here (.jsonl)"),
     seed: int = typer.Option(13, "--seed"),
-    detectors: Optional[str] = typer.Option(
+    detectors: str | None = typer.Option(
         None, "--detectors", help="comma-separated detectors of the full stage (default: the cheap ones + model)"
     ),
-    tagger_config: Optional[str] = typer.Option(
+    tagger_config: str | None = typer.Option(
         None, "--tagger-config", help="also write the calib-chosen token and answer thresholds into this tagger config.json"
     ),
 ) -> None:

@@ -8,7 +8,7 @@ can also be re-rendered from a saved JSON file).
 from __future__ import annotations
 
 import html
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 __all__ = ["render_html", "highlight_answer"]
@@ -188,7 +188,7 @@ def render_html(payload: dict[str, Any], title: str = "hallucheck evaluation") -
         if errors
         else ""
     )
-    generated = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>{_e(title)}</title><style>{_CSS}</style></head><body>

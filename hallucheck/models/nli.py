@@ -19,7 +19,7 @@ import json
 import os
 import threading
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 

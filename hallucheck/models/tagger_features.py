@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from hallucheck.models.tagger_evidence import SourceView, number_keys, norms_for_offsets, select_units
+from hallucheck.models.tagger_evidence import SourceView, norms_for_offsets, number_keys, select_units
 from hallucheck.text import Segment, split_sentences, tokenize
 from hallucheck.text.tokens import Token
 

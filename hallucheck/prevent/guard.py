@@ -21,8 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from hallucheck.prevent.abstention import is_abstention
 from hallucheck.llm.base import LLMClient
+from hallucheck.prevent.abstention import is_abstention
 from hallucheck.prevent.mitigate.mitigator import Mitigator, abstention_report
 from hallucheck.prevent.mitigate.records import Attempt
 from hallucheck.prevent.mitigate.severity import CRITICAL_SCORE, Severity

@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
-from hallucheck.prevent.abstention import not_found_message
 from hallucheck.llm.base import Message
+from hallucheck.prevent.abstention import not_found_message
 from hallucheck.text.language import detect_language, normalize_language
 from hallucheck.types import Source
 

@@ -61,7 +61,7 @@ async def _retention_loop(ctx: ServiceContext) -> None:
             removed = await to_thread.run_sync(ctx.store.purge, days)
             if removed:
                 log.info("retention: removed %d checks older than %s days", removed, days)
-        except Exception:  # noqa: BLE001 - a failed purge must not stop the server; it retries
+        except Exception:  # a failed purge must not stop the server; it retries
             log.exception("retention purge failed")
         await asyncio.sleep(ctx.settings.retention_interval_s)
 

@@ -6,7 +6,7 @@ of another key answers 404, exactly like one that does not exist).
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 from anyio import to_thread
@@ -35,7 +35,7 @@ DecisionQ = Literal["accept", "review", "reject"]
 def _naive_utc(t: datetime | None) -> datetime | None:
     if t is None or t.tzinfo is None:
         return t
-    return t.astimezone(timezone.utc).replace(tzinfo=None)
+    return t.astimezone(UTC).replace(tzinfo=None)
 
 
 def _filter(since: datetime | None, until: datetime | None, risk_level: str | None, detector: str | None,

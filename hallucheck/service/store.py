@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ ALL: Any = _All()
 
 def utcnow() -> datetime:
     """Naive UTC: both backends store it alike, with no timezone conversion surprises."""
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 def new_id() -> str:
@@ -90,7 +90,7 @@ def build_record(
     row = CheckRow(
         id=check_id or new_id(),
         created_at=created,
-        created_epoch=int(created.replace(tzinfo=timezone.utc).timestamp()),
+        created_epoch=int(created.replace(tzinfo=UTC).timestamp()),
         api_key_id=api_key_id,
         batch_id=batch_id,
         task=report.task or case.task,
@@ -371,7 +371,7 @@ class Store:
             stmt = self._where(select(bucket, *self._aggregates()), scope, flt).group_by(bucket).order_by(bucket)
             out = []
             for r in s.execute(stmt).all():
-                start = datetime.fromtimestamp(int(r.bucket) * int(bucket_seconds), timezone.utc)
+                start = datetime.fromtimestamp(int(r.bucket) * int(bucket_seconds), UTC)
                 out.append({"start": start.replace(tzinfo=None).isoformat() + "Z", **self._figures(r)})
             return out
 

@@ -16,11 +16,10 @@ ambiguous to be flagged ("one of", "un produit", 一些).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import re
 from collections.abc import Iterator
 from itertools import accumulate
+from typing import NamedTuple
 
 from hallucheck.text.language import base_language
 from hallucheck.text.phrases import lower_keep_offsets, trie_pattern

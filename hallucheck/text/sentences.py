@@ -26,7 +26,7 @@ ABBREVIATIONS: frozenset[str] = frozenset(
         "u.s", "u.k", "a.m", "p.m", "vol", "p", "pp", "al", "cf", "ca", "min", "max", "avg",
         # German
         "z.b", "bzw", "usw", "nr", "str", "u.a", "d.h", "ggf", "vgl", "evtl", "inkl", "zzgl", "bspw",
-        "ca", "hr", "fr", "abs", "s", "tel",
+        "hr", "fr", "abs", "s", "tel",
         # French
         "m", "mme", "mlle", "mm", "p.ex", "env", "n°", "av", "bd", "j.-c",
     }

@@ -170,7 +170,7 @@ def fit_policy(
         collect(data, cache_dir, sorted(set(full) | set(SPAN_CANDIDATES)), limit=limit)
     gold = load_cache(cache_dir, "gold")
     answers = _answers(data)
-    from hallucheck.text import split_sentences, tokenize
+    from hallucheck.text import split_sentences
 
     for k, g in gold.items():
         g["sentences"] = len(split_sentences(answers[k], "en")) if k in answers else 0

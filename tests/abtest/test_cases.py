@@ -39,7 +39,7 @@ def test_jsonl_json_and_yaml(tmp_path):
         ("not json\n", "line 1"),
     ],
 )
-def test_bad_cases_name_the_case(tmp_path, content, message):  # noqa: ANN001
+def test_bad_cases_name_the_case(tmp_path, content, message):
     path = tmp_path / "bad.jsonl"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(InputError, match=message):

@@ -14,20 +14,20 @@ from hallucheck.llm.fake import FakeLLM
 
 
 @pytest.fixture(scope="module")
-def result():  # noqa: ANN201
+def result():
     cases = [c for c in demo_cases() if c.id in ("refund-zh", "refund-en")]
     llm = FakeLLM(lambda m, s: "Unopened products: full refund within 30 days. HIGH extra <b>bonus</b>.")
     return ABTester(llm, ["basic", "forced_citation"], ScriptedChecker(), backend_note="scripted").run(cases)
 
 
-def test_markdown_has_ranking_formula_and_marked_spans(result):  # noqa: ANN001
+def test_markdown_has_ranking_formula_and_marked_spans(result):
     md = render_markdown(result, {})
     assert "## Recommendation" in md and "| 1 | " in md and "0.30 × keyword coverage" in md
     assert "**⟦HIGH⟧**" in md and "— fabrication (scripted)" in md
     assert "### refund-zh — 我對產品不滿意，可以退款嗎？" in md and "**[POLICY-005]**" in md
 
 
-def test_html_escapes_and_highlights(result):  # noqa: ANN001
+def test_html_escapes_and_highlights(result):
     page = render_html(result, {})
     assert page.startswith("<!doctype html>") and "scripted" in page
     assert "<mark " in page and ">HIGH</mark>" in page
@@ -36,7 +36,7 @@ def test_html_escapes_and_highlights(result):  # noqa: ANN001
 
 
 @pytest.mark.skipif(not charts_available(), reason="matplotlib (extra 'report') not installed")
-def test_write_report_embeds_charts(result, tmp_path):  # noqa: ANN001
+def test_write_report_embeds_charts(result, tmp_path):
     paths = write_report(result, tmp_path / "out")
     for name in ("score", "metrics", "risk", "cost"):
         png = paths[f"chart_{name}"].read_bytes()

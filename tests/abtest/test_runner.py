@@ -13,7 +13,7 @@ CASE = ABCase(id="c1", question="How long is the link valid?", language="en",
               contexts=[{"id": "FAQ-2", "text": "The link is valid for 24 hours."}], expected_keywords=["24 hours", "link"])
 
 
-def reply(messages, settings):  # noqa: ANN001, ANN201
+def reply(messages, settings):
     prompt = messages[-1].content
     if settings.get("max_tokens") == 1:
         return "x"

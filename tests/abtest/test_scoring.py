@@ -8,7 +8,7 @@ from hallucheck.abtest.scoring import CaseRun, Weights, keyword_coverage, parse_
 from hallucheck.errors import InputError
 
 
-def run(strategy: str, **kw) -> CaseRun:  # noqa: ANN003
+def run(strategy: str, **kw) -> CaseRun:
     base = dict(case_id="c", strategy=strategy, language="en", raw="", answer="x", keyword_coverage=1.0, cited=True,
                 risk_score=0.0, risk_level="low", decision="accept", hallucinated=False, latency_ms=0.0,
                 prompt_tokens=0, completion_tokens=0)
@@ -42,7 +42,7 @@ def test_weights_are_normalised():
 
 @pytest.mark.parametrize("text", ["speed=1", "keyword", "keyword=x", "keyword=-1", "latency_budget_ms=0",
                                   "keyword=0,citation=0,hallucination=0,latency=0,tokens=0"])
-def test_bad_weights(text):  # noqa: ANN001
+def test_bad_weights(text):
     with pytest.raises(InputError):
         parse_weights(text)
 

@@ -19,7 +19,6 @@ import cli_fakes  # noqa: E402,F401 - registers fake_words, fake_crash and fake_
 from cli_fakes import CASE  # noqa: E402
 
 
-
 @pytest.fixture
 def case_file(tmp_path: Path) -> Path:
     path = tmp_path / "case.json"

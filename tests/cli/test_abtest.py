@@ -7,7 +7,7 @@ import json
 import pytest
 
 
-def test_abtest_writes_markdown_html_and_json(invoke, tmp_path):  # noqa: ANN001
+def test_abtest_writes_markdown_html_and_json(invoke, tmp_path):
     out = tmp_path / "rep"
     proc = invoke("abtest", "--llm", "extractive", "--limit", "2", "--out", str(out), "--quiet")
     assert proc.returncode == 0, proc.stderr
@@ -19,7 +19,7 @@ def test_abtest_writes_markdown_html_and_json(invoke, tmp_path):  # noqa: ANN001
     assert len(data["runs"]) == 10 and data["backend"] == "extractive-demo"
 
 
-def test_abtest_custom_cases_strategies_and_weights(invoke, tmp_path):  # noqa: ANN001
+def test_abtest_custom_cases_strategies_and_weights(invoke, tmp_path):
     cases = tmp_path / "cases.yaml"
     cases.write_text("- id: one\n  question: How long is the link valid?\n  contexts: [The link is valid for 24 hours.]\n"
                      "  expected_keywords: [24 hours]\n", encoding="utf-8")
@@ -41,6 +41,6 @@ def test_abtest_custom_cases_strategies_and_weights(invoke, tmp_path):  # noqa: 
         (["missing.jsonl"], "no such file"),
     ],
 )
-def test_abtest_bad_input_is_one_line(invoke, args, message):  # noqa: ANN001
+def test_abtest_bad_input_is_one_line(invoke, args, message):
     proc = invoke("abtest", "--llm", "extractive", *args)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr

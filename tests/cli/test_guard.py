@@ -10,7 +10,7 @@ QUESTION = {"question": "How long is the reset link valid?", "language": "en",
             "contexts": [{"id": "FAQ-2", "text": "The password reset link is valid for 24 hours."}]}
 
 
-def test_guard_json(invoke, tmp_path):  # noqa: ANN001
+def test_guard_json(invoke, tmp_path):
     path = tmp_path / "q.json"
     path.write_text(json.dumps(QUESTION), encoding="utf-8")
     proc = invoke("guard", str(path), "--llm", "extractive")
@@ -21,7 +21,7 @@ def test_guard_json(invoke, tmp_path):  # noqa: ANN001
     assert any("no language model" in n for n in result["notes"])
 
 
-def test_guard_text_from_stdin_in_a_loop(invoke):  # noqa: ANN001
+def test_guard_text_from_stdin_in_a_loop(invoke):
     proc = invoke("guard", "-", "--llm", "extractive", "--format", "text", "--iteration", "1", "--max-iterations", "5",
                   stdin=json.dumps(QUESTION))
     assert proc.returncode == 0, proc.stderr
@@ -38,7 +38,7 @@ def test_guard_text_from_stdin_in_a_loop(invoke):  # noqa: ANN001
         (QUESTION, ["--correction", "burn"], "--correction"),
     ],
 )
-def test_guard_bad_input(invoke, payload, args, message):  # noqa: ANN001
+def test_guard_bad_input(invoke, payload, args, message):
     proc = invoke("guard", "-", "--llm", "extractive", *args, stdin=json.dumps(payload))
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
 

@@ -10,9 +10,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "llm"))
 
-from llm_testkit import ChatServer, Reply, openai_reply  # noqa: E402
+from llm_testkit import ChatServer, Reply, openai_reply
 
-from hallucheck.cli import main  # noqa: E402
+from hallucheck.cli import main
 
 
 def run(argv: list[str]) -> int:

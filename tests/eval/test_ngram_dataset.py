@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from hallucheck.eval.ngram_dataset import process_dataset, record_to_case
 from hallucheck.errors import InputError
+from hallucheck.eval.ngram_dataset import process_dataset, record_to_case
 
 APPLE = "The Apple company acquired Company B in 2024."
 

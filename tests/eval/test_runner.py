@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_fakes import TINY_RECORDS, write_jsonl
 
 from hallucheck.batch import CheckerSpec
 from hallucheck.eval.datasets import load_dataset
 from hallucheck.eval.html import render_html
 from hallucheck.eval.runner import ReportPredictor, ViewsPredictor, evaluate
-from cli_fakes import TINY_RECORDS, write_jsonl
 
 RECORDS = TINY_RECORDS
 

@@ -11,7 +11,7 @@ from hallucheck.errors import InputError
 
 pytest.importorskip("bm25s")
 
-from hallucheck.knowledge.bm25 import BM25Index, read_passages  # noqa: E402
+from hallucheck.knowledge.bm25 import BM25Index, read_passages
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from llm_testkit import ChatServer  # noqa: E402
+from llm_testkit import ChatServer
 
 
 @pytest.fixture

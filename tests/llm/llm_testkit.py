@@ -59,7 +59,7 @@ class ChatServer:
             def log_message(self, *args: Any) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 n = int(self.headers.get("content-length") or 0)
                 raw = self.rfile.read(n)
                 try:

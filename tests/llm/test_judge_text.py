@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hallucheck.llm.judge_text import judge_from_text
 from hallucheck.detectors.llm.schemas import JudgeOutput
+from hallucheck.llm.judge_text import judge_from_text
 from hallucheck.llm.structured import parse_structured
 
 TEXT = """VERDICT: HAS_HALLUCINATIONS

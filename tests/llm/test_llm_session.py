@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from hallucheck.detectors.llm.schemas import JudgeOutput
 from hallucheck.llm.base import LLMError
 from hallucheck.llm.fake import FakeLLM
-from hallucheck.detectors.llm.schemas import JudgeOutput
 from hallucheck.llm.session import BUDGET_KEY, BudgetExhausted, LLMSession
 
 

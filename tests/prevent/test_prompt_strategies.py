@@ -20,7 +20,7 @@ SOURCES = [{"id": "FAQ-001", "text": "如何重設密碼？請點擊「忘記密
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("language", ["en", "zh-Hant", "zh-Hans", "de", "fr"])
-def test_every_strategy_renders_sources_with_citable_markers(strategy, language):  # noqa: ANN001
+def test_every_strategy_renders_sources_with_citable_markers(strategy, language):
     prompt = render_prompt(strategy, "我忘記密碼了？", SOURCES, language)
     ids = {i for m in find_citations(prompt, {"FAQ-001", "FAQ-002"}) for i in m.ids}
     assert {"FAQ-001", "FAQ-002"} <= ids

@@ -43,6 +43,6 @@ def test_objects_with_attributes_get_positional_ids():
 
 
 @pytest.mark.parametrize("bad", [{"text": "x"}, {"text": "x", "score": float("nan")}, {"score": 0.9}, {"text": "x", "score": True}])
-def test_bad_items_are_input_errors(bad):  # noqa: ANN001
+def test_bad_items_are_input_errors(bad):
     with pytest.raises(InputError, match="retrieved item 1"):
         filter_retrieved([bad])

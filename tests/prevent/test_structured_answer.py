@@ -15,7 +15,7 @@ def test_prose_and_fences_around_json():
 
 
 @pytest.mark.parametrize(("raw", "expected"), [("中", "medium"), ("LOW", "low"), (0.9, "high"), ("high/medium/low", "high"), ("??", "medium")])
-def test_confidence_variants(raw, expected):  # noqa: ANN001
+def test_confidence_variants(raw, expected):
     import json
 
     a = parse_structured_answer(json.dumps({"answer": "x", "confidence": raw}))

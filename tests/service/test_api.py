@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -43,7 +43,7 @@ def test_check_stores_and_returns_report(server):
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).replace(tzinfo=None).isoformat()
+    return datetime.now(UTC).replace(tzinfo=None).isoformat()
 
 
 def metric(text: str, line_start: str) -> float:
@@ -134,7 +134,7 @@ def _is_error(r: httpx.Response, status: int) -> dict[str, Any]:
         (json.dumps({"question": "q", "contexts": ["a"], "answer": "a", "task": "poetry"}).encode(), 422),
         (json.dumps({"question": ["q"], "contexts": ["a"], "answer": "a"}).encode(), 422),
         (b'{"question": "q", "contexts": ["a"], "answer": "\\ud800"}', 422),
-        ("{\"answer\": \"" + "\u00e9" * 10 + "\"}".encode("utf-8").decode("latin-1"), 422),
+        ("{\"answer\": \"" + "\u00e9" * 10 + b"\"}".decode("latin-1"), 422),
     ],
 )
 def test_bad_input_gets_4xx_json(server, payload, status):

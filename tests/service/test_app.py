@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from hallucheck.service.app import create_app  # noqa: E402
-from hallucheck.service.settings import Settings  # noqa: E402
+from hallucheck.service.app import create_app
+from hallucheck.service.settings import Settings
 
 
 @pytest.fixture

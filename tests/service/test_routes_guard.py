@@ -7,20 +7,20 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
-from fastapi.testclient import TestClient  # noqa: E402
-from scripted_checker import ScriptedChecker  # noqa: E402
+from fastapi.testclient import TestClient
+from scripted_checker import ScriptedChecker
 
-from hallucheck.llm.fake import FakeLLM  # noqa: E402
-from hallucheck.service.app import create_app  # noqa: E402
-from hallucheck.service.context import ServiceContext  # noqa: E402
-from hallucheck.service.routes_guard import set_guard_llm  # noqa: E402
-from hallucheck.service.settings import Settings  # noqa: E402
+from hallucheck.llm.fake import FakeLLM
+from hallucheck.service.app import create_app
+from hallucheck.service.context import ServiceContext
+from hallucheck.service.routes_guard import set_guard_llm
+from hallucheck.service.settings import Settings
 
 BODY = {"question": "How long is the link valid?", "contexts": [{"id": "FAQ-2", "text": "The link is valid for 24 hours."}]}
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):  # noqa: ANN001, ANN201
+def app(tmp_path, monkeypatch):
     for name in ("BACKEND", "MODEL", "MODEL_PATH", "BASE_URL", "DEPLOYMENT"):
         monkeypatch.delenv(f"HALLUCHECK_LLM_{name}", raising=False)
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'g.db'}", detectors=("citations",), policy="tiered", auth=False,
@@ -30,7 +30,7 @@ def app(tmp_path, monkeypatch):  # noqa: ANN001, ANN201
     return create_app(settings, context=ctx)
 
 
-def test_guard_generates_repairs_and_stores(app):  # noqa: ANN001
+def test_guard_generates_repairs_and_stores(app):
     llm = FakeLLM(["It is valid for HIGH HIGH.", "The link is valid for 24 hours [source:FAQ-2]."])
     set_guard_llm(app, llm)
     with TestClient(app) as client:
@@ -48,7 +48,7 @@ def test_guard_generates_repairs_and_stores(app):  # noqa: ANN001
         assert got["case"]["metadata"]["guard"]["strategies"][0] == "generate"
 
 
-def test_guard_in_a_loop_near_the_limit(app):  # noqa: ANN001
+def test_guard_in_a_loop_near_the_limit(app):
     set_guard_llm(app, FakeLLM(["HIGH HIGH."]))
     with TestClient(app) as client:
         r = client.post("/v1/guard", json={**BODY, "iteration": 4, "max_iterations": 5, "contexts": ["plain text"]})
@@ -57,7 +57,7 @@ def test_guard_in_a_loop_near_the_limit(app):  # noqa: ANN001
         assert body["forced_accept"] and body["risk_level"] == "high" and body["action"] == "synthesize"
 
 
-def test_guard_without_llm_is_503(app):  # noqa: ANN001
+def test_guard_without_llm_is_503(app):
     with TestClient(app) as client:
         r = client.post("/v1/guard", json=BODY)
         assert r.status_code == 503 and r.json()["error"]["code"] == "llm_not_configured"
@@ -68,7 +68,7 @@ def test_guard_without_llm_is_503(app):  # noqa: ANN001
     [{"contexts": []}, {**BODY, "strategy": "magic"}, {**BODY, "max_attempts": 99}, {**BODY, "iteration": 1},
      {**BODY, "extra": 1}],
 )
-def test_guard_bad_requests(app, payload):  # noqa: ANN001
+def test_guard_bad_requests(app, payload):
     set_guard_llm(app, FakeLLM(["x"]))
     with TestClient(app) as client:
         r = client.post("/v1/guard", json=payload)

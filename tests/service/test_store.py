@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from hallucheck.types import Case, CitationSummary, Finding, Report, Span  # noqa: E402
+from hallucheck.types import Case, CitationSummary, Finding, Report, Span
 
 PG_URL = os.environ.get("HALLUCHECK_TEST_PG_URL")
 

@@ -16,10 +16,9 @@ pytestmark = [pytest.mark.train, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path, tiny_data: Path):  # type: ignore[no-untyped-def]
-    from tests.train.conftest import make_config
-
     from hallucheck.train.export import export_run
     from hallucheck.train.loop import train
+    from tests.train.conftest import make_config
 
     run = tmp_path_factory.mktemp("export_run")
     train(make_config(tiny_model_dir, tiny_data), run, echo=False)
@@ -42,9 +41,8 @@ def test_onnx_spans_equal_torch_spans(exported, tiny_data: Path) -> None:  # typ
     from hallucheck.models.tagger_spans import probs_to_spans
     from hallucheck.text import tokenize
     from hallucheck.train.config import TrainConfig
-    from hallucheck.train.data import read_records
+    from hallucheck.train.data import Example, read_records
     from hallucheck.train.export import export_onnx
-    from hallucheck.train.data import Example
     from hallucheck.train.loop import build_model, collate
 
     run, out, _ = exported

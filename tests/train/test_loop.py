@@ -19,9 +19,8 @@ def _weights(run: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def straight_run(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path, tiny_data: Path):  # type: ignore[no-untyped-def]
-    from tests.train.conftest import make_config
-
     from hallucheck.train.loop import train
+    from tests.train.conftest import make_config
 
     run = tmp_path_factory.mktemp("straight")
     return run, train(make_config(tiny_model_dir, tiny_data), run, echo=False)

@@ -35,9 +35,9 @@ from operator import not_
 from typing import Any, ClassVar, Literal
 
 from hallucheck.analysis import CaseAnalysis, join_ngrams
-from hallucheck.text import Token
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.lexical.token_runs import marked_runs
+from hallucheck.text import Token
 from hallucheck.types import Finding, Span
 
 __all__ = ["NgramDetector", "SentenceNovelty", "DEFAULT_THRESHOLDS", "DEFAULT_THRESHOLD", "SPAN_MARGIN", "novelty_risk"]

@@ -27,8 +27,8 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.lexical.lcs import PackedSequences, lcs_length
 from hallucheck.detectors.lexical.ngram import novelty_risk
-from hallucheck.detectors.lexical.token_runs import marked_runs
 from hallucheck.detectors.lexical.source_index import SourceIndex, locate_in_sources, source_index
+from hallucheck.detectors.lexical.token_runs import marked_runs
 from hallucheck.text import Token
 from hallucheck.types import Evidence, Finding, Span
 

@@ -16,8 +16,8 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.llm.claim_split import Claim, split_claims, trim_segment
 from hallucheck.detectors.llm.llm_base import LLMDetector
 from hallucheck.detectors.llm.quotes import locate_quote
-from hallucheck.llm.base import Message
 from hallucheck.detectors.llm.schemas import ClaimList
+from hallucheck.llm.base import Message
 from hallucheck.llm.session import LLMSession
 from hallucheck.prompts import render
 from hallucheck.text import tokenize

@@ -22,9 +22,9 @@ from typing import Any, ClassVar
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.llm.claims import answer_claims
 from hallucheck.detectors.llm.llm_base import LLMDetector
+from hallucheck.detectors.llm.schemas import KnowledgeVerdict
 from hallucheck.knowledge.base import KnowledgeSource, Verification
 from hallucheck.llm.base import LLMError, Message
-from hallucheck.detectors.llm.schemas import KnowledgeVerdict
 from hallucheck.llm.session import BudgetExhausted, LLMSession
 from hallucheck.prompts import render
 from hallucheck.types import Evidence, Finding, Span

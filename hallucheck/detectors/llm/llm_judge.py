@@ -14,9 +14,9 @@ from typing import Any, ClassVar, Literal
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.llm.judge_finding import JudgeWindow, judge_details
 from hallucheck.detectors.llm.llm_base import LLMDetector
-from hallucheck.llm.judge_text import judge_from_text
-from hallucheck.llm.base import Message
 from hallucheck.detectors.llm.schemas import JudgeOutput
+from hallucheck.llm.base import Message
+from hallucheck.llm.judge_text import judge_from_text
 from hallucheck.llm.session import LLMSession
 from hallucheck.prompts import render
 from hallucheck.types import Finding

@@ -24,8 +24,8 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.llm.claim_split import Claim
 from hallucheck.detectors.llm.claims import answer_claims
 from hallucheck.detectors.llm.llm_base import LLMDetector
-from hallucheck.llm.base import LLMError, Message
 from hallucheck.detectors.llm.schemas import PresenceList
+from hallucheck.llm.base import LLMError, Message
 from hallucheck.llm.session import BudgetExhausted, LLMSession
 from hallucheck.prompts import render
 from hallucheck.text import split_sentences, tokenize

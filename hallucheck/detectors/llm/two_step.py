@@ -15,9 +15,9 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.llm.judge_finding import judge_details
 from hallucheck.detectors.llm.llm_base import LLMDetector
 from hallucheck.detectors.llm.llm_judge import echoes_example, judge_windows
-from hallucheck.llm.judge_text import judge_from_text
-from hallucheck.llm.base import LLMError, Message
 from hallucheck.detectors.llm.schemas import JudgeOutput
+from hallucheck.llm.base import LLMError, Message
+from hallucheck.llm.judge_text import judge_from_text
 from hallucheck.llm.session import BudgetExhausted, LLMSession
 from hallucheck.llm.structured import StructuredResult
 from hallucheck.prompts import render

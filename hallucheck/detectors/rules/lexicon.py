@@ -10,10 +10,9 @@ seed's "medium"), else high.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any, NamedTuple
-
-import re
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector

@@ -23,8 +23,7 @@ from typing import Any
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, string_set
 from hallucheck.detectors.base import BaseDetector
-from hallucheck.text import Segment, Token
-from hallucheck.text.language import base_language, detect_language
+from hallucheck.text import Segment
 from hallucheck.text.entities import (
     REFERENCE_WORDS,
     EntityMention,
@@ -33,6 +32,7 @@ from hallucheck.text.entities import (
     name_words,
     word_supported,
 )
+from hallucheck.text.language import base_language, detect_language
 from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, same_value, scan_numbers
 from hallucheck.types import Evidence, Finding, Span
 

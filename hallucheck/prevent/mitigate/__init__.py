@@ -9,7 +9,6 @@ from hallucheck.prevent.mitigate.base import MitigationStrategy, Repair, RepairS
 from hallucheck.prevent.mitigate.correction import FactualCorrection, remove_spans
 from hallucheck.prevent.mitigate.mitigator import Mitigator, abstention_report, default_strategies
 from hallucheck.prevent.mitigate.records import Attempt, MitigationResult
-from hallucheck.prevent.mitigate.severity import CRITICAL_SCORE, DEFAULT_PLAN, Severity, severity_for
 from hallucheck.prevent.mitigate.repair_strategies import (
     Abstain,
     DecomposeRetry,
@@ -17,6 +16,7 @@ from hallucheck.prevent.mitigate.repair_strategies import (
     SourceReinforcement,
     TemperatureAdjustment,
 )
+from hallucheck.prevent.mitigate.severity import CRITICAL_SCORE, DEFAULT_PLAN, Severity, severity_for
 
 __all__ = [
     "Abstain",

@@ -57,9 +57,9 @@ class FactualCorrection(MitigationStrategy):
         return Repair(answer, note=f"{note}removed {len(spans)} flagged span(s)")
 
     def _rewrite(self, state: RepairState, spans: list[Span], usage: Usage) -> Steps[list[str] | None]:
-        from hallucheck.prompts.loader import render
-        from hallucheck.prevent.structured_answer import load_json
         from hallucheck.prevent.prompt_strategies import citation_marker, reply_language, template_language
+        from hallucheck.prevent.structured_answer import load_json
+        from hallucheck.prompts.loader import render
 
         tlang = template_language(state.language)
         sources = [{"id": s.id, "text": s.text, "marker": citation_marker(s.id, tlang)} for s in state.sources]

@@ -19,8 +19,6 @@ from hallucheck.llm.base import LLMClient
 from hallucheck.prevent.mitigate.base import MitigationStrategy, Repair, RepairState
 from hallucheck.prevent.mitigate.correction import FactualCorrection
 from hallucheck.prevent.mitigate.records import Attempt, MitigationResult
-from hallucheck.prevent.mitigate.severity import CRITICAL_SCORE, Severity, normalize_plan, severity_for
-from hallucheck.prevent.mitigate.steps import StepError, Steps, Usage, adrive, check, drive
 from hallucheck.prevent.mitigate.repair_strategies import (
     Abstain,
     DecomposeRetry,
@@ -28,6 +26,8 @@ from hallucheck.prevent.mitigate.repair_strategies import (
     SourceReinforcement,
     TemperatureAdjustment,
 )
+from hallucheck.prevent.mitigate.severity import CRITICAL_SCORE, Severity, normalize_plan, severity_for
+from hallucheck.prevent.mitigate.steps import StepError, Steps, Usage, adrive, check, drive
 from hallucheck.prevent.prompt_strategies import PromptStrategy, as_sources, parse_strategy, prompt_language
 from hallucheck.types import Case, Report, Source
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from hallucheck.prevent.abstention import abstain_message, is_abstention, not_found_message
 from hallucheck.llm.base import Message
+from hallucheck.prevent.abstention import abstain_message, is_abstention, not_found_message
 from hallucheck.prevent.mitigate.base import MitigationStrategy, Repair, RepairState, feedback_for
 from hallucheck.prevent.mitigate.steps import Steps, Usage, ask
 from hallucheck.prevent.prompt_strategies import PromptStrategy, final_answer, prompt_messages, reply_language, template_language
@@ -92,8 +92,8 @@ class DecomposeRetry(MitigationStrategy):
         self.max_questions = max_questions
 
     def steps(self, state: RepairState, usage: Usage) -> Steps[Repair]:
-        from hallucheck.prompts.loader import render
         from hallucheck.prevent.structured_answer import load_json
+        from hallucheck.prompts.loader import render
 
         prompt = render(
             "mitigate/decompose", template_language(state.language), question=state.question,

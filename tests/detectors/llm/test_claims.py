@@ -8,10 +8,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "llm"))
 
-from llm_testkit import MaxPolicy  # noqa: E402
+from llm_testkit import MaxPolicy
 
-from hallucheck import Checker  # noqa: E402
-from hallucheck.llm.fake import FakeLLM  # noqa: E402
+from hallucheck import Checker
+from hallucheck.llm.fake import FakeLLM
 
 CASE = {"question": "When?", "contexts": ["The company was founded in 2010 in Paris."],
         "answer": "It was founded in 2010 in Paris, and Jean Dupont leads a team of engineers."}

@@ -10,11 +10,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "llm"))
 
-from llm_testkit import MaxPolicy  # noqa: E402
+from llm_testkit import MaxPolicy
 
-from hallucheck import Checker  # noqa: E402
-from hallucheck.knowledge import Passage, Verification  # noqa: E402
-from hallucheck.llm.fake import FakeLLM  # noqa: E402
+from hallucheck import Checker
+from hallucheck.knowledge import Passage, Verification
+from hallucheck.llm.fake import FakeLLM
 
 pytest.importorskip("bm25s")
 

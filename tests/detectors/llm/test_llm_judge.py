@@ -10,15 +10,14 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "llm"))
 
-from llm_testkit import ChatServer, MaxPolicy, Reply, openai_reply  # noqa: E402
+from llm_testkit import ChatServer, MaxPolicy, Reply, openai_reply
 
-from hallucheck import Checker  # noqa: E402
-from hallucheck.checker import Budget  # noqa: E402
-from hallucheck.llm.fake import FakeLLM  # noqa: E402
-from hallucheck.llm.openai import OpenAIClient  # noqa: E402
-from hallucheck.llm.retry import RetryPolicy  # noqa: E402
-from hallucheck.types import Report  # noqa: E402
-
+from hallucheck import Checker
+from hallucheck.checker import Budget
+from hallucheck.llm.fake import FakeLLM
+from hallucheck.llm.openai import OpenAIClient
+from hallucheck.llm.retry import RetryPolicy
+from hallucheck.types import Report
 
 
 @pytest.fixture

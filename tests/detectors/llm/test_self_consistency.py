@@ -10,12 +10,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "llm"))
 
-from llm_testkit import MaxPolicy  # noqa: E402
+from llm_testkit import MaxPolicy
 
-from hallucheck import Checker  # noqa: E402
-from hallucheck.checker import Budget  # noqa: E402
-from hallucheck.llm.base import LLMError  # noqa: E402
-from hallucheck.llm.fake import FakeLLM  # noqa: E402
+from hallucheck import Checker
+from hallucheck.checker import Budget
+from hallucheck.llm.base import LLMError
+from hallucheck.llm.fake import FakeLLM
 
 CASE = {"question": "When was it founded?", "contexts": ["The company was founded in 2010 in Paris."],
         "answer": "It was founded in 2010 in Paris, and Jean Dupont leads a team of engineers."}

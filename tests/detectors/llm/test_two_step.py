@@ -10,13 +10,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "llm"))
 
-from llm_testkit import MaxPolicy  # noqa: E402
+from llm_testkit import MaxPolicy
 
-from hallucheck import Checker  # noqa: E402
-from hallucheck.checker import Budget  # noqa: E402
-from hallucheck.detectors.llm.two_step import TwoStepDetector  # noqa: E402
-from hallucheck.llm.base import LLMError  # noqa: E402
-from hallucheck.llm.fake import FakeLLM  # noqa: E402
+from hallucheck import Checker
+from hallucheck.checker import Budget
+from hallucheck.detectors.llm.two_step import TwoStepDetector
+from hallucheck.llm.base import LLMError
+from hallucheck.llm.fake import FakeLLM
 
 CASE = {"question": "Price?", "contexts": ["The product costs 99 euros and is blue."], "answer": "The product costs 89 euros."}
 STRUCTURED = json.dumps({"claims": [{"quote": "costs 89 euros", "label": "CONTRADICTION", "reason": "99 in the advice"}],

@@ -6,16 +6,16 @@ import asyncio
 
 import pytest
 
-from hallucheck.prevent.abstention import ABSTAIN
 from hallucheck.llm.base import LLMError
 from hallucheck.llm.fake import FakeLLM
+from hallucheck.prevent.abstention import ABSTAIN
 from hallucheck.prevent.mitigate import DEFAULT_PLAN, Mitigator, Severity
 
 SOURCES = [{"id": "1", "text": "The reset link is valid for 24 hours."}, {"id": "2", "text": "Click Forgot password."}]
 Q = "How do I reset my password?"
 
 
-def strategies(result):  # noqa: ANN001, ANN201
+def strategies(result):
     return [a.strategy for a in result.attempts]
 
 
