@@ -25,13 +25,13 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import machine, write_result  # noqa: E402
+from _common import machine, write_result
 
-from hallucheck import Checker  # noqa: E402
-from hallucheck.analysis import CaseAnalysis  # noqa: E402
-from hallucheck.eval.datasets import load_dataset  # noqa: E402
-from hallucheck.policies.calibration import Sample, best_threshold, calibrate_policy, prf, source_group  # noqa: E402
-from hallucheck.policies.learned import LearnedPolicy  # noqa: E402
+from hallucheck import Checker
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.eval.datasets import load_dataset
+from hallucheck.policies.calibration import Sample, best_threshold, calibrate_policy, prf, source_group
+from hallucheck.policies.learned import LearnedPolicy
 
 
 def main() -> None:

@@ -22,12 +22,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RAGTRUTH, ROOT, machine, write_result  # noqa: E402
+from _common import RAGTRUTH, ROOT, machine, write_result
 
-from hallucheck import Checker  # noqa: E402
-from hallucheck.eval.datasets import load_dataset  # noqa: E402
-from hallucheck.eval.markers import MARKER_STYLES, PLACEMENTS, cite_case  # noqa: E402
-from hallucheck.types import Case  # noqa: E402
+from hallucheck import Checker
+from hallucheck.eval.datasets import load_dataset
+from hallucheck.eval.markers import MARKER_STYLES, PLACEMENTS, cite_case
+from hallucheck.types import Case
 
 
 def bundled_cases() -> list[Case]:

@@ -54,7 +54,7 @@ def auroc(scores: list[float], labels: list[int]) -> float:
         while j < len(pairs) and pairs[j][0] == pairs[i][0]:
             j += 1
         avg = (i + j + 1) / 2
-        rank_sum += avg * sum(l for _, l in pairs[i:j])
+        rank_sum += avg * sum(lab for _, lab in pairs[i:j])
         i = j
     return (rank_sum - pos * (pos + 1) / 2) / (pos * neg)
 
@@ -99,7 +99,7 @@ def evaluate(name: str, options: dict[str, Any], rows: list[dict[str, Any]], cas
         flags.append(int(bool(f.details.get("flagged"))))
         for k, v in f.details.get("features", {}).items():
             feats.setdefault(k, []).append(float(v))
-        gold = chars((l["start"], l["end"]) for l in r["labels"])
+        gold = chars((lab["start"], lab["end"]) for lab in r["labels"])
         pred = chars((s.start, s.end) for s in f.spans)
         tp += len(gold & pred)
         fp += len(pred - gold)

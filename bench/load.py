@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{stack:8s} {res['accepted']:5d} accepted / {res['issued']} issued in {res['wall_seconds']:.1f}s: "
               f"{res['requests_per_second']} req/s, p50 {res['p50_ms']} ms, p99 {res['p99_ms']} ms, "
               f"errors {res['errors'] or 0}, stored {res['stored']} "
-              f"({'no loss' if res['no_loss'] else 'LOSS: ' + str(res['lost']) + ' lost, ' + str(res['stored_without_answer']) + ' unanswered'})"
+              + ("(no loss)" if res["no_loss"] else f"(LOSS: {res['lost']} lost, {res['stored_without_answer']} unanswered)")
               + (f", restart {res['restart']}" if res["restart"] else "") + f" -> {path.relative_to(ROOT)}")
         ok = ok and res["no_loss"]
     return 0 if ok else 1

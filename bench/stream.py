@@ -28,10 +28,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RAGTRUTH, machine, write_result  # noqa: E402
+from _common import RAGTRUTH, machine, write_result
 
-from hallucheck import Checker  # noqa: E402
-from hallucheck.eval.datasets import load_dataset  # noqa: E402
+from hallucheck import Checker
+from hallucheck.eval.datasets import load_dataset
 
 
 def _same(a: Any, b: Any) -> bool:

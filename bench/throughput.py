@@ -12,7 +12,8 @@ caches source-side analysis by text, so the honest number depends on the cache:
 
 One process, one thread (``--pin`` also pins it to one CPU). Each number is given per wall-clock
 second and per CPU second of the process: on a shared machine the second is what one free core
-would deliver. The bar for the cheap layers is 500 responses/s on one core. ``--profile`` prints where the time goes (cProfile, per function and per file).
+would deliver. The bar for the cheap layers is 500 responses/s on one core. ``--profile`` prints
+where the time goes (cProfile, per function and per file).
 Writes bench/results/throughput.json.
 """
 

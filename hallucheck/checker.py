@@ -226,7 +226,7 @@ class Checker:
         notes.extend(verdict.notes)
         for f in findings:
             notes.extend(f"{f.detector}: {n}" for n in f.notes)
-        chosen = verdict.spans if getattr(verdict, "spans", None) is not None else [s for f in findings for s in f.spans]
+        chosen = verdict.spans if verdict.spans is not None else [s for f in findings for s in f.spans]
         spans = merge_spans(list(chosen), case.answer)
         cost = _total_cost(findings)
         timings["total"] = (time.perf_counter() - t0) * 1000.0
@@ -315,7 +315,7 @@ def _coverage(findings: list[Finding], answer_chars: int) -> Coverage | None:
     partial = [f.coverage for f in findings if f.coverage is not None and f.coverage.unchecked]
     if not partial:
         return None
-    unchecked = sorted({tuple(r) for c in partial for r in c.unchecked})  # type: ignore[misc]
+    unchecked = sorted({tuple(r) for c in partial for r in c.unchecked})
     return Coverage(
         answer_chars=answer_chars,
         checked_chars=min(c.checked_chars for c in partial),

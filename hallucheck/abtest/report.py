@@ -301,8 +301,10 @@ def render_html(result: ABTestResult, charts: dict[str, tuple[str, bytes]] | Non
         '<dl class="meta">'
         f"<dt>Backend</dt><dd><code>{_e(result.backend)}</code>{note}</dd>"
         f"<dt>Checker</dt><dd>{_e(result.checker)}</dd>"
-        f"<dt>Cases</dt><dd>{len(result.cases)} ({_e(_languages(result))}) × {len(result.strategies)} strategies = {len(result.runs)} runs</dd>"
-        f"<dt>Generation</dt><dd>temperature {_e(result.settings.get('temperature'))}, max tokens {_e(result.settings.get('max_tokens'))}</dd>"
+        f"<dt>Cases</dt><dd>{len(result.cases)} ({_e(_languages(result))}) × {len(result.strategies)} strategies"
+        f" = {len(result.runs)} runs</dd>"
+        f"<dt>Generation</dt><dd>temperature {_e(result.settings.get('temperature'))},"
+        f" max tokens {_e(result.settings.get('max_tokens'))}</dd>"
         f"<dt>Started</dt><dd>{_e(result.started_at)}, took {result.duration_s:.1f} s</dd>"
         "</dl>"
     )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -20,18 +19,18 @@ def calibrate_command(
     out: Path = typer.Option(..., "--out", "-o", help="Where the fitted policy goes (POLICY.json)."),
     data_format: str = typer.Option("auto", "--format", help="ragtruth, generic, or auto (from the first record)."),
     policy: str = POLICY_OPTION,
-    split: Optional[str] = typer.Option(
+    split: str | None = typer.Option(
         None, "--split", help="Part to fit on: RAGTruth calib (default), train or all; generic data: all (default) or its part field."
     ),
-    tasks: Optional[str] = typer.Option(None, "--tasks", help="Only these tasks, e.g. qa,summary."),
-    limit: Optional[int] = typer.Option(None, "--limit", "-n", help="Use only the first N answers."),
+    tasks: str | None = typer.Option(None, "--tasks", help="Only these tasks, e.g. qa,summary."),
+    limit: int | None = typer.Option(None, "--limit", "-n", help="Use only the first N answers."),
     folds: int = typer.Option(5, "--folds", help="Cross-validation folds (grouped by source) for the 'after' numbers."),
     seed: int = typer.Option(13, "--seed"),
-    refit_stack: Optional[bool] = typer.Option(
+    refit_stack: bool | None = typer.Option(
         None, "--refit-stack/--no-refit-stack",
         help="Refit the stack's trees too (default: when there are 1,000+ answers and scikit-learn is installed).",
     ),
-    citations_expected: Optional[bool] = CITATIONS_OPTION,
+    citations_expected: bool | None = CITATIONS_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Fit the policy's calibration and threshold (and, with enough data, its stack) to your labels.

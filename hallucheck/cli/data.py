@@ -7,7 +7,9 @@ with one labelled error each), in the generic format ``hallucheck eval`` reads;
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -104,7 +106,9 @@ def synth_command(
 
 @data_app.command("edits")
 def edits_command(
-    data: str = typer.Argument(..., metavar="RAGTRUTH.jsonl[.gz]", help="RAGTruth records (id, task_type, query, context, output, labels)."),
+    data: str = typer.Argument(
+        ..., metavar="RAGTRUTH.jsonl[.gz]", help="RAGTruth records (id, task_type, query, context, output, labels)."
+    ),
     out: Path = typer.Option(..., "--out", "-o", help="Where the edited answers go (JSON lines; .gz compresses)."),
     seed: int = typer.Option(13, "--seed", help="Seed of every random choice (same seed, same edits)."),
     per_answer: int = typer.Option(2, "--per-answer", help="Edits of different kinds made from each clean answer."),
@@ -132,7 +136,7 @@ def edits_command(
     _check_out(out)
     nlp = english_parser() if parser == "auto" else None
 
-    def records():  # type: ignore[no-untyped-def]
+    def records() -> Iterator[dict[str, Any]]:
         for lineno, record in iter_jsonl(data):
             if "output" not in record or "task_type" not in record:
                 raise InputError(f"{data}: line {lineno}: not a RAGTruth record (needs task_type and output)")

@@ -38,7 +38,7 @@ def detect(
     verbose: bool = typer.Option(
         False, "--verbose", "-v", help="JSON: keep every detector's internals (details, features, its own spans)."
     ),
-    include: Optional[str] = typer.Option(
+    include: str | None = typer.Option(
         None, "--include", metavar="PARTS", help="JSON: add back some internals: details, features, finding_spans or all."
     ),
 ) -> None:

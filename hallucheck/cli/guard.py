@@ -19,7 +19,9 @@ def guard(
     llm_model: str | None = typer.Option(None, "--llm-model", help="Model name (local: path of a .gguf file)."),
     llm_base_url: str | None = typer.Option(None, "--llm-base-url", help="API root of an OpenAI-compatible server."),
     strategy: str = typer.Option("forced_citation", "--strategy", "-s", help="Answer prompt strategy."),
-    max_attempts: int = typer.Option(3, "--max-attempts", help="Repair candidates tried at most (0: none; a high-risk answer is still replaced by an abstention)."),
+    max_attempts: int = typer.Option(
+        3, "--max-attempts", help="Repair candidates tried at most (0: none; a high-risk answer is still replaced by an abstention)."
+    ),
     temperature: float = typer.Option(0.5, "--temperature", help="Temperature of the first generation."),
     correction: str = typer.Option("rewrite", "--correction", help="Factual correction: rewrite (LLM) or remove."),
     no_abstain: bool = typer.Option(False, "--no-abstain", help="Return the best answer even when it stays high risk."),

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import typer
 
 from hallucheck.cli import app
+
+if TYPE_CHECKING:
+    from hallucheck.service.store import Store
 
 __all__ = ["keys"]
 
@@ -17,7 +21,7 @@ app.add_typer(keys, name="keys")
 _DB = typer.Option(None, "--db", help="Database URL (default: HALLUCHECK_DB_URL or the service's SQLite file).")
 
 
-def _store(db: str | None):  # type: ignore[no-untyped-def]
+def _store(db: str | None) -> Store:
     from hallucheck.errors import InputError
 
     try:

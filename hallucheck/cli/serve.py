@@ -18,7 +18,9 @@ def serve(
         "or an SQLite file under ~/.local/share/hallucheck)."
     ),
     detectors: str | None = typer.Option(None, "--detectors", "-d", help="Comma-separated detector names."),
-    policy: str | None = typer.Option(None, "--policy", "-p", help="tiered, vote, weighted, learned, default, or a POLICY.json from 'hallucheck calibrate'."),
+    policy: str | None = typer.Option(
+        None, "--policy", "-p", help="tiered, vote, weighted, learned, default, or a POLICY.json from 'hallucheck calibrate'."
+    ),
     workers: int | None = typer.Option(None, "--workers", help="Checks run at once (threads)."),
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
 ) -> None:

@@ -88,7 +88,7 @@ def _resolve(name: str) -> type:
         known = ", ".join(sorted(available_detectors()))
         raise UnknownDetectorError(f"unknown detector {name!r} (known: {known})")
     module, _, attr = _LAZY[name][0].partition(":")
-    cls = getattr(importlib.import_module(module), attr)
+    cls: type = getattr(importlib.import_module(module), attr)
     _CLASSES[name] = cls
     return cls
 

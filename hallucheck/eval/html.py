@@ -25,7 +25,8 @@ _LABEL_COLORS = {
 }
 
 _CSS = """
-body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,Noto Sans,sans-serif;margin:2rem auto;max-width:1100px;color:#1d2430;padding:0 1rem}
+body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,Noto Sans,sans-serif;margin:2rem auto;max-width:1100px;
+color:#1d2430;padding:0 1rem}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #dde;padding-bottom:.2rem}
 .meta{color:#667;font-size:.9rem}.cards{display:flex;gap:1rem;flex-wrap:wrap;margin:1rem 0}
 .card{border:1px solid #dde;border-radius:8px;padding:.6rem 1rem;min-width:9rem;background:#fafbfd}
@@ -179,7 +180,9 @@ def render_html(payload: dict[str, Any], title: str = "hallucheck evaluation") -
             ("responses / s", f"{tp.get('responses_per_second', 0):.1f}"),
         )
     )
-    config_line = " · ".join(f"{_e(k)}: {_e(v if not isinstance(v, list) else ', '.join(map(str, v)))}" for k, v in cfg.items() if v is not None)
+    config_line = " · ".join(
+        f"{_e(k)}: {_e(v if not isinstance(v, list) else ', '.join(map(str, v)))}" for k, v in cfg.items() if v is not None
+    )
     errors = payload.get("detector_errors") or {}
     error_html = (
         "<p class='bad'>Detectors that failed on some responses: "
@@ -201,7 +204,8 @@ def render_html(payload: dict[str, Any], title: str = "hallucheck evaluation") -
 <h2>Span level (character overlap)</h2>
 <p class="meta">Micro: overlapping characters over all answers / predicted (precision) or gold (recall) characters.
 Answer-mean: the same ratios averaged per answer (RAGTruth style).</p>
-<table><tr><th>task</th><th>precision</th><th>recall</th><th>F1</th><th>answer-mean P</th><th>answer-mean R</th><th>answer-mean F1</th></tr>{span_rows}</table>
+<table><tr><th>task</th><th>precision</th><th>recall</th><th>F1</th><th>answer-mean P</th><th>answer-mean R</th>
+<th>answer-mean F1</th></tr>{span_rows}</table>
 <h2>F1 per task</h2>{_bars(per_task)}
 {_views_table(payload["views"]) if payload.get("views") else ""}
 <h2>Flagged answers (sample)</h2>{_samples(payload.get("samples", []))}

@@ -269,7 +269,7 @@ class HTTPClient(BaseClient):
                 try:
                     status, headers, content = await asyncio.wait_for(self._apost(client, body, seconds), seconds)
                     done = self._handle(status, headers, content, t0, attempt)
-                except (httpx.HTTPError, asyncio.TimeoutError) as exc:
+                except (TimeoutError, httpx.HTTPError) as exc:
                     if isinstance(exc, asyncio.TimeoutError):
                         exc = httpx.ReadTimeout("the attempt's deadline passed")
                     done = self._transport_error(exc, attempt, seconds)

@@ -154,7 +154,7 @@ def norms_for_offsets(offsets: list[tuple[int, int]], toks: list[Token]) -> list
     """For each word piece (by character offsets), the lemma of the word token containing it."""
     out: list[str | None] = []
     j = 0
-    for s, e in offsets:
+    for s, _e in offsets:
         while j < len(toks) and toks[j].end <= s:
             j += 1
         if j < len(toks) and toks[j].start <= s < toks[j].end:

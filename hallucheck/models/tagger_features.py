@@ -226,7 +226,7 @@ def encode_answer(
         t_feats: list[list[float]] = []
         sent_norms: set[str] = set()
         targets = []
-        for si, a, b in group:
+        for si, _a, _b in group:
             sent_norms |= infos[si][3]
             targets.append(infos[si][4])
         prev_ids: list[int] = []

@@ -44,7 +44,8 @@ class Verdict:
 
 @runtime_checkable
 class Policy(Protocol):
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict: ...
 
@@ -62,8 +63,11 @@ def level_for(score: float, high: float = 0.6, moderate: float = 0.3) -> RiskLev
     return "low"
 
 
+_DECISIONS: dict[RiskLevel, Decision] = {"low": "accept", "moderate": "review", "high": "reject"}
+
+
 def decision_for(level: RiskLevel) -> Decision:
-    return {"low": "accept", "moderate": "review", "high": "reject"}[level]
+    return _DECISIONS[level]
 
 
 _POLICIES: dict[str, str] = {

@@ -81,7 +81,8 @@ def source_group(analysis: CaseAnalysis) -> str:
 
 
 def _sig(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+    return out
 
 
 def fit_platt(raw: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 100) -> tuple[float, float]:

@@ -79,7 +79,8 @@ _UNSUPPORTED = re.compile(
     re.IGNORECASE,
 )
 _NEGATION = re.compile(
-    r"(?:\bno\b|\bnot any\b|\bwithout\b|\bnone\b|\bzero\b|\bfree of\b|\bkeine?n?\b|\baucune?\b|\bpas d[e']|\bsans\b|沒有|没有|無|无|未發現|未发现)"
+    r"(?:\bno\b|\bnot any\b|\bwithout\b|\bnone\b|\bzero\b|\bfree of\b|\bkeine?n?\b|\baucune?\b|\bpas d[e']|\bsans\b"
+    r"|沒有|没有|無|无|未發現|未发现)"
     r"[\w\s'-]{0,20}$",
     re.IGNORECASE,
 )

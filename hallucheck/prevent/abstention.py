@@ -23,8 +23,14 @@ NOT_FOUND: dict[str, str] = {
 # The full answer a guard gives when it could not produce a grounded one.
 ABSTAIN: dict[str, str] = {
     "en": "The sources do not say, so I cannot answer this reliably. Please check the original documents or ask a person.",
-    "de": "Die Quellen sagen dazu nichts, daher kann ich diese Frage nicht verlässlich beantworten. Bitte prüfen Sie die Originaldokumente oder wenden Sie sich an eine Ansprechperson.",
-    "fr": "Les sources ne le disent pas, je ne peux donc pas répondre de façon fiable. Veuillez consulter les documents d'origine ou vous adresser à une personne.",
+    "de": (
+        "Die Quellen sagen dazu nichts, daher kann ich diese Frage nicht verlässlich beantworten. "
+        "Bitte prüfen Sie die Originaldokumente oder wenden Sie sich an eine Ansprechperson."
+    ),
+    "fr": (
+        "Les sources ne le disent pas, je ne peux donc pas répondre de façon fiable. "
+        "Veuillez consulter les documents d'origine ou vous adresser à une personne."
+    ),
     "zh-Hans": "知识库中没有这方面的资讯，因此我无法可靠地回答这个问题。请查阅原始文件或联系客服人员。",
     "zh-Hant": "知識庫中沒有這方面的資訊，因此我無法可靠地回答這個問題。請查閱原始文件或聯繫客服人員。",
 }

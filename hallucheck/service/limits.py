@@ -70,7 +70,7 @@ class BodyLimitMiddleware:
                     msg = await receive()
                 else:
                     msg = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self._slow()
                 await self._reject(send, f"the request body did not arrive within {self.body_timeout_s:g} s",
                                    status=408, code="slow_client")
@@ -109,7 +109,7 @@ class BodyLimitMiddleware:
                 return await receive()
             try:
                 msg = await asyncio.wait_for(receive(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self._slow()
                 body_done = True
                 return {"type": "http.disconnect"}

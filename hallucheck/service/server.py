@@ -29,9 +29,8 @@ def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, log_le
         graceful_s: float = 30.0) -> None:
     import uvicorn
 
-    from hallucheck.service.app import create_app
-
     from hallucheck.models.runtime import disable_telemetry
+    from hallucheck.service.app import create_app
     from hallucheck.service.protocol import bounded_protocol
 
     disable_telemetry()  # before any detector loads ONNX Runtime

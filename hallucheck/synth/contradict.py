@@ -152,7 +152,7 @@ def _names(text: str) -> list[regex.Match[str]]:
 def _proper(name: str, *texts: str) -> bool:
     """Whether ``name`` is written capitalised in the middle of a sentence somewhere in ``texts``
     (so it is a name, not a common word that opens a sentence: "Customers praised ...")."""
-    if len(name.split()) > 1 and not name.split()[0] in _NOT_NAMES:
+    if len(name.split()) > 1 and name.split()[0] not in _NOT_NAMES:
         return True
     pat = regex.compile(rf"[\p{{Ll}},;]\s+{regex.escape(name)}(?![\p{{L}}])")
     return any(pat.search(t) for t in texts)

@@ -50,7 +50,13 @@ SPECULATION: dict[str, tuple[tuple[str, bool], ...]] = {
 # Sentence-initial words that are lower-cased after a speculation phrase (other words, names
 # such as "Debian" or "APT", keep their capital).
 CAPITALISED_SENTENCE_WORDS: frozenset[str] = frozenset(
-    ["the", "this", "that", "these", "those", "there", "it", "its", "you", "your", "we", "our", "a", "an", "in", "on", "if", "when", "for", "to", "as", "by", "all", "some", "many", "most", "each", "every", "one", "after", "before", "while", "since", "although", "however", "then", "here", "le", "la", "voici", "voilà", "les", "l'", "un", "une", "des", "ce", "cette", "ces", "il", "ils", "elle", "elles", "on", "vous", "nous", "si", "en", "pour", "dans", "par", "sur", "avec", "lorsque", "quand"]
+    [
+        "the", "this", "that", "these", "those", "there", "it", "its", "you", "your", "we", "our", "a", "an", "in", "on",
+        "if", "when", "for", "to", "as", "by", "all", "some", "many", "most", "each", "every", "one", "after", "before",
+        "while", "since", "although", "however", "then", "here",
+        "le", "la", "voici", "voilà", "les", "l'", "un", "une", "des", "ce", "cette", "ces", "il", "ils", "elle", "elles",
+        "on", "vous", "nous", "si", "en", "pour", "dans", "par", "sur", "avec", "lorsque", "quand",
+    ]
 )
 
 # Meaning-keeping rewordings (old, new): a faithful answer that is not a verbatim copy.

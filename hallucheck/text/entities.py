@@ -225,7 +225,9 @@ def _chinese_entities(text: str, out: list[EntityMention]) -> None:
         if " " not in raw and (_is_acronym(raw) and len(raw) <= 4 or len(raw) < 3):
             continue  # units and short acronyms (GB, AI, CEO)
         a = m.start()
-        words = tuple((a + w.start(), a + w.end()) for w in _WORD.finditer(raw) if _is_cap(w.group()) or any(c.isupper() for c in w.group()))
+        words = tuple(
+            (a + w.start(), a + w.end()) for w in _WORD.finditer(raw) if _is_cap(w.group()) or any(c.isupper() for c in w.group())
+        )
         if words:
             out.append(EntityMention(a, a + len(raw), raw, words))
 

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import regex
+
+if TYPE_CHECKING:
+    from py3langid.langid import LanguageIdentifier
 
 __all__ = ["SUPPORTED", "base_language", "detect_language", "is_cjk_char", "load_identifier"]
 
@@ -49,7 +53,7 @@ def base_language(code: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _langid():  # type: ignore[no-untyped-def]
+def _langid() -> LanguageIdentifier:
     from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
     ident = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)

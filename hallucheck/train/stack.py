@@ -351,7 +351,9 @@ def _with_fallback(
     return [f if f or not flagged[k] else e for f, e, k in zip(fused, extra, keys)]
 
 
-def _dev_report(cache: Path, gold: dict[str, Any], answers: dict[str, str], stage_models: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+def _dev_report(
+    cache: Path, gold: dict[str, Any], answers: dict[str, str], stage_models: dict[str, Any], spec: dict[str, Any]
+) -> dict[str, Any]:
     """Dev numbers of the fitted stages, through the numpy evaluator (for the record; chooses nothing)."""
     from hallucheck.eval.metrics import auroc
     from hallucheck.text import tokenize

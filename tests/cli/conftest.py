@@ -31,8 +31,10 @@ def run_cli(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
     """Run ``python -m hallucheck ARGS`` (with the fakes importable) and capture its output."""
 
     def run(*args: str, stdin: str | bytes | None = None, fakes_loaded: bool = True) -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]), "NO_COLOR": "1", "COLUMNS": "120"}
-        cmd = [sys.executable, "-c", "import cli_fakes; from hallucheck.cli import main; main()"] if fakes_loaded else [sys.executable, "-m", "hallucheck"]
+        path = os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])
+        env = {**os.environ, "PYTHONPATH": path, "NO_COLOR": "1", "COLUMNS": "120"}
+        with_fakes = [sys.executable, "-c", "import cli_fakes; from hallucheck.cli import main; main()"]
+        cmd = with_fakes if fakes_loaded else [sys.executable, "-m", "hallucheck"]
         data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
         proc = subprocess.run([*cmd, *args], input=data, capture_output=True, cwd=tmp_path, env=env, timeout=120)
         return subprocess.CompletedProcess(
@@ -43,7 +45,9 @@ def run_cli(tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
 
 
 @pytest.fixture
-def invoke(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+def invoke(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> Callable[..., subprocess.CompletedProcess[str]]:
     """Run the command line in this process through ``main()`` (the same error handling as the script)."""
     import io
 

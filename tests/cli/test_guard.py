@@ -43,7 +43,7 @@ def test_guard_bad_input(invoke, payload, args, message):
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_guard_stop_early_flag(invoke, tmp_path):  # noqa: ANN001
+def test_guard_stop_early_flag(invoke, tmp_path):
     path = tmp_path / "q.json"
     path.write_text(json.dumps(QUESTION), encoding="utf-8")
     proc = invoke("guard", str(path), "--llm", "extractive", "--stop-early")

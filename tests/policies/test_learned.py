@@ -47,7 +47,11 @@ def _f(det: str, risk: float, feats: dict | None = None, spans: list[Span] | Non
 
 def test_full_stage_probability_and_verdict(tmp_path: Path) -> None:
     pol = LearnedPolicy(_spec(tmp_path))
-    fs = [_f("ngram", 0.9), _f("model", 0.95, {"model_max": 0.95}, [_span("model", 0, 4)]), _f("numbers", 0.0, spans=[_span("numbers", 5, 7)])]
+    fs = [
+        _f("ngram", 0.9),
+        _f("model", 0.95, {"model_max": 0.95}, [_span("model", 0, 4)]),
+        _f("numbers", 0.0, spans=[_span("numbers", 5, 7)]),
+    ]
     v = pol.decide(analysis(), fs)
     assert v.risk_score == pytest.approx(_sig(1.0 + 3.0))
     assert v.hallucinated and v.risk_level == "high" and v.decision == "reject"

@@ -8,8 +8,8 @@ import asyncio
 from scripted_checker import ScriptedChecker
 
 from hallucheck import Checker
-from hallucheck.prevent.guard import Guard
 from hallucheck.llm.fake import FakeLLM
+from hallucheck.prevent.guard import Guard
 
 SOURCES = [{"id": "FAQ-1", "text": "Click Forgot password."}, {"id": "FAQ-2", "text": "The link is valid for 24 hours."}]
 Q = "How do I reset my password?"

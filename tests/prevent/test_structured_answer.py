@@ -8,13 +8,18 @@ from hallucheck.prevent.structured_answer import StructuredAnswerError, parse_st
 
 
 def test_prose_and_fences_around_json():
-    text = 'Sure! Here it is:\n```json\n{"answer": "Click it [1].", "confidence": "High", "sources_used": [1, "來源 2"], "key_points": "one"}\n```\nBye.'
+    text = (
+        'Sure! Here it is:\n```json\n{"answer": "Click it [1].", "confidence": "High", "sources_used": [1, "來源 2"],'
+        ' "key_points": "one"}\n```\nBye.'
+    )
     a = parse_structured_answer(text)
     assert a is not None and a.answer == "Click it [1]." and a.confidence == "high"
     assert a.sources_used == ["1", "2"] and a.key_points == ["one"] and not a.unable_to_answer
 
 
-@pytest.mark.parametrize(("raw", "expected"), [("中", "medium"), ("LOW", "low"), (0.9, "high"), ("high/medium/low", "high"), ("??", "medium")])
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("中", "medium"), ("LOW", "low"), (0.9, "high"), ("high/medium/low", "high"), ("??", "medium")]
+)
 def test_confidence_variants(raw, expected):
     import json
 

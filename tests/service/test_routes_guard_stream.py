@@ -20,7 +20,7 @@ BAD = "The link is valid for 24 hours [source:FAQ-2]. It is CRIT forever. Then m
 GOOD = "The link is valid for 24 hours [source:FAQ-2]."
 
 
-def test_guard_stop_early_over_http(tmp_path, monkeypatch):  # noqa: ANN001
+def test_guard_stop_early_over_http(tmp_path, monkeypatch):
     for name in ("BACKEND", "MODEL", "MODEL_PATH", "BASE_URL", "DEPLOYMENT"):
         monkeypatch.delenv(f"HALLUCHECK_LLM_{name}", raising=False)
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'g.db'}", detectors=("citations",), policy="tiered", auth=False,

@@ -236,7 +236,9 @@ def test_group_writer_commits_concurrent_requests(store):
         assert len(ids) == len(set(ids)) == 60
         assert store.count(ALL) == 60 and store.count("k0") == sum(1 + i % 2 for i in range(40) if i % 3 == 0)
         dup = build_record(CASE, report(0.2, "low"), api_key_id=None, timings={}, check_id=ids[0])
-        with pytest.raises(Exception):
+        from sqlalchemy.exc import IntegrityError
+
+        with pytest.raises(IntegrityError):
             writer.add([dup])  # a failed commit reaches the request that waits on it
         assert store.count(ALL) == 60
         assert writer.add([build_record(CASE, report(0.2, "low"), api_key_id=None, timings={})])  # still works

@@ -138,7 +138,14 @@ def test_lower_case_may_is_a_word() -> None:
     ],
 )
 def test_money_and_percent(text: str, kind: str, unit: str, value: float) -> None:
-    lang = "zh-Hans" if any("\u4e00" <= c <= "\u9fff" for c in text) else "de" if "kostet" in text or "stieg" in text else "fr" if "co" in text[:3] or "hausse" in text else "en"
+    if any("\u4e00" <= c <= "\u9fff" for c in text):
+        lang = "zh-Hans"
+    elif "kostet" in text or "stieg" in text:
+        lang = "de"
+    elif "co" in text[:3] or "hausse" in text:
+        lang = "fr"
+    else:
+        lang = "en"
     m = one(text, lang)
     assert (m.kind, m.unit) == (kind, unit)
     assert m.value == pytest.approx(value)

@@ -37,7 +37,8 @@ def test_ascii_lines_split_as_with_the_unicode_patterns() -> None:
     assert "".join(c for c in map(chr, range(128)) if regex.fullmatch(r"\s", c)) == "\t\n\x0b\x0c\r "
     for text in ("Done. [1] Next one!\x1c[2] Then? [a b]\x1fx. y", "See Dr. Smith. e.g. U.S. ... ok!? Fine.\t[3]"):
         for pos in range(len(text)):
-            for plain, fast in ((s._CITATION_TAIL, s._CITATION_TAIL_ASCII), (s._LATIN_END, s._LATIN_END_ASCII), (s._CANDIDATE, s._CANDIDATE_ASCII)):
+            pairs = ((s._CITATION_TAIL, s._CITATION_TAIL_ASCII), (s._LATIN_END, s._LATIN_END_ASCII), (s._CANDIDATE, s._CANDIDATE_ASCII))
+            for plain, fast in pairs:
                 a, b = plain.match(text, pos), fast.match(text, pos)
                 assert (a and a.span()) == (b and b.span())
 

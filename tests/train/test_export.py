@@ -106,7 +106,7 @@ def test_onnx_spans_equal_torch_spans(exported, tiny_data: Path) -> None:  # typ
     assert tagger.typed
     probs, conflict = tagger.run_typed(mixed[:3])
     assert conflict is not None
-    for w, p, c in zip(mixed[:3], probs, conflict):
+    for w, _p, c in zip(mixed[:3], probs, conflict):
         ex = Example(np.asarray(w.input_ids), np.asarray(w.type_ids), np.asarray(w.features, dtype=np.uint8),
                      np.zeros(len(w.target_offsets), dtype=np.int8), 0)
         b = collate([ex])

@@ -45,7 +45,9 @@ FEATURE_KEYS: tuple[str, ...] = (
 FEATURE_THRESHOLD = 0.5  # token probability the policy's count features use (fixed, see detect)
 
 
-def model_features(probs: np.ndarray, sentences: list[int], threshold: float, span_chars: int, n_spans: int, answer_chars: int) -> dict[str, float]:
+def model_features(
+    probs: np.ndarray, sentences: list[int], threshold: float, span_chars: int, n_spans: int, answer_chars: int
+) -> dict[str, float]:
     """Answer-level numbers the learned policy stacks (stable names, never NaN)."""
     if len(probs) == 0:
         return {k: 0.0 for k in FEATURE_KEYS}
@@ -178,7 +180,9 @@ class ModelDetector(BaseDetector):
 
                 words = {t.norm for t in tokenize(analysis.answer[ps.start : ps.end], analysis.language) if not t.is_punct}
                 sent_idx = {si for (s, e), si in zip(w.target_offsets, w.sentences) if s < ps.end and ps.start < e}
-                sent_words = {t.norm for si in sent_idx for t in analysis.tokens_by_sentence[si] if not t.is_punct and not t.is_stop} if sent_idx else set()
+                sent_words = {
+                    t.norm for si in sent_idx for t in analysis.tokens_by_sentence[si] if not t.is_punct and not t.is_stop
+                }
                 ranked = sorted(
                     w.units,
                     key=lambda ui: (-len(tagged.view.units[ui].norms & words), -len(tagged.view.units[ui].norms & sent_words), ui),

@@ -31,7 +31,9 @@ MODEL_ENV = "HALLUCHECK_NLI_MODEL"
 _MIN_CHARS = 8
 
 
-def sentence_premises(analysis: CaseAnalysis, top_k: int = 3, max_chars: int = 1200) -> list[list[tuple[str | None, str, int | None, int | None]]]:
+def sentence_premises(
+    analysis: CaseAnalysis, top_k: int = 3, max_chars: int = 1200
+) -> list[list[tuple[str | None, str, int | None, int | None]]]:
     """For each answer sentence: (source id, text, start, end) of its best evidence, best first."""
     aligned = analysis.shared.get("semantic_alignment")
     case = analysis.case
@@ -94,11 +96,11 @@ class NLIDetector(BaseDetector):
         self.top_k = top_k
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
-        case = analysis.case
         feats = {"nli_max_contradiction": 0.0, "nli_min_entailment": 1.0, "nli_mean_entailment": 1.0, "nli_frac_not_entailed": 0.0}
         rows = [i for i, s in enumerate(analysis.sentences) if len(s.text.strip()) >= _MIN_CHARS and any(c.isalnum() for c in s.text)]
         if not rows:
-            return Finding(detector=self.name, risk=0.0, notes=["no sentence long enough to check"], details={"flagged": False, "features": feats})
+            return Finding(detector=self.name, risk=0.0, notes=["no sentence long enough to check"],
+                           details={"flagged": False, "features": feats})
         premises = sentence_premises(analysis, self.top_k)
         pairs = []
         for i in rows:
@@ -106,7 +108,7 @@ class NLIDetector(BaseDetector):
             pairs.append((premise, analysis.sentences[i].text))
         probs = self.model.predict(pairs)
         spans: list[Span] = []
-        for i, (ent, neu, con) in zip(rows, probs):
+        for i, (ent, _neu, con) in zip(rows, probs):
             seg = analysis.sentences[i]
             evidence = [
                 Evidence(source_id=sid, text=text, relation="contradicts" if con >= self.threshold else "nearest",
@@ -115,10 +117,13 @@ class NLIDetector(BaseDetector):
             ]
             if con >= self.threshold:
                 spans.append(Span(start=seg.start, end=seg.end, text=seg.text, label="contradiction", score=round(float(con), 4),
-                                  detector=self.name, reason=f"the evidence contradicts this sentence (NLI p={con:.2f})", evidence=evidence))
+                                  detector=self.name, reason=f"the evidence contradicts this sentence (NLI p={con:.2f})",
+                                  evidence=evidence))
             elif ent < 1.0 - self.threshold:
                 spans.append(Span(start=seg.start, end=seg.end, text=seg.text, label="baseless", score=round(float(1.0 - ent) * 0.8, 4),
-                                  detector=self.name, reason=f"the evidence does not entail this sentence (NLI entailment p={ent:.2f})", evidence=evidence))
+                                  detector=self.name,
+                                  reason=f"the evidence does not entail this sentence (NLI entailment p={ent:.2f})",
+                                  evidence=evidence))
         ent_all = probs[:, 0]
         feats = {
             "nli_max_contradiction": float(probs[:, 2].max()),

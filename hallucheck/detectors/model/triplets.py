@@ -216,7 +216,7 @@ def _compare(t: Triple, pairs: list[tuple[_SourceSentence, list[Triple]]]) -> tu
     if not same_verb:
         return 0, 0, None
     found = 1
-    for s, st in same_verb:
+    for _s, st in same_verb:
         a_ok, p_ok = t.agent.matches(st.agent), t.patient.matches(st.patient)
         if a_ok and p_ok and t.negated == st.negated:
             return found, 1, None

@@ -167,7 +167,8 @@ def test_risk_grows_as_coverage_falls() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"low": 0.6, "high": 0.5}, {"sentence_threshold": 2}, {"span_threshold": 1.2}, {"min_words": 0}, {"span_mode": "x"}, {"risk_center": -1}],
+    [{"low": 0.6, "high": 0.5}, {"sentence_threshold": 2}, {"span_threshold": 1.2}, {"min_words": 0}, {"span_mode": "x"},
+     {"risk_center": -1}],
 )
 def test_bad_options_are_clear_errors(options: dict[str, object]) -> None:
     with pytest.raises(ValueError):

@@ -98,7 +98,10 @@ def test_spacy_reads_passives_and_role_swaps() -> None:
     [
         # a reworded adverb or modal is not a swapped argument
         ("这是 MC 一个非常方便的用法。", "这是 MC 一个十分方便的用法。"),
-        ("该项目欢迎大家在 weblate 参与,有翻译得不好的地方,可以直接修改。", "该项目欢迎大家在 weblate 参与,有翻译得不好的地方,能够直接修改。"),
+        (
+            "该项目欢迎大家在 weblate 参与,有翻译得不好的地方,可以直接修改。",
+            "该项目欢迎大家在 weblate 参与,有翻译得不好的地方,能够直接修改。",
+        ),
         # a Latin word shared by a Chinese answer and an English source is not a verb
         ("Change their status using chmod(1) or via the MC file menu.", "使用 chmod(1) 或通过 MC 文件菜单改变他们的状态。"),
     ],

@@ -22,7 +22,10 @@ ANSWER_EN = "The firm was established in the French capital in 2010. It also run
 
 # (source, answer): the answer's first sentence paraphrases the source, the second is unrelated.
 LANGUAGES = {
-    "zh": ("该公司于2010年在巴黎成立。它为城市通勤者生产电动自行车。创始人是前工程师玛丽·杜布瓦。", "这家企业2010年创立于法国首都。它还在东京经营一家连锁面包店。"),
+    "zh": (
+        "该公司于2010年在巴黎成立。它为城市通勤者生产电动自行车。创始人是前工程师玛丽·杜布瓦。",
+        "这家企业2010年创立于法国首都。它还在东京经营一家连锁面包店。",
+    ),
     "de": (
         "Das Unternehmen wurde 2010 in Paris gegründet. Es stellt Elektrofahrräder für Pendler her. "
         "Gründerin ist Marie Dubois, eine ehemalige Ingenieurin.",
