@@ -174,6 +174,13 @@ def python(args: list[str]) -> int:
             wrong(f"no module {module}")
         if module == "hallucheck.service":
             _check_options_in_help([PY, "-m", "hallucheck", "serve"], args[2:])
+        elif module == "hallucheck.service.migrations":
+            # Takes a database URL: upgrade a fresh SQLite file in the sandbox instead of the docs' server.
+            url = f"sqlite:///{Path.cwd() / 'migrated.db'}"
+            real = [url if re.match(r"\w+(\+\w+)?://", a) else a for a in args[2:]]
+            code = run([PY, "-m", module, *real], stdin=False)
+            log("python", args, "ran")
+            return code
         else:
             _check_options_in_help([PY, "-m", module], args[2:])
         log("python", args, "checked")
