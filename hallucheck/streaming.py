@@ -35,6 +35,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["CheckStream", "SentenceCheck", "stream_case"]
 
+# Once the answer so far is this long, its detected language is kept for the later sentences
+# (detecting again on a growing text would cost the whole text at every sentence).
+_ENOUGH_TO_DETECT = 600
+
 
 class SentenceCheck(BaseModel):
     """The verdict on one completed sentence; offsets index the whole answer."""
@@ -79,6 +83,7 @@ class CheckStream:
         self._limit = min(max_answer_chars or MAX_ANSWER_CHARS, MAX_ANSWER_CHARS)
         self._known_ids = [s.id for s in case.contexts]
         self._cited = False
+        self._detected: str | None = None
 
     @property
     def text(self) -> str:
@@ -95,7 +100,7 @@ class CheckStream:
             raise InputError("the stream is closed; start a new one to check another answer")
         if not isinstance(text, str):
             raise InputError(f"feed() takes text, not {type(text).__name__}")
-        if len(self._buffer.text) + len(text) > self._limit:
+        if len(self._buffer) + len(text) > self._limit:
             raise InputError(f"answer is over {self._limit} characters, the limit")
         return self._check_all(self._buffer.feed(text))
 
@@ -112,6 +117,16 @@ class CheckStream:
             whole = self.case.model_copy(update={"answer": self._buffer.text})
             self.report = self.checker.check(whole)
         return self.report
+
+    def _language(self, seg: Segment) -> str:
+        """The answer's language, detected on the text so far until there is enough of it."""
+        if self._detected is None:
+            so_far = self._buffer.text[: seg.end]
+            found = detect_language(so_far or self.case.source_text)
+            if len(so_far) < _ENOUGH_TO_DETECT:
+                return found
+            self._detected = found
+        return self._detected
 
     async def afeed(self, text: str) -> list[SentenceCheck]:
         """``feed`` off the event loop (checks are CPU-bound)."""
@@ -130,8 +145,7 @@ class CheckStream:
 
     def _check(self, seg: Segment) -> SentenceCheck:
         t0 = time.perf_counter()
-        so_far = self._buffer.text[: seg.end]
-        language = self.case.language or detect_language(so_far or self.case.source_text)
+        language = self.case.language or self._language(seg)
         expected = self.case.citations_expected
         if expected is None:
             expected = getattr(self.checker, "citations_expected", None)

@@ -8,8 +8,9 @@ looks final (``done. [1``) may still take a citation marker. ``SentenceBuffer`` 
 sentence only when everything that decides its end has arrived, so the sentences it gives out
 are exactly those ``split_sentences`` finds in the whole text, with offsets into the whole text.
 
-Only the part after the last settled sentence is split again at each feed, so feeding a long
-answer a few characters at a time stays linear in practice.
+Only the part after the last settled sentence is split again at each feed (see
+``SentenceBuffer`` for long unsettled ends), so feeding a long answer a few characters at a time
+stays close to linear.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ __all__ = ["SentenceBuffer"]
 # + ``]`` (see ``_CITATION_TAIL`` in sentences.py): with this many characters after a ``[`` in
 # hand, whether it is one is decided.
 _MARKER_LOOKAHEAD = 42
+# An unsettled end longer than this is split again only once it grew by 1/_GROWTH.
+_LONG_TAIL = 2048
+_GROWTH = 8
 
 
 class SentenceBuffer:
@@ -31,33 +35,46 @@ class SentenceBuffer:
     ``feed(text)`` returns the sentences (Segments with offsets into everything fed so far) that
     the new text settled; ``close()`` ends the text and returns the rest. Together they return
     ``split_sentences`` of the whole text, in order, each sentence once.
+
+    Cost: only the unsettled end of the text (usually the sentence being written) is split again,
+    and while that end is long (a sentence of thousands of characters, or text without sentence
+    ends) it is split again only after it grew by an eighth, so that feeding a long text a few
+    characters at a time stays close to linear. Such a sentence may then come out a little later
+    than the piece that completed it, never earlier, never different.
     """
 
     def __init__(self) -> None:
-        self._parts: list[str] = []
-        self._text = ""
-        self._base = 0  # where the splitter restarts: the end of the last settled sentence
+        self._done: list[str] = []  # the settled text, in pieces
+        self._done_len = 0
+        self._tail = ""  # the unsettled end, from the end of the last settled sentence
+        self._fresh: list[str] = []  # fed since the last split
+        self._fresh_len = 0
         self._closed = False
+
+    def __len__(self) -> int:
+        """Characters fed so far."""
+        return self._done_len + len(self._tail) + self._fresh_len
 
     @property
     def text(self) -> str:
-        """Everything fed so far."""
-        if self._parts:
-            self._text += "".join(self._parts)
-            self._parts.clear()
-        return self._text
+        """Everything fed so far (joined on demand: it costs the length of the text)."""
+        return "".join(self._done) + self._tail + "".join(self._fresh)
 
     @property
     def settled_end(self) -> int:
         """Offset up to which the sentences were given out."""
-        return self._base
+        return self._done_len
 
     def feed(self, text: str) -> list[Segment]:
         if self._closed:
             raise ValueError("the text was closed; no more can be fed")
         if not text:
             return []
-        self._parts.append(text)
+        self._fresh.append(text)
+        self._fresh_len += len(text)
+        tail = len(self._tail)
+        if tail > _LONG_TAIL and self._fresh_len * _GROWTH < tail and "\n" not in text:
+            return []  # a long unsettled end: wait until it grew enough to be worth splitting again
         return self._settle(final=False)
 
     def close(self) -> list[Segment]:
@@ -69,9 +86,12 @@ class SentenceBuffer:
         return out
 
     def _settle(self, final: bool) -> list[Segment]:
-        whole = self.text
-        base = self._base
-        tail = whole[base:]
+        if self._fresh:
+            self._tail += "".join(self._fresh)
+            self._fresh.clear()
+            self._fresh_len = 0
+        tail = self._tail
+        base = self._done_len
         segs = split_sentences(tail)
         if final:
             ready = len(segs)
@@ -84,7 +104,10 @@ class SentenceBuffer:
         if not ready:
             return []
         out = [Segment(base + s.start, base + s.end, s.text) for s in segs[:ready]]
-        self._base = out[-1].end
+        cut = segs[ready - 1].end
+        self._done.append(tail[:cut])
+        self._done_len += cut
+        self._tail = tail[cut:]
         return out
 
 

@@ -195,3 +195,12 @@ def test_a_sentence_check_over_the_deadline_ends_the_stream_unstored(tmp_path: P
         assert events[0][1]["error"]["code"] == "timeout"
         assert c.get("/v1/checks").json()["total"] == 0
         assert 'hallucheck_requests_refused_total{reason="timeout"} 1.0' in c.get("/metrics").text
+
+
+def test_many_tiny_lines_are_checked_together(client: TestClient) -> None:
+    answer = "Paris is the capital of France. " * 40 + "It was FABRICATED by old kings."
+    body = _ndjson_body(answer, size=1)  # one character a line: about 1,300 lines
+    r = client.post("/v1/check/stream", content=body, headers=NDJSON)
+    events = _events(r.text)
+    assert [n for n, _ in events].count("sentence") == 41 and events[-1][0] == "report"
+    assert events[-2][1]["labels"] == ["fabrication"]

@@ -102,3 +102,30 @@ def test_any_text_in_any_pieces(parts: list[str], sizes: list[int]) -> None:
         i += 1
     got, _ = _stream(pieces)
     assert got == split_sentences(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1.5 " * 1500 + "e.g. more. Then an end. And more",  # a 6,000-character sentence, then short ones
+        ("It opened in 2011. " * 3 + "x" * 3000 + ". Next one [1]. " + "y " * 1500 + "\n") * 2,
+        "这是一个很长的句子" * 400 + "。下一句！",
+    ],
+)
+@pytest.mark.parametrize("size", [1, 3, 50])
+def test_long_unsettled_ends_give_the_same_sentences(text: str, size: int) -> None:
+    got, _ = _stream(_chunks(text, size))
+    assert got == split_sentences(text)
+
+
+def test_feeding_a_long_text_in_small_pieces_stays_fast() -> None:
+    import time
+
+    buf = SentenceBuffer()
+    text = "1.5 " * 25_000  # 100,000 characters, one sentence full of candidate ends
+    t0 = time.perf_counter()
+    for i in range(0, len(text), 4):
+        assert buf.feed(text[i : i + 4]) == []
+    assert len(buf) == len(text)
+    assert [s.text for s in buf.close()] == [text.strip()]
+    assert time.perf_counter() - t0 < 15  # splitting the whole end again at every piece took minutes
