@@ -116,7 +116,9 @@ class _Body:
 def _json(raw: bytes, what: str) -> Any:
     try:
         return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except RecursionError:
+        raise ApiError(422, "invalid_request", f"{what} nests too deeply") from None
+    except (UnicodeDecodeError, ValueError):  # ValueError: bad JSON, or an integer of 4,300+ digits
         raise ApiError(400, "malformed_json", f"{what} is not valid JSON") from None
 
 

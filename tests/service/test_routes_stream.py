@@ -120,6 +120,11 @@ def test_the_case_line_may_start_the_answer(client: TestClient) -> None:
         (json.dumps({"question": "q", "contexts": []}).encode() + b"\n", 422, "invalid_case"),
         (json.dumps({**HEAD, "colour": "red"}).encode() + b"\n", 422, "invalid_request"),
         (json.dumps({**HEAD, "answer": "\ud800"}).encode() + b"\n", 422, "invalid_text"),
+        (b'{"question": "q", "contexts": ["s"], "metadata": {"x": ' + b"[" * 300 + b"]" * 300 + b"}}\n", 422,
+         "invalid_request"),
+        (b'{"question": "q", "contexts": ["s"], "metadata": {"x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}\n", 422,
+         "invalid_request"),
+        (b'{"question": "q", "contexts": ["s"], "metadata": {"n": ' + b"9" * 5000 + b"}}\n", 400, "malformed_json"),
     ],
 )
 def test_a_bad_first_line_is_a_plain_4xx(client: TestClient, body: bytes, status: int, code: str) -> None:
@@ -134,6 +139,7 @@ def test_a_bad_first_line_is_a_plain_4xx(client: TestClient, body: bytes, status
         (b'{"text": 3}', "invalid_request"),
         (b'{"text": "a", "more": 1}', "invalid_request"),
         (b'{"text": "\\ud800"}', "invalid_text"),
+        (b'{"text": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "invalid_request"),
     ],
 )
 def test_a_bad_later_line_ends_the_stream_with_an_error_and_stores_nothing(client: TestClient, line: bytes, code: str) -> None:
