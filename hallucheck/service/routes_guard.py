@@ -120,7 +120,8 @@ def _store(ctx: ServiceContext, req: GuardRequest, result: GuardResult, key_id: 
         question=req.question, contexts=contexts, answer=result.answer, task="qa", language=result.language,
         citations_expected=True,
         metadata={"guard": {"action": result.action, "abstained": result.abstained, "repaired": result.repaired,
-                            "strategies": [a.strategy for a in result.attempts], "llm_calls": result.llm_calls}},
+                            "strategies": [a.strategy for a in result.attempts], "llm_calls": result.llm_calls,
+                            "stopped_early": result.stopped_early}},
     )
     ctx.metrics.observe(result.report, seconds)
     created = utcnow()

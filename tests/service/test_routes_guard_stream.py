@@ -39,3 +39,4 @@ def test_guard_stop_early_over_http(tmp_path, monkeypatch):
         assert body["answer"] == GOOD
         stored = client.get(f"/v1/checks/{body['id']}").json()
         assert stored["case"]["answer"] == GOOD
+        assert stored["case"]["metadata"]["guard"]["stopped_early"] is True
