@@ -27,9 +27,9 @@ from _common import RAGTRUTH, machine, write_result
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors import get_detector
 from hallucheck.eval.datasets import load_dataset
-from hallucheck.eval.metrics import MetricsAccumulator
 from hallucheck.llm.config import LLMConfig
 from hallucheck.llm.session import BUDGET_KEY
+from hallucheck.metrics import MetricsAccumulator
 
 
 def main(argv: list[str] | None = None) -> int:

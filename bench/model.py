@@ -36,7 +36,7 @@ def _prf(tp: float, pred: float, act: float) -> dict[str, float]:
 
 
 def _summarise(rows: list[dict]) -> dict:
-    from hallucheck.eval.metrics import auroc, covered_chars, overlap_chars
+    from hallucheck.metrics import auroc, covered_chars, overlap_chars
 
     out: dict = {}
     for task in (None, *TASKS):

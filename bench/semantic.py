@@ -219,7 +219,7 @@ def evaluate(rows: list[dict[str, Any]], chosen: dict[str, Any]) -> dict[str, An
 
 def aurocs(rows: list[dict[str, Any]]) -> dict[str, dict[str, float | None]]:
     """Threshold-free view: AUROC of every score variant per task (and over all tasks)."""
-    from hallucheck.eval.metrics import auroc
+    from hallucheck.metrics import auroc
 
     out: dict[str, dict[str, float | None]] = {}
     for method, variants in _score_fns().items():

@@ -24,7 +24,7 @@ from typing import Any
 
 from hallucheck.batch import CheckerSpec, checker_for
 from hallucheck.eval.datasets import Example
-from hallucheck.eval.metrics import MetricsAccumulator
+from hallucheck.metrics import MetricsAccumulator
 
 __all__ = [
     "Prediction",

@@ -130,7 +130,7 @@ def _prf(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
 
 def span_f1(pred: list[list[tuple[int, int]]], gold: list[list[tuple[int, int]]]) -> dict[str, float]:
     """Micro character-level precision / recall / F1 (spans unioned within an answer)."""
-    from hallucheck.eval.metrics import covered_chars, overlap_chars
+    from hallucheck.metrics import covered_chars, overlap_chars
 
     tp = pc = gc = 0
     for p, g in zip(pred, gold):
@@ -355,7 +355,7 @@ def _dev_report(
     cache: Path, gold: dict[str, Any], answers: dict[str, str], stage_models: dict[str, Any], spec: dict[str, Any]
 ) -> dict[str, Any]:
     """Dev numbers of the fitted stages, through the numpy evaluator (for the record; chooses nothing)."""
-    from hallucheck.eval.metrics import auroc
+    from hallucheck.metrics import auroc
     from hallucheck.text import tokenize
 
     out: dict[str, Any] = {}
@@ -399,7 +399,7 @@ def _dev_report(
 def _model_alone(model: dict[str, Any], gold: dict[str, Any], answers: dict[str, str], spec: dict[str, Any]) -> dict[str, Any]:
     """The tagger by itself on dev: flagged when its max token probability reaches the calib-chosen
     answer threshold, spans at the calib-chosen token threshold (per task too, for the model card)."""
-    from hallucheck.eval.metrics import auroc
+    from hallucheck.metrics import auroc
     from hallucheck.text import tokenize
 
     keys = sorted(k for k in model if k in gold and gold[k]["part"] == "dev")

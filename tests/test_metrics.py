@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hallucheck.eval.metrics import (
+from hallucheck.metrics import (
     MetricsAccumulator,
     ResponseCounts,
     SpanCounts,

@@ -15,13 +15,20 @@ Definitions (docs/evaluation.md repeats them):
 
 All accumulators are plain counters that can be added together, so parallel workers can each
 count their share and the parent merges them.
+
+This is the one place these formulas live: evaluation, training (tagger and policy stack),
+calibration, the A/B tests and the bench scripts all import them from here. The array helpers
+(``prf_of``, ``f1_at``, ``best_threshold``, ``span_prf``) serve the fitting code, which scores
+thousands of thresholds on numpy arrays. Nothing here imports from the rest of the package.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+import numpy as np
 
 __all__ = [
     "Interval",
@@ -29,7 +36,12 @@ __all__ = [
     "overlap_chars",
     "covered_chars",
     "prf",
+    "prf_of",
+    "f1_at",
     "auroc",
+    "THRESHOLD_GRID",
+    "best_threshold",
+    "span_prf",
     "ResponseCounts",
     "SpanCounts",
     "TaskMetrics",
@@ -82,28 +94,81 @@ def prf(tp: float, predicted: float, actual: float) -> tuple[float, float, float
     return precision, recall, f1
 
 
-def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float | None:
+def prf_of(predicted: Any, gold: Any, digits: int = 4) -> dict[str, float]:
+    """Precision, recall and F1 of boolean predictions against boolean labels (arrays or lists),
+    rounded to ``digits``; 0 where a ratio is undefined."""
+    pred = np.asarray(predicted, dtype=bool)
+    y = np.asarray(gold, dtype=bool)
+    p, r, f = prf(float((pred & y).sum()), float(pred.sum()), float(y.sum()))
+    return {"precision": round(p, digits), "recall": round(r, digits), "f1": round(f, digits)}
+
+
+def f1_at(scores: Any, gold: Any, threshold: float) -> float:
+    """F1 of ``scores >= threshold`` against boolean labels (unrounded)."""
+    pred = np.asarray(scores) >= threshold
+    y = np.asarray(gold, dtype=bool)
+    return prf(float((pred & y).sum()), float(pred.sum()), float(y.sum()))[2]
+
+
+def auroc(scores: Sequence[float] | np.ndarray, labels: Sequence[bool] | np.ndarray) -> float | None:
     """Area under the ROC curve (probability a positive outranks a negative; ties count half).
 
-    None when only one class is present, where the area is undefined.
+    None when only one class is present, where the area is undefined. Vectorised (tied scores
+    share their mean rank), so it serves a few hundred answers and millions of tokens alike.
     """
-    if len(scores) != len(labels):
+    s = np.asarray(scores, dtype=np.float64).ravel()
+    y = np.asarray(labels).ravel().astype(bool)
+    if len(s) != len(y):
         raise ValueError("scores and labels differ in length")
-    pos = sum(1 for y in labels if y)
-    neg = len(labels) - pos
+    pos = int(y.sum())
+    neg = len(y) - pos
     if pos == 0 or neg == 0:
         return None
-    order = sorted(range(len(scores)), key=lambda k: scores[k])
-    rank_sum = 0.0
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
-            j += 1
-        mean_rank = (i + j) / 2.0 + 1.0  # ranks are 1-based; tied scores share the mean rank
-        rank_sum += mean_rank * sum(1 for k in order[i : j + 1] if labels[k])
-        i = j + 1
-    return (rank_sum - pos * (pos + 1) / 2.0) / (pos * neg)
+    order = np.argsort(s, kind="mergesort")
+    sorted_s = s[order]
+    # 1-based ranks; each run of equal scores gets the mean of its ranks
+    starts = np.flatnonzero(np.r_[True, sorted_s[1:] != sorted_s[:-1]])
+    ends = np.r_[starts[1:], len(s)]
+    mean_rank = (starts + ends + 1) / 2.0
+    ranks = np.empty(len(s))
+    ranks[order] = np.repeat(mean_rank, ends - starts)
+    return float((ranks[y].sum() - pos * (pos + 1) / 2.0) / (pos * neg))
+
+
+# Thresholds searched by default: 0.02 .. 0.98 in steps of 0.01.
+THRESHOLD_GRID: np.ndarray = np.round(np.arange(0.02, 0.985, 0.01), 2)
+
+
+def best_threshold(
+    scores: Any, gold: Any, grid: Sequence[float] | np.ndarray | None = None, ties: Literal["middle", "first"] = "middle"
+) -> tuple[float, float]:
+    """The threshold of ``grid`` (default :data:`THRESHOLD_GRID`) with the best F1 of
+    ``scores >= t``, and that F1.
+
+    ``ties="middle"`` takes the middle of the run of best thresholds, so a flat optimum does not
+    sit on its edge; ``"first"`` the lowest. Chosen on training or calibration data only.
+    """
+    ts = THRESHOLD_GRID if grid is None else np.round(np.asarray(grid, dtype=np.float64), 4)
+    s = np.asarray(scores, dtype=np.float64)
+    y = np.asarray(gold, dtype=bool)
+    f1 = np.array([f1_at(s, y, float(t)) for t in ts])
+    best = float(f1.max())
+    run = np.flatnonzero(f1 >= best - 1e-9)
+    pick = run[len(run) // 2] if ties == "middle" else run[0]
+    return float(ts[pick]), best
+
+
+def span_prf(predicted: Sequence[Iterable[Interval]], gold: Sequence[Iterable[Interval]], digits: int = 4) -> dict[str, float]:
+    """Micro character-level precision / recall / F1 over answers (spans unioned within an
+    answer), rounded to ``digits``."""
+    tp = pc = gc = 0
+    for p, g in zip(predicted, gold):
+        pu, gu = union_intervals(p), union_intervals(g)
+        tp += overlap_chars(pu, gu)
+        pc += sum(b - a for a, b in pu)
+        gc += sum(b - a for a, b in gu)
+    pr, rc, f = prf(tp, pc, gc)
+    return {"precision": round(pr, digits), "recall": round(rc, digits), "f1": round(f, digits)}
 
 
 @dataclass
