@@ -30,7 +30,9 @@ from _common import machine, write_result
 from hallucheck import Checker
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.eval.datasets import load_dataset
-from hallucheck.policies.calibration import Sample, best_threshold, calibrate_policy, prf, source_group
+from hallucheck.metrics import best_threshold
+from hallucheck.metrics import prf_of as prf
+from hallucheck.policies.calibration import Sample, calibrate_policy, source_group
 from hallucheck.policies.learned import LearnedPolicy
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from hallucheck import metrics
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.checker import make_case
 from hallucheck.detectors import get_detector
@@ -42,27 +43,12 @@ def case_of(r: dict[str, Any]):
 
 
 def auroc(scores: list[float], labels: list[int]) -> float:
-    pairs = sorted(zip(scores, labels))
-    pos = sum(labels)
-    neg = len(labels) - pos
-    if not pos or not neg:
-        return float("nan")
-    rank_sum = 0.0
-    i = 0
-    while i < len(pairs):
-        j = i
-        while j < len(pairs) and pairs[j][0] == pairs[i][0]:
-            j += 1
-        avg = (i + j + 1) / 2
-        rank_sum += avg * sum(lab for _, lab in pairs[i:j])
-        i = j
-    return (rank_sum - pos * (pos + 1) / 2) / (pos * neg)
+    area = metrics.auroc(scores, [bool(lab) for lab in labels])
+    return float("nan") if area is None else area
 
 
 def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+    return metrics.prf(tp, tp + fp, tp + fn)
 
 
 def chars(spans: Iterator[tuple[int, int]]) -> set[int]:

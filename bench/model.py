@@ -26,13 +26,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import RAGTRUTH, machine, write_result
+from hallucheck.metrics import prf
 
 TASKS = ("qa", "summary", "data2txt")
 
 
 def _prf(tp: float, pred: float, act: float) -> dict[str, float]:
-    p, r = tp / max(pred, 1), tp / max(act, 1)
-    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / max(p + r, 1e-9), 4)}
+    p, r, f = prf(tp, pred, act)
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4)}
 
 
 def _summarise(rows: list[dict]) -> dict:

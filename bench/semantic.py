@@ -120,19 +120,16 @@ def _signals(examples: list[Any], progress: str, checkpoint: Any = None) -> list
 
 
 def _f1(pairs: list[tuple[float, bool]], thr: float) -> float:
+    from hallucheck.metrics import prf
+
     tp = sum(1 for s, g in pairs if s > thr and g)
-    fp = sum(1 for s, g in pairs if s > thr and not g)
-    fn = sum(1 for s, g in pairs if s <= thr and g)
-    return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+    return prf(tp, sum(1 for s, _ in pairs if s > thr), sum(1 for _, g in pairs if g))[2]
 
 
 def _prf(flags: list[tuple[bool, bool]]) -> dict[str, float]:
-    tp = sum(1 for f, g in flags if f and g)
-    fp = sum(1 for f, g in flags if f and not g)
-    fn = sum(1 for f, g in flags if not f and g)
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0, "n": len(flags)}
+    from hallucheck.metrics import prf_of
+
+    return {**prf_of([f for f, _ in flags], [g for _, g in flags]), "n": len(flags)}
 
 
 def _best_threshold(pairs: list[tuple[float, bool]]) -> tuple[float, float]:

@@ -145,15 +145,16 @@ def best_threshold(
     """The threshold of ``grid`` (default :data:`THRESHOLD_GRID`) with the best F1 of
     ``scores >= t``, and that F1.
 
-    ``ties="middle"`` takes the middle of the run of best thresholds, so a flat optimum does not
-    sit on its edge; ``"first"`` the lowest. Chosen on training or calibration data only.
+    F1 values equal to four decimals count as ties: ``ties="middle"`` takes the middle of the run
+    of best thresholds, so a flat optimum does not sit on its edge; ``"first"`` the lowest.
+    Choose thresholds on training or calibration data only.
     """
     ts = THRESHOLD_GRID if grid is None else np.round(np.asarray(grid, dtype=np.float64), 4)
     s = np.asarray(scores, dtype=np.float64)
     y = np.asarray(gold, dtype=bool)
-    f1 = np.array([f1_at(s, y, float(t)) for t in ts])
+    f1 = np.array([round(f1_at(s, y, float(t)), 4) for t in ts])
     best = float(f1.max())
-    run = np.flatnonzero(f1 >= best - 1e-9)
+    run = np.flatnonzero(f1 >= best)
     pick = run[len(run) // 2] if ties == "middle" else run[0]
     return float(ts[pick]), best
 

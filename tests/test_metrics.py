@@ -89,3 +89,43 @@ def test_accumulator_per_task_and_merge() -> None:
     assert out["per_task"]["qa"]["n"] == 2
     assert out["per_task"]["summary"]["response"]["auroc"] is None  # one class only
     assert out["per_task"]["qa"]["span"]["recall"] == pytest.approx(0.5)
+
+
+def test_best_threshold_takes_the_middle_of_a_flat_optimum_or_its_start() -> None:
+    import numpy as np
+
+    from hallucheck.metrics import best_threshold, prf_of
+
+    p = np.array([0.1, 0.2, 0.6, 0.7, 0.9])
+    y = np.array([False, False, True, True, True])
+    t, f1 = best_threshold(p, y)
+    assert 0.2 < t <= 0.6 and f1 == 1.0
+    assert t == 0.41  # the middle of the 40 thresholds 0.21 .. 0.60
+    assert best_threshold(p, y, ties="first") == (0.21, 1.0)
+    assert best_threshold(p, y, grid=[0.15, 0.5, 0.65])[0] == 0.5
+    assert prf_of(np.array([True, False]), np.array([False, False])) == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
+    assert prf_of([True, True, False], [True, False, True]) == {"precision": 0.5, "recall": 0.5, "f1": 0.5}
+
+
+def test_array_auroc_matches_the_pairwise_definition() -> None:
+    import itertools
+    import random
+
+    rng = random.Random(5)
+    for _ in range(50):
+        n = rng.randint(2, 30)
+        scores = [rng.choice([0.1, 0.2, 0.5, 0.9]) for _ in range(n)]  # many ties
+        labels = [rng.random() < 0.4 for _ in range(n)]
+        pairs = [(a, b) for a, b in itertools.product(range(n), repeat=2) if labels[a] and not labels[b]]
+        expected = (sum(1.0 if scores[a] > scores[b] else 0.5 if scores[a] == scores[b] else 0.0 for a, b in pairs) / len(pairs)
+                    if pairs else None)
+        got = auroc(scores, labels)
+        assert (got is None and expected is None) or got == pytest.approx(expected)
+
+
+def test_span_prf_unions_within_an_answer() -> None:
+    from hallucheck.metrics import span_prf
+
+    got = span_prf([[(0, 4), (2, 6)], []], [[(4, 8)], [(0, 2)]])
+    # answer 1: predicted 0..6 (6 chars), gold 4..8, overlap 2; answer 2: gold 2 chars, none predicted
+    assert got == {"precision": round(2 / 6, 4), "recall": round(2 / 6, 4), "f1": round(2 / 6, 4)}

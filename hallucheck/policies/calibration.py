@@ -27,6 +27,7 @@ import numpy as np
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.errors import InputError
+from hallucheck.metrics import best_threshold, prf_of
 from hallucheck.policies.learned import (
     LearnedPolicy,
     Stage,
@@ -42,11 +43,9 @@ __all__ = [
     "MIN_STACK_CLASS",
     "Calibration",
     "Sample",
-    "best_threshold",
     "calibrate_policy",
     "fit_platt",
     "grouped_folds",
-    "prf",
     "source_group",
 ]
 
@@ -106,24 +105,6 @@ def fit_platt(raw: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int 
         rate = float(np.clip(y.mean(), 1e-3, 1 - 1e-3))
         return 0.0, float(np.log(rate / (1.0 - rate)))
     return a, b
-
-
-def prf(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
-    """Precision, recall, F1 of boolean predictions (0 where undefined)."""
-    tp = float((pred & y).sum())
-    p = tp / max(float(pred.sum()), 1.0)
-    r = tp / max(float(y.sum()), 1.0)
-    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / max(p + r, 1e-12), 4)}
-
-
-def best_threshold(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """The threshold in [0.02, 0.98] (steps of 0.01) with the best F1 of ``p >= t``; ties: the
-    middle of the best run, so that a flat optimum does not sit on its edge."""
-    grid = np.round(np.arange(0.02, 0.985, 0.01), 2)
-    f1 = np.array([prf(p >= t, y)["f1"] for t in grid])
-    best = float(f1.max())
-    run = np.flatnonzero(f1 >= best - 1e-9)
-    return float(grid[run[len(run) // 2]]), best
 
 
 def grouped_folds(groups: Sequence[str], k: int, seed: int) -> list[np.ndarray]:
@@ -215,8 +196,8 @@ def calibrate_policy(
         "answers": len(samples),
         "hallucinated": int(y_all.sum()),
         "folds": len(parts),
-        "before": {"threshold": float(spec["threshold"]), **prf(before, y_all)},
-        "after": {"threshold": thr, **prf(after, y_all)},
+        "before": {"threshold": float(spec["threshold"]), **prf_of(before, y_all)},
+        "after": {"threshold": thr, **prf_of(after, y_all)},
         "platt": {name: [round(a, 6), round(b, 6)] for name, (a, b) in platt.items()},
         "stack_refit": False,
     }
@@ -228,7 +209,7 @@ def calibrate_policy(
             thr_s, _ = best_threshold(p_oof, y)
             after_s = before.copy()
             after_s[usable] = np.where(used == "full", p_oof >= thr_s, oof)
-            report["stack"] = {"threshold": thr_s, **prf(after_s, y_all)}
+            report["stack"] = {"threshold": thr_s, **prf_of(after_s, y_all)}
             if report["stack"]["f1"] > report["after"]["f1"]:
                 out = _recalibrated(spec, {n: v for n, v in platt.items() if n != "full"}, thr_s, {"full": stage_spec})
                 report["after"] = report["stack"]

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from hallucheck.metrics import f1_at
 from hallucheck.train.config import TrainConfig, base_model_dir, file_sha256
 from hallucheck.train.data import build_examples, load_tokenizer
 
@@ -100,10 +101,7 @@ def onnx_probs(path: Path, examples: list[Any], batch_size: int = 16) -> list[np
 
 
 def _f1(probs: list[np.ndarray], examples: list[Any], threshold: float) -> float:
-    p = np.concatenate(probs) >= threshold
-    y = np.concatenate([e.labels for e in examples]) > 0
-    tp = float((p & y).sum())
-    return 2 * tp / max(float(p.sum() + y.sum()), 1.0)
+    return f1_at(np.concatenate(probs), np.concatenate([e.labels for e in examples]) > 0, threshold)
 
 
 def export_run(

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from hallucheck.metrics import auroc, f1_at
 from hallucheck.train.config import TrainConfig, base_model_dir, data_sha256
 from hallucheck.train.data import Example, build_examples, load_or_build, load_tokenizer
 
@@ -112,14 +113,9 @@ def predict_probs(model: Any, examples: list[Example], batch_size: int = 32) -> 
 
 
 def _auroc(scores: np.ndarray, labels: np.ndarray) -> float:
-    pos = labels.sum()
-    neg = len(labels) - pos
-    if pos == 0 or neg == 0:
-        return float("nan")
-    order = scores.argsort(kind="mergesort")
-    ranks = np.empty(len(scores))
-    ranks[order] = np.arange(1, len(scores) + 1)
-    return float((ranks[labels == 1].sum() - pos * (pos + 1) / 2) / (pos * neg))
+    """AUROC, NaN where it is undefined (one class only), so that it can sit in a float column."""
+    area = auroc(scores, labels == 1)
+    return float("nan") if area is None else area
 
 
 def evaluate(model: Any, examples: list[Example]) -> dict[str, float]:
@@ -133,10 +129,6 @@ def evaluate(model: Any, examples: list[Example]) -> dict[str, float]:
     p = np.concatenate(probs) if probs else np.zeros(0)
     y_typed = np.concatenate([e.labels for e in examples]).astype(int) if examples else np.zeros(0, int)
     y = (y_typed > 0).astype(int)
-    pred = p >= 0.5
-    tp = float((pred & (y == 1)).sum())
-    prec = tp / max(pred.sum(), 1)
-    rec = tp / max((y == 1).sum(), 1)
     per_rec: dict[int, tuple[float, int]] = {}
     for e, pr in zip(examples, probs):
         m, lab = per_rec.get(e.record, (0.0, 0))
@@ -145,7 +137,7 @@ def evaluate(model: Any, examples: list[Example]) -> dict[str, float]:
     rl = np.array([v[1] for v in per_rec.values()])
     out = {
         "token_auroc": _auroc(p, y),
-        "token_f1@0.5": 2 * prec * rec / max(prec + rec, 1e-9),
+        "token_f1@0.5": f1_at(p, y == 1, 0.5),
         "answer_auroc": _auroc(rs, rl),
     }
     if tprobs and tprobs[0].shape[1] > 2:

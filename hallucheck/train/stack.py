@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from hallucheck.metrics import auroc, best_threshold, prf_of, span_prf
 from hallucheck.policies.learned import case_features, stack_features
 from hallucheck.train.stack_data import collect, load_cache
 
-__all__ = ["fit_policy", "fit_stage", "span_f1", "write_tagger_thresholds", "CHEAP", "FULL_EXTRA"]
+__all__ = ["fit_policy", "fit_stage", "write_tagger_thresholds", "CHEAP", "FULL_EXTRA"]
 
 CHEAP: tuple[str, ...] = ("citations", "lexicon", "numbers", "ngram", "overlap")
 FULL_EXTRA: tuple[str, ...] = ("model",)
@@ -110,36 +111,12 @@ def fit_stage(x: np.ndarray, y: np.ndarray, groups: np.ndarray, names: list[str]
     return spec, _sig(a * oof_raw + b)
 
 
+# The stack's threshold search: 0.15 .. 0.84, the lowest of equally good thresholds.
+_STACK_GRID = np.arange(0.15, 0.85, 0.01)
+
+
 def _best_threshold(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    best = (0.5, -1.0)
-    for t in np.arange(0.15, 0.85, 0.01):
-        pred = p >= t
-        tp = float((pred & (y == 1)).sum())
-        f1 = 2 * tp / max(float(pred.sum() + y.sum()), 1.0)
-        if f1 > best[1] + 1e-9:
-            best = (float(round(t, 2)), f1)
-    return best
-
-
-def _prf(pred: np.ndarray, y: np.ndarray) -> dict[str, float]:
-    tp = float((pred & (y == 1)).sum())
-    p = tp / max(float(pred.sum()), 1.0)
-    r = tp / max(float(y.sum()), 1.0)
-    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / max(p + r, 1e-9), 4)}
-
-
-def span_f1(pred: list[list[tuple[int, int]]], gold: list[list[tuple[int, int]]]) -> dict[str, float]:
-    """Micro character-level precision / recall / F1 (spans unioned within an answer)."""
-    from hallucheck.metrics import covered_chars, overlap_chars
-
-    tp = pc = gc = 0
-    for p, g in zip(pred, gold):
-        tp += overlap_chars(p, g)
-        pc += covered_chars(p)
-        gc += covered_chars(g)
-    pr = tp / max(pc, 1)
-    rc = tp / max(gc, 1)
-    return {"precision": round(pr, 4), "recall": round(rc, 4), "f1": round(2 * pr * rc / max(pr + rc, 1e-9), 4)}
+    return best_threshold(p, y == 1, grid=_STACK_GRID, ties="first")
 
 
 def _model_spans(row: dict[str, Any], answer: str, tokens: Any, thr: float) -> list[tuple[int, int]]:
@@ -199,9 +176,9 @@ def fit_policy(
     p_cheap = np.array([oof["cheap"].get(k, 0.5) for k in ck])
     thr, f1 = _best_threshold(p_full, y_c)
     spec["threshold"] = thr
-    report["calib_oof_full"] = {"threshold": thr, **_prf(p_full >= thr, y_c)}
+    report["calib_oof_full"] = {"threshold": thr, **prf_of(p_full >= thr, y_c)}
     thr_c, _ = _best_threshold(p_cheap, y_c)
-    report["calib_oof_cheap"] = {"threshold": thr_c, **_prf(p_cheap >= thr, y_c)}
+    report["calib_oof_cheap"] = {"threshold": thr_c, **prf_of(p_cheap >= thr, y_c)}
     # cascade band: escalate when the cheap probability is in [lo, hi]
     best_band = (0.0, 1.0, -1.0, 1.0)
     qs = np.quantile(p_cheap, np.linspace(0, 1, 41))
@@ -212,7 +189,7 @@ def fit_policy(
             if frac > max_escalate:
                 continue
             p = np.where(esc, p_full, p_cheap)
-            pf = _prf(p >= thr, y_c)["f1"]
+            pf = prf_of(p >= thr, y_c)["f1"]
             if pf > best_band[2] + 1e-9 or (abs(pf - best_band[2]) <= 1e-9 and frac < best_band[3]):
                 best_band = (float(lo), float(hi), pf, frac)
     spec["escalate_low"], spec["escalate_high"] = round(best_band[0], 4), round(best_band[1], 4)
@@ -273,7 +250,7 @@ def _greedy_spans(
     chosen: list[str] = []
     for det in [d for d in SPAN_CANDIDATES if d in allowed]:
         trial = _with_detector_spans(cache, keys, flagged, base, [det])
-        f = span_f1(trial, gold_spans)["f1"]
+        f = span_prf(trial, gold_spans)["f1"]
         if f > current + 0.002:
             chosen.append(det)
             base, current = trial, f
@@ -308,7 +285,7 @@ def _fit_spans(
     best_t, best_f = 0.5, -1.0
     for t in (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7):
         pred = [_model_spans(model[k], answers[k], toks[k], t) if flagged[k] else [] for k in keys]
-        f = span_f1(pred, gold_spans)["f1"]
+        f = span_prf(pred, gold_spans)["f1"]
         if f > best_f:
             best_t, best_f = t, f
     base = [_model_spans(model[k], answers[k], toks[k], best_t) if flagged[k] else [] for k in keys]
@@ -316,15 +293,15 @@ def _fit_spans(
     # Fallback for flagged answers on which the tagger marked nothing: only detectors whose spans
     # are at least as precise as the tagger's on calib, so the verdict comes with its reasons
     # without filling reports with the low-precision lexical spans.
-    model_precision = span_f1(base, gold_spans)["precision"]
+    model_precision = span_prf(base, gold_spans)["precision"]
     fallback_dets = [
         d for d in cheap
-        if span_f1(_with_detector_spans(cache, keys, flagged, [[] for _ in keys], [d]), gold_spans)["precision"] >= model_precision
+        if span_prf(_with_detector_spans(cache, keys, flagged, [[] for _ in keys], [d]), gold_spans)["precision"] >= model_precision
     ]
     fallback = _with_fallback(cache, keys, flagged, fused, fallback_dets)
     report["calib_span"] = {
         "token_threshold": best_t, "model_only_f1": round(best_f, 4), "span_detectors": chosen, "fused_f1": round(current, 4),
-        "fallback_span_detectors": fallback_dets, "with_fallback": span_f1(fallback, gold_spans),
+        "fallback_span_detectors": fallback_dets, "with_fallback": span_prf(fallback, gold_spans),
     }
     return {"token_threshold": best_t, "span_detectors": chosen, "cheap_span_detectors": cheap_chosen,
             "fallback_span_detectors": fallback_dets}
@@ -355,7 +332,6 @@ def _dev_report(
     cache: Path, gold: dict[str, Any], answers: dict[str, str], stage_models: dict[str, Any], spec: dict[str, Any]
 ) -> dict[str, Any]:
     """Dev numbers of the fitted stages, through the numpy evaluator (for the record; chooses nothing)."""
-    from hallucheck.metrics import auroc
     from hallucheck.text import tokenize
 
     out: dict[str, Any] = {}
@@ -374,10 +350,10 @@ def _dev_report(
         keys = sorted(k for k in xs if gold[k]["part"] == "dev")
         p = np.array([st.probability(xs[k]) for k in keys])
         y = np.array([int(gold[k]["label"]) for k in keys])
-        res: dict[str, Any] = {"n": len(keys), "auroc": round(float(auroc(list(p), list(y == 1)) or 0.0), 4), **_prf(p >= thr, y)}
+        res: dict[str, Any] = {"n": len(keys), "auroc": round(float(auroc(list(p), list(y == 1)) or 0.0), 4), **prf_of(p >= thr, y)}
         for task in ("qa", "summary", "data2txt"):
             idx = [i for i, k in enumerate(keys) if gold[k]["task"] == task]
-            res[task] = _prf(p[idx] >= thr, y[idx])
+            res[task] = prf_of(p[idx] >= thr, y[idx])
         dets = spec.get("span_detectors", []) if stage == "full" else spec.get("cheap_span_detectors", [])
         preds = []
         for k, pk in zip(keys, p):
@@ -389,7 +365,7 @@ def _dev_report(
                 if stage == "full" and not spans:  # the policy's fallback (LearnedPolicy._spans)
                     spans = detector_spans(k, spec.get("fallback_span_detectors", []))
             preds.append(spans)
-        res["span"] = span_f1(preds, [[tuple(s) for s in gold[k]["spans"]] for k in keys])
+        res["span"] = span_prf(preds, [[tuple(s) for s in gold[k]["spans"]] for k in keys])
         out[stage] = res
     if model and "model_answer_threshold" in spec:
         out["model_alone"] = _model_alone(model, gold, answers, spec)
@@ -399,7 +375,6 @@ def _dev_report(
 def _model_alone(model: dict[str, Any], gold: dict[str, Any], answers: dict[str, str], spec: dict[str, Any]) -> dict[str, Any]:
     """The tagger by itself on dev: flagged when its max token probability reaches the calib-chosen
     answer threshold, spans at the calib-chosen token threshold (per task too, for the model card)."""
-    from hallucheck.metrics import auroc
     from hallucheck.text import tokenize
 
     keys = sorted(k for k in model if k in gold and gold[k]["part"] == "dev")
@@ -409,11 +384,11 @@ def _model_alone(model: dict[str, Any], gold: dict[str, Any], answers: dict[str,
         sel = [k for k in keys if task is None or gold[k]["task"] == task]
         p = np.array([model[k]["features"]["model_max"] for k in sel])
         y = np.array([int(gold[k]["label"]) for k in sel])
-        row: dict[str, Any] = {"n": len(sel), **_prf(p >= thr, y), "auroc": round(float(auroc(list(p), list(y == 1)) or 0.0), 4)}
+        row: dict[str, Any] = {"n": len(sel), **prf_of(p >= thr, y), "auroc": round(float(auroc(list(p), list(y == 1)) or 0.0), 4)}
         preds = [
             _model_spans(model[k], answers[k], tokenize(answers[k], "en"), res["token_threshold"]) if pk >= thr else []
             for k, pk in zip(sel, p)
         ]
-        row["span"] = span_f1(preds, [[tuple(s) for s in gold[k]["spans"]] for k in sel])
+        row["span"] = span_prf(preds, [[tuple(s) for s in gold[k]["spans"]] for k in sel])
         res[task or "all"] = row
     return res

@@ -11,14 +11,14 @@ import pytest
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.checker import Checker, make_case
 from hallucheck.errors import InputError
+from hallucheck.metrics import best_threshold
+from hallucheck.metrics import prf_of as prf
 from hallucheck.policies import get_policy
 from hallucheck.policies.calibration import (
     Sample,
-    best_threshold,
     calibrate_policy,
     fit_platt,
     grouped_folds,
-    prf,
 )
 from hallucheck.policies.learned import LearnedPolicy
 from hallucheck.types import Finding
@@ -62,14 +62,6 @@ def test_platt_never_inverts_the_ranking() -> None:
     raw = np.array([0.0, 1.0, 2.0, 3.0])
     a, b = fit_platt(raw, np.array([1.0, 1.0, 0.0, 0.0]))
     assert a == 0.0 and b == pytest.approx(0.0)  # the base rate, not a falling curve
-
-
-def test_best_threshold_and_prf() -> None:
-    p = np.array([0.1, 0.2, 0.6, 0.7, 0.9])
-    y = np.array([False, False, True, True, True])
-    t, f1 = best_threshold(p, y)
-    assert 0.2 < t <= 0.6 and f1 == 1.0
-    assert prf(np.array([True, False]), np.array([False, False])) == {"precision": 0.0, "recall": 0.0, "f1": 0.0}
 
 
 def test_folds_keep_groups_whole() -> None:
