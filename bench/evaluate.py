@@ -25,8 +25,7 @@ from _common import RAGTRUTH, available_policies_here, cheap_detectors, machine,
 
 from hallucheck.eval.datasets import count_examples, load_dataset
 from hallucheck.eval.runner import Prediction, ViewsPredictor, evaluate
-
-TASKS = ("qa", "summary", "data2txt")
+from hallucheck.types import RAGTRUTH_TASKS as TASKS
 
 
 @dataclass(frozen=True)

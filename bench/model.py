@@ -27,8 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import RAGTRUTH, machine, write_result
 from hallucheck.metrics import prf
-
-TASKS = ("qa", "summary", "data2txt")
+from hallucheck.types import RAGTRUTH_TASKS as TASKS
 
 
 def _prf(tp: float, pred: float, act: float) -> dict[str, float]:

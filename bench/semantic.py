@@ -27,8 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import RAGTRUTH, machine, write_result
 
+from hallucheck.types import RAGTRUTH_TASKS as TASKS
+
 TOKEN_GRID = (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85)
-TASKS = ("qa", "summary", "data2txt")
 
 
 def _examples(split: str, per_task: int | None) -> list[Any]:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 __all__ = [
     "TASKS",
+    "RAGTRUTH_TASKS",
     "LABELS",
     "Task",
     "Label",
@@ -30,6 +31,8 @@ __all__ = [
 
 Task = Literal["qa", "summary", "data2txt", "dialogue", "generic"]
 TASKS: tuple[str, ...] = ("qa", "summary", "data2txt", "dialogue", "generic")
+# The tasks RAGTruth labels: the learned policy's task features and the per-task scores.
+RAGTRUTH_TASKS: tuple[str, ...] = ("qa", "summary", "data2txt")
 
 Label = Literal[
     "fabrication",

@@ -42,15 +42,13 @@ import numpy as np
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Verdict, decision_for
-from hallucheck.types import Finding, RiskLevel, Span
+from hallucheck.types import RAGTRUTH_TASKS, Finding, RiskLevel, Span
 
-__all__ = ["LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "TASKS", "level_from_probability"]
-
-TASKS: tuple[str, ...] = ("qa", "summary", "data2txt")
+__all__ = ["LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "level_from_probability"]
 
 
 def case_features(task: str | None, answer_chars: int, sentences: int) -> dict[str, float]:
-    out = {f"case.task_{t}": float(task == t) for t in TASKS}
+    out = {f"case.task_{t}": float(task == t) for t in RAGTRUTH_TASKS}
     out["case.answer_kchars"] = answer_chars / 1000.0
     out["case.sentences"] = float(sentences)
     return out

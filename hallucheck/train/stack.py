@@ -18,12 +18,14 @@ from typing import Any
 import numpy as np
 
 from hallucheck.metrics import auroc, best_threshold, prf_of, span_prf
+from hallucheck.policies.default import DEFAULT_DETECTORS
 from hallucheck.policies.learned import case_features, stack_features
 from hallucheck.train.stack_data import collect, load_cache
 
-__all__ = ["fit_policy", "fit_stage", "write_tagger_thresholds", "CHEAP", "FULL_EXTRA"]
+__all__ = ["fit_policy", "fit_stage", "write_tagger_thresholds", "FULL_EXTRA"]
 
-CHEAP: tuple[str, ...] = ("citations", "lexicon", "numbers", "ngram", "overlap")
+# The cheap stage is the default detector set (policies.default.DEFAULT_DETECTORS); the full
+# stage adds these.
 FULL_EXTRA: tuple[str, ...] = ("model",)
 SPAN_CANDIDATES: tuple[str, ...] = ("numbers", "lexicon", "citations", "consistency", "ngram", "overlap")
 
@@ -141,7 +143,7 @@ def fit_policy(
 ) -> int:
     """Fit the learned policy (see the module docstring); ``limit`` caps the answers per part (tests)."""
     cache_dir = Path(cache or "runs/stack")
-    cheap = list(CHEAP)
+    cheap = list(DEFAULT_DETECTORS)
     full = list(detectors) if detectors else cheap + list(FULL_EXTRA)
     if collect_missing:
         collect(data, cache_dir, sorted(set(full) | set(SPAN_CANDIDATES)), limit=limit)

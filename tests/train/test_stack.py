@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hallucheck.train.stack import CHEAP, fit_policy, write_tagger_thresholds
+from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP
+from hallucheck.train.stack import fit_policy, write_tagger_thresholds
 
 pytest.importorskip("sklearn")
 
