@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -44,7 +44,37 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Verdict, decision_for
 from hallucheck.types import RAGTRUTH_TASKS, Finding, RiskLevel, Span
 
-__all__ = ["LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "level_from_probability"]
+__all__ = ["LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "choose_spans", "level_from_probability"]
+
+
+S = TypeVar("S")
+
+
+def choose_spans(
+    spans: Sequence[tuple[str, Sequence[S]]],
+    *,
+    with_model: bool,
+    span_detectors: Collection[str],
+    cheap_span_detectors: Collection[str],
+    fallback_span_detectors: Collection[str] = (),
+) -> list[S]:
+    """The spans a learned verdict shows, from ``(detector, spans)`` pairs in detector order.
+
+    The tagger's spans (detector ``model``) always, plus those of ``span_detectors`` when the
+    tagger ran, else of ``cheap_span_detectors``. When that leaves nothing although the tagger ran,
+    the spans of ``fallback_span_detectors``: a rejected or reviewed answer must say what to look
+    at, so it shows what the detectors at least as precise as the tagger on calib found (e.g. a
+    figure that contradicts the source) rather than nothing. Shared by the policy and by the
+    training's dev report, so the numbers recorded are those of the shipped behaviour.
+    """
+
+    def collect(keep: Collection[str]) -> list[S]:
+        return [s for det, found in spans if det == "model" or det in keep for s in found]
+
+    out = collect(span_detectors if with_model else cheap_span_detectors)
+    if not out and with_model and fallback_span_detectors:
+        out = collect(fallback_span_detectors)
+    return out
 
 
 def case_features(task: str | None, answer_chars: int, sentences: int) -> dict[str, float]:
@@ -214,22 +244,14 @@ class LearnedPolicy:
 
     def _spans(self, findings: Sequence[Finding], show: bool) -> list[Span]:
         usable_findings = [f for f in findings if not f.error]
-        with_model = any(f.detector == "model" for f in usable_findings)
-        keep = self.span_detectors if with_model else self.cheap_span_detectors
-        out = self._collect(usable_findings, keep, show)
-        if show and not out and with_model:
-            # A rejected (or reviewed) answer must say what to look at: when the tagger marked no
-            # word, show the spans of the detectors that were at least as precise as the tagger on
-            # calib (e.g. a figure that contradicts the source) rather than nothing.
-            out = self._collect(usable_findings, self.fallback_span_detectors, show)
-        return out
-
-    def _collect(self, findings: Sequence[Finding], keep: set[str], show: bool) -> list[Span]:
-        out: list[Span] = []
-        for f in findings:
-            if f.detector == "model" or f.detector in keep:
-                out.extend(s for s in f.spans if show or s.score >= self.span_keep_score)
-        return out
+        by_detector = [(f.detector, [s for s in f.spans if show or s.score >= self.span_keep_score]) for f in usable_findings]
+        return choose_spans(
+            by_detector,
+            with_model=any(f.detector == "model" for f in usable_findings),
+            span_detectors=self.span_detectors,
+            cheap_span_detectors=self.cheap_span_detectors,
+            fallback_span_detectors=self.fallback_span_detectors if show else (),
+        )
 
     def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
         cheap = self.stages["cheap"]

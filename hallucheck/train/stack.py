@@ -19,7 +19,7 @@ import numpy as np
 
 from hallucheck.metrics import auroc, best_threshold, prf_of, span_prf
 from hallucheck.policies.default import DEFAULT_DETECTORS
-from hallucheck.policies.learned import case_features, stack_features
+from hallucheck.policies.learned import case_features, choose_spans, stack_features
 from hallucheck.train.stack_data import collect, load_cache
 
 __all__ = ["fit_policy", "fit_stage", "write_tagger_thresholds", "FULL_EXTRA"]
@@ -345,8 +345,8 @@ def _dev_report(
         for d in spec.get(key, [])
     }
 
-    def detector_spans(key: str, dets: list[str]) -> list[tuple[int, int]]:
-        return [tuple(s[:2]) for d in dets if key in span_rows[d] for s in span_rows[d][key]["spans"]]
+    def detector_spans(key: str) -> list[tuple[str, list[tuple[int, int]]]]:
+        return [(d, [tuple(s[:2]) for s in rows[key]["spans"]]) for d, rows in span_rows.items() if key in rows]
 
     for stage, (st, xs) in stage_models.items():
         keys = sorted(k for k in xs if gold[k]["part"] == "dev")
@@ -356,16 +356,21 @@ def _dev_report(
         for task in ("qa", "summary", "data2txt"):
             idx = [i for i, k in enumerate(keys) if gold[k]["task"] == task]
             res[task] = prf_of(p[idx] >= thr, y[idx])
-        dets = spec.get("span_detectors", []) if stage == "full" else spec.get("cheap_span_detectors", [])
         preds = []
         for k, pk in zip(keys, p):
             spans: list[tuple[int, int]] = []
             if pk >= thr:
+                found = detector_spans(k)
                 if stage == "full" and k in model:
-                    spans += _model_spans(model[k], answers[k], tokenize(answers[k], "en"), spec.get("token_threshold", 0.5))
-                spans += detector_spans(k, dets)
-                if stage == "full" and not spans:  # the policy's fallback (LearnedPolicy._spans)
-                    spans = detector_spans(k, spec.get("fallback_span_detectors", []))
+                    tokens = tokenize(answers[k], "en")
+                    found.insert(0, ("model", _model_spans(model[k], answers[k], tokens, spec.get("token_threshold", 0.5))))
+                spans = choose_spans(
+                    found,
+                    with_model=stage == "full",
+                    span_detectors=spec.get("span_detectors", []),
+                    cheap_span_detectors=spec.get("cheap_span_detectors", []),
+                    fallback_span_detectors=spec.get("fallback_span_detectors", []),
+                )
             preds.append(spans)
         res["span"] = span_prf(preds, [[tuple(s) for s in gold[k]["spans"]] for k in keys])
         out[stage] = res

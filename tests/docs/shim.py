@@ -240,7 +240,8 @@ def curl(args: list[str]) -> int:
     if not PORT:
         wrong("curl needs the sandbox server (DOCS_PORT)")
     real = [a.replace(":8000", f":{PORT}") if a in urls else a for a in args]
-    proc = subprocess.run([os.environ.get("DOCS_CURL", "/usr/bin/curl"), "-sS", "-w", "\n%{http_code}", *real], capture_output=True, text=True, check=False)
+    curl = os.environ.get("DOCS_CURL", "/usr/bin/curl")
+    proc = subprocess.run([curl, "-sS", "-w", "\n%{http_code}", *real], capture_output=True, text=True, check=False)
     body, _, status = proc.stdout.rpartition("\n")
     if proc.returncode != 0:
         wrong(f"curl {' '.join(args)}: {proc.stderr.strip()}")

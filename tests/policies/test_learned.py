@@ -173,3 +173,18 @@ def test_an_answer_sent_to_review_keeps_its_spans() -> None:
     else:
         assert report.spans, "a report sent to review or rejected must show its spans"
         assert any("0800-123-456" in s.text for s in report.spans)
+
+
+def test_choose_spans_keeps_the_tagger_and_the_chosen_detectors_then_falls_back() -> None:
+    from hallucheck.policies.learned import choose_spans
+
+    found = [("model", []), ("numbers", ["n1"]), ("ngram", ["g1"]), ("lexicon", ["l1"])]
+    sets = {"span_detectors": {"ngram"}, "cheap_span_detectors": {"lexicon"}}
+    assert choose_spans(found, with_model=True, **sets) == ["g1"]
+    assert choose_spans(found, with_model=False, **sets) == ["l1"]
+    # the tagger and the chosen detectors found nothing: the fallback detectors speak
+    quiet = [("model", []), ("numbers", ["n1"]), ("ngram", [])]
+    assert choose_spans(quiet, with_model=True, fallback_span_detectors={"numbers"}, **sets) == ["n1"]
+    assert choose_spans(quiet, with_model=True, **sets) == []
+    assert choose_spans(quiet, with_model=False, fallback_span_detectors={"numbers"}, **sets) == []
+    assert choose_spans([("model", ["m1"]), ("numbers", ["n1"])], with_model=True, fallback_span_detectors={"numbers"}, **sets) == ["m1"]
