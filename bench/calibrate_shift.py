@@ -32,8 +32,8 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.eval.datasets import load_dataset
 from hallucheck.metrics import best_threshold
 from hallucheck.metrics import prf_of as prf
-from hallucheck.policies.calibration import Sample, calibrate_policy, source_group
 from hallucheck.policies.learned import LearnedPolicy
+from hallucheck.train.calibration import Sample, calibrate_policy, source_group
 
 
 def main() -> None:

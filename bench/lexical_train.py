@@ -21,7 +21,7 @@ from typing import Any
 
 from hallucheck import metrics
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.checker import make_case
+from hallucheck.cases import make_case
 from hallucheck.detectors import get_detector
 from hallucheck.eval.split import part_of
 

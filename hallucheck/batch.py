@@ -99,7 +99,7 @@ def check_record(record: Mapping[str, Any], spec: CheckerSpec, overrides: Mappin
     """
     if not isinstance(record, Mapping):
         raise InputError(f"expected a JSON object, got {type(record).__name__}")
-    from hallucheck.checker import make_case
+    from hallucheck.cases import make_case
 
     case = make_case(apply_overrides(record, overrides))  # validate before any checker is built
     report = checker_for(spec).check(case)

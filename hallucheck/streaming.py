@@ -72,7 +72,7 @@ class CheckStream:
         sentence_checker: Checker | None = None,
         max_answer_chars: int | None = None,
     ) -> None:
-        from hallucheck.checker import MAX_ANSWER_CHARS
+        from hallucheck.cases import MAX_ANSWER_CHARS
 
         self.checker = checker
         self.sentence_checker = sentence_checker or checker
@@ -179,7 +179,7 @@ def stream_case(
     case: Case | Mapping[str, Any] | None = None, **fields: Any
 ) -> Case:
     """The case a stream checks: validated like ``make_case`` with the answer still to come."""
-    from hallucheck.checker import make_case
+    from hallucheck.cases import make_case
 
     if isinstance(case, Case):
         data: dict[str, Any] = case.model_dump()

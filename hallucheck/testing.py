@@ -56,7 +56,7 @@ def assert_grounded(
         from hallucheck.checker import _default_checker
 
         checker = _default_checker()
-    from hallucheck.checker import make_case
+    from hallucheck.cases import make_case
 
     fields = {"question": question, "contexts": list(contexts) if contexts is not None else None, "answer": answer}
     built = make_case(case, **fields, **case_fields)

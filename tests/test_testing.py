@@ -57,6 +57,6 @@ def test_format_report_marks_the_answer() -> None:
 
 
 def _case(answer: str):  # type: ignore[no-untyped-def]
-    from hallucheck.checker import make_case
+    from hallucheck.cases import make_case
 
     return make_case(question="q", contexts=["s"], answer=answer)

@@ -54,8 +54,8 @@ def calibrate_command(
     from hallucheck.cli.options import check_policy
     from hallucheck.errors import InputError
     from hallucheck.eval.datasets import FORMATS, load_dataset, sniff_format
-    from hallucheck.policies.calibration import Sample, calibrate_policy, source_group
     from hallucheck.policies.learned import LearnedPolicy
+    from hallucheck.train.calibration import Sample, calibrate_policy, source_group
 
     check_policy(policy)
     if data == "-":

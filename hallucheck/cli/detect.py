@@ -81,7 +81,7 @@ def _single(
     case_file: str, spec: Any, overrides: dict[str, Any], out: Path | None, output_format: str, parts: frozenset[str]
 ) -> None:
     from hallucheck.batch import apply_overrides, checker_for
-    from hallucheck.checker import make_case
+    from hallucheck.cases import make_case
     from hallucheck.errors import InputError
     from hallucheck.jsonio import display_name, read_json
 

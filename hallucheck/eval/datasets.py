@@ -105,7 +105,7 @@ def _gold_spans(raw: Any, answer: str, where: str, field_name: str) -> tuple[tup
 
 
 def _case(fields: dict[str, Any], where: str) -> Any:
-    from hallucheck.checker import make_case
+    from hallucheck.cases import make_case
 
     try:
         return make_case(fields)

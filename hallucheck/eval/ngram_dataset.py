@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.checker import make_case
+from hallucheck.cases import make_case
 from hallucheck.detectors.lexical.ngram import NgramDetector
 from hallucheck.errors import InputError
 from hallucheck.types import Case

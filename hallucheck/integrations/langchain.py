@@ -123,7 +123,7 @@ class HallucheckEvaluator(RunEvaluator):
         return await asyncio.to_thread(lambda: self.evaluate_strings(**kwargs))
 
     def _grade(self, question: str, contexts: Any, answer: str) -> Verdict:
-        from hallucheck.checker import make_case
+        from hallucheck.cases import make_case
 
         case = make_case(question=question, contexts=as_contexts(contexts), answer=answer)
         return Verdict(self.checker.check(case), answer, self.threshold)

@@ -64,7 +64,7 @@ class HallucheckEvaluator(BaseEvaluator):
         **kwargs: Any,
     ) -> HallucheckEvaluationResult:
         """Check ``response`` against ``contexts`` (the question is ``query``)."""
-        from hallucheck.checker import make_case
+        from hallucheck.cases import make_case
 
         if response is None or contexts is None:
             raise InputError("both response and contexts are needed to check for hallucinations")

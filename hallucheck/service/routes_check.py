@@ -7,7 +7,7 @@ import time
 
 from fastapi import APIRouter, Depends
 
-from hallucheck.checker import make_case
+from hallucheck.cases import make_case
 from hallucheck.service.context import Principal, ServiceContext
 from hallucheck.service.deps import caller, get_context, principal, take
 from hallucheck.service.errors import ApiError

@@ -112,7 +112,7 @@ def test_demo_runs_every_example(invoke) -> None:  # type: ignore[no-untyped-def
 
 
 def test_examples_are_valid_cases() -> None:
-    from hallucheck.checker import make_case
+    from hallucheck.cases import make_case
     from hallucheck.cli.demo import example_cases
 
     examples = example_cases()

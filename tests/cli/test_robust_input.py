@@ -74,7 +74,7 @@ def test_huge_integer_and_lone_surrogate_in_one_case(invoke, tmp_path: Path) -> 
 
 
 def test_make_case_refuses_lone_surrogates_like_the_service() -> None:
-    from hallucheck.checker import make_case
+    from hallucheck.cases import make_case
     from hallucheck.errors import InputError
 
     with pytest.raises(InputError, match="metadata.a.0: the text contains invalid Unicode"):

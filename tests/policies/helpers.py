@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.checker import make_case
+from hallucheck.cases import make_case
 from hallucheck.types import Finding
 
 __all__ = ["analysis", "finding", "citations", "llm"]

@@ -136,7 +136,7 @@ class SelfConsistencyDetector(LLMDetector):
             notes.append(f"LLM presence check unusable ({result.stage}: {result.error or 'wrong number of answers'}); used lexical")
         elif method == "model":
             try:
-                from hallucheck.checker import make_case
+                from hallucheck.cases import make_case
                 from hallucheck.detectors import get_detector
 
                 if self._model_detector is None:

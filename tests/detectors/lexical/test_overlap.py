@@ -8,7 +8,7 @@ import math
 import pytest
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.checker import make_case
+from hallucheck.cases import make_case
 from hallucheck.detectors import get_detector
 from hallucheck.detectors.lexical import overlap as overlap_module
 from hallucheck.detectors.lexical.overlap import OverlapDetector, interpret_rouge, rouge_l

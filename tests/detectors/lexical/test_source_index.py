@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.checker import make_case
+from hallucheck.cases import make_case
 from hallucheck.detectors.lexical.source_index import locate_in_sources, memo, source_index
 
 

@@ -14,13 +14,13 @@ from hallucheck.errors import InputError
 from hallucheck.metrics import best_threshold
 from hallucheck.metrics import prf_of as prf
 from hallucheck.policies import get_policy
-from hallucheck.policies.calibration import (
+from hallucheck.policies.learned import LearnedPolicy
+from hallucheck.train.calibration import (
     Sample,
     calibrate_policy,
     fit_platt,
     grouped_folds,
 )
-from hallucheck.policies.learned import LearnedPolicy
 from hallucheck.types import Finding
 
 
