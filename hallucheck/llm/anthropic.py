@@ -9,7 +9,6 @@ from typing import Any
 
 from hallucheck.llm.base import Completion, LLMError, Message
 from hallucheck.llm.http import HTTPClient
-from hallucheck.llm.sse import sse_events
 
 __all__ = ["AnthropicClient", "ANTHROPIC_VERSION"]
 
@@ -91,12 +90,12 @@ class AnthropicClient(HTTPClient):
 
     def _stream(self, messages: list[Message], settings: dict[str, Any]) -> Iterator[str | Completion]:
         """Messages streaming (``"stream": true``): the text of each ``content_block_delta`` as it
-        comes, then the usage of ``message_start`` / ``message_delta`` (see ``hallucheck.llm.sse``)."""
+        comes, then the usage of ``message_start`` / ``message_delta`` (see ``HTTPClient._events``)."""
         body = {**self._body(messages, settings), "stream": True}
         t0 = time.perf_counter()
         model, stop = self.model, None
         prompt_tokens = completion_tokens = 0
-        for event in sse_events(self, body):
+        for event in self._events(body):
             kind = event.get("type")
             if kind == "message_start" and isinstance(event.get("message"), dict):
                 message = event["message"]

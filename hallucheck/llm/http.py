@@ -21,7 +21,7 @@ import socket
 import ssl
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import httpx
@@ -140,8 +140,6 @@ class HTTPClient(BaseClient):
         self._async_transport = async_transport
         self._ssl: ssl.SSLContext | None = None
         self._ssl_lock = threading.Lock()
-        self._client: httpx.Client | None = None
-        self._client_lock = threading.Lock()
 
     @property
     def identity(self) -> str:
@@ -172,18 +170,7 @@ class HTTPClient(BaseClient):
             return self._ssl
 
     def close(self) -> None:
-        """Close the pooled client of streamed calls (each plain call has its own connection)."""
-        with self._client_lock:
-            if self._client is not None:
-                self._client.close()
-                self._client = None
-
-    def _sync_client(self) -> httpx.Client:
-        """A pooled client for streamed calls, whose reader decides when to stop."""
-        with self._client_lock:
-            if self._client is None:
-                self._client = httpx.Client(timeout=self._timeout(), transport=self._transport, verify=self._verify())
-            return self._client
+        """Nothing is held between calls (every attempt, streamed or not, has its own connection and watchdog)."""
 
     # ---- time -------------------------------------------------------------------------------
 
@@ -287,6 +274,55 @@ class HTTPClient(BaseClient):
                 buf += chunk
                 self._check_size(len(buf))
             return resp.status_code, resp.headers, bytes(buf)
+
+    # ---- streaming --------------------------------------------------------------------------
+
+    def _events(self, body: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """The JSON objects of the ``data:`` lines of the streamed reply to ``body`` (until ``[DONE]``).
+
+        OpenAI-compatible servers and Anthropic stream a completion as server-sent events. The
+        whole stream is one attempt: it ends within ``timeout`` (cut to the caller's deadline)
+        whatever the server does, and its bytes count against ``max_response_bytes``. Closing
+        the generator closes the response, which tells the server to stop writing. Not retried:
+        a stream that broke half-way cannot be resumed.
+        """
+        where = f"{self.backend} {self.url}"
+        seconds = self._attempt_seconds(current_deadline(), None)
+        guard = _Attempt(seconds)
+        guard.start()
+        try:
+            with httpx.Client(timeout=self._timeout(seconds), transport=self._transport,
+                              verify=self._verify()) as http, \
+                    http.stream("POST", self.url, json=body, headers=self._headers(),
+                                extensions={"trace": guard.trace}) as resp:
+                if resp.status_code >= 400:
+                    snippet = resp.read()[:300].decode("utf-8", "replace").replace("\n", " ")
+                    raise LLMHTTPError(f"{where}: HTTP {resp.status_code}: {snippet}", resp.status_code)
+                size = 0
+                for line in resp.iter_lines():
+                    guard.check()
+                    size += len(line) + 1
+                    self._check_size(size)
+                    if not line.startswith("data:"):
+                        continue
+                    data = line[5:].strip()
+                    if data == "[DONE]":
+                        break
+                    try:
+                        event = json.loads(data)
+                    except (ValueError, RecursionError):
+                        raise LLMError(f"{where}: a streamed event is not usable JSON: {data[:200]!r}") from None
+                    if isinstance(event, dict):
+                        yield event
+                guard.check()  # the watchdog ends an overdue read as an end of stream
+        except httpx.TimeoutException:
+            raise LLMError(f"{where}: timed out after {seconds:.3g}s") from None
+        except httpx.HTTPError as exc:
+            if guard.expired:
+                raise LLMError(f"{where}: timed out after {seconds:.3g}s") from None
+            raise LLMError(f"{where}: connection failed: {type(exc).__name__}: {exc}") from None
+        finally:
+            guard.stop()
 
     # ---- shared -----------------------------------------------------------------------------
 

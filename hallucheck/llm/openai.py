@@ -16,7 +16,6 @@ from typing import Any
 
 from hallucheck.llm.base import Completion, LLMError, Message
 from hallucheck.llm.http import HTTPClient
-from hallucheck.llm.sse import sse_events
 
 __all__ = ["OpenAIClient"]
 
@@ -100,12 +99,12 @@ class OpenAIClient(HTTPClient):
 
     def _stream(self, messages: list[Message], settings: dict[str, Any]) -> Iterator[str | Completion]:
         """Server-sent chunks (``"stream": true``): each delta's text as it comes, then the usage
-        (see ``hallucheck.llm.sse`` for the limits and for stopping)."""
+        (see ``HTTPClient._events`` for the limits and for stopping)."""
         body = {**self._body(messages, settings), "stream": True, "stream_options": {"include_usage": True}}
         t0 = time.perf_counter()
         usage: dict[str, Any] = {}
         model, finish = self.model, None
-        for chunk in sse_events(self, body):
+        for chunk in self._events(body):
             model = str(chunk.get("model") or model)
             usage = chunk.get("usage") or usage
             for choice in chunk.get("choices") or []:

@@ -223,3 +223,10 @@ def test_the_guard_stops_a_real_http_stream(stream_server: Any) -> None:
     assert result.stopped_early
     assert result.attempts[0].answer == "Click Forgot password [source:FAQ-1]. The link is CRIT valid forever."
     assert srv.sent < len(pieces) // 2  # the server stopped writing soon after the rejected sentence
+
+
+def test_a_stream_event_nested_past_the_parser_is_an_llm_error(stream_server: Any) -> None:
+    srv = stream_server(["x"])
+    srv._events = lambda: iter(["data: " + "[" * 100_000 + "]" * 100_000 + "\n\n"])  # type: ignore[method-assign]
+    with pytest.raises(LLMError, match="not usable JSON"):
+        list(OpenAIClient("m-1", base_url=srv.url, max_response_bytes=10**6).stream("go"))
