@@ -1,0 +1,75 @@
+"""merge_spans: properties that must hold for any set of detector spans."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hallucheck.spans import LABEL_PRIORITY, merge_spans
+from hallucheck.types import Evidence, Span
+
+TEXT = "The company was founded in 2010 in Paris by Jean Dupont and makes bicycles."
+LABELS = sorted(LABEL_PRIORITY)
+
+
+@st.composite
+def spans(draw: st.DrawFn) -> Span:
+    start = draw(st.integers(0, len(TEXT) - 1))
+    end = draw(st.integers(start + 1, len(TEXT)))  # detectors flag text: spans are never empty
+    detector = draw(st.sampled_from(["numbers", "ngram", "model", "lexicon"]))
+    return Span(
+        start=start,
+        end=end,
+        text=TEXT[start:end],
+        label=draw(st.sampled_from(LABELS)),
+        score=draw(st.floats(0.0, 1.0)),
+        detector=detector,
+        reason=draw(st.sampled_from(["", f"{detector} says so"])),
+        evidence=[Evidence(source_id="s1", text=f"{detector} evidence")] if draw(st.booleans()) else [],
+    )
+
+
+def _chars(items: list[Span]) -> set[int]:
+    return {i for s in items for i in range(s.start, s.end)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(spans(), max_size=12))
+def test_merged_spans_are_ordered_disjoint_and_cover_the_same_characters(found: list[Span]) -> None:
+    merged = merge_spans(found, TEXT)
+    assert all(a.end <= b.start for a, b in zip(merged, merged[1:]))
+    assert _chars(merged) == _chars(found)
+    assert all(m.text == TEXT[m.start : m.end] for m in merged)
+    assert len(merged) <= len(found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(spans(), max_size=12))
+def test_each_span_lands_in_one_merged_span_that_keeps_its_strength_and_evidence(found: list[Span]) -> None:
+    merged = merge_spans(found, TEXT)
+    for s in found:
+        homes = [m for m in merged if m.start <= s.start and s.end <= m.end]
+        assert len(homes) == 1, s
+        home = homes[0]
+        assert home.score >= s.score
+        assert set(s.detector.split("+")) <= set(home.detector.split("+"))
+        assert all(e in home.evidence for e in s.evidence)
+    for m in merged:
+        inside = [s for s in found if m.start <= s.start and s.end <= m.end]
+        assert m.score == max(s.score for s in inside)
+
+
+@given(st.lists(spans(), max_size=12))
+def test_merging_twice_changes_nothing(found: list[Span]) -> None:
+    once = merge_spans(found, TEXT)
+    assert merge_spans(once, TEXT) == once
+
+
+def test_overlap_takes_the_stronger_label_and_contradiction_wins_ties() -> None:
+    a = Span(start=0, end=10, text=TEXT[0:10], label="baseless", score=0.7, detector="ngram", reason="new words")
+    b = Span(start=5, end=20, text=TEXT[5:20], label="contradiction", score=0.7, detector="numbers", reason="figure differs")
+    [m] = merge_spans([a, b], TEXT)
+    assert (m.start, m.end, m.label, m.detector) == (0, 20, "contradiction", "ngram+numbers")
+    assert m.reason == "new words; figure differs"
+    touching = Span(start=20, end=25, text=TEXT[20:25], label="baseless", score=0.2, detector="model")
+    assert len(merge_spans([b, touching], TEXT)) == 2  # touching spans stay apart
