@@ -94,7 +94,7 @@ class SourceAnalysis:
         return self.text.lower()
 
     def content_ngrams(self, n: int) -> Collection[str]:
-        """Lemma n-grams over content tokens (stop words and punctuation removed), as seed 004 builds
+        """Lemma n-grams over content tokens (stop words and punctuation removed), as the n-gram novelty guide builds
         them; a ``string_set``, because it stays in the source cache."""
         key = f"_ngrams_{n}"
         cached: Collection[str] | None = self.__dict__.get(key)

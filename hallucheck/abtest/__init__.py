@@ -1,4 +1,4 @@
-"""Prompt A/B testing (seed 002): strategies × cases × one LLM backend, scored and reported.
+"""Prompt A/B testing (RAG prompting guide): strategies × cases × one LLM backend, scored and reported.
 
     >>> from hallucheck.abtest import ABTester, demo_cases, write_report
     >>> result = ABTester(llm).run(demo_cases())

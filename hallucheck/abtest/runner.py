@@ -4,7 +4,7 @@ For each (strategy, case) the prompt is rendered from the shipped templates, the
 the user-facing part is extracted (last step of a reasoning answer, ``answer`` of a JSON one),
 and hallucheck's checker judges it against the case's sources. Keyword coverage, citations
 (valid ids, as read by the citations detector), the checker's risk, latency and tokens are
-recorded per run and summarised per strategy with seed 002's weighted score.
+recorded per run and summarised per strategy with the RAG prompting guide's weighted score.
 """
 
 from __future__ import annotations

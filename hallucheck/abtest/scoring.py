@@ -1,4 +1,4 @@
-"""Seed 002's weighted score, with the weights and normalisers configurable.
+"""The RAG prompting guide's weighted score, with the weights and normalisers configurable.
 
 score = keyword coverage × 0.30 + citation rate × 0.25 + (1 − hallucination risk) × 0.25
       + (1 − min(latency / 5000 ms, 1)) × 0.10 + (1 − min(tokens / 500, 1)) × 0.10

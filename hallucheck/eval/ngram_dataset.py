@@ -1,4 +1,4 @@
-"""Seed 004's dataset mode: run the n-gram novelty check over a JSONL file, one result per line.
+"""The n-gram novelty guide's dataset mode: run the n-gram novelty check over a JSONL file, one result per line.
 
 Reads RAGTruth-style records (``query``, ``context``, ``output``, ``task_type``) or generic
 ones (``question``, ``contexts`` — a string or a list of strings / ``{id, text}`` —, ``answer``,

@@ -1,4 +1,4 @@
-"""External knowledge sources for factual grounding (seed 003): a protocol and a local BM25 index."""
+"""External knowledge sources for factual grounding (production pipeline guide): a protocol and a local BM25 index."""
 
 from typing import Any
 

@@ -26,7 +26,7 @@ class Passage:
 
 
 class Verification(NamedTuple):
-    """``(supported, confidence, evidence)`` as seed 003 defines it; evidence is the best passage
+    """``(supported, confidence, evidence)`` as the production pipeline guide defines it; evidence is the best passage
     sentence (or an empty string)."""
 
     supported: bool

@@ -1,4 +1,4 @@
-"""Read a judge's verdict written as text instead of JSON (the format of seed 001's prompt).
+"""Read a judge's verdict written as text instead of JSON (the format of the RAG detection guide's prompt).
 
 Why: small models asked for JSON often answer in the line format they saw most in training —
 ``VERDICT: HAS_HALLUCINATIONS`` and ``- "quote": HALLUCINATION - reason`` — and a usable verdict

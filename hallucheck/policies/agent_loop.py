@@ -1,4 +1,4 @@
-"""What an agent loop should do next with a checked answer (seed 000's risk tiers and actions).
+"""What an agent loop should do next with a checked answer (the detection guideline's risk tiers and actions).
 
 Low risk: synthesize (accept the answer). Moderate: refine the search and try again. High:
 continue searching. Near the iteration limit — ``iteration >= max_iterations - 3`` — a high-risk

@@ -69,7 +69,7 @@ def citation_facts(findings: Iterable[Finding]) -> CitationFacts | None:
     return None
 
 
-# Notes "explicitly state unsupported claims" (seed 000): the words a judge uses for that, in the
+# Notes "explicitly state unsupported claims" (detection guideline): the words a judge uses for that, in the
 # five languages, unless negated right before ("no unsupported claims", "keine erfundenen ...").
 _UNSUPPORTED = re.compile(
     r"unsupported|not supported|lacks? (?:any )?support|no (?:supporting )?evidence for|hallucinat|fabricat|made[- ]up|invented"

@@ -1,4 +1,4 @@
-"""The tiered guideline (seed 000): rules first, the LLM judge only when the rules are not conclusive.
+"""The tiered guideline (detection guideline): rules first, the LLM judge only when the rules are not conclusive.
 
 Exactly as the guideline states, where the citation rules apply:
 
@@ -71,7 +71,7 @@ class TierAssessment:
 
 
 class TieredPolicy:
-    """Rules first; > 0.6 is high at once; otherwise ask the LLM layer and combine (seed 000)."""
+    """Rules first; > 0.6 is high at once; otherwise ask the LLM layer and combine (detection guideline)."""
 
     name: ClassVar[str] = "tiered"
 

@@ -1,4 +1,4 @@
-"""The signal vote (seed 001): every detector's own verdict is one signal.
+"""The signal vote (RAG detection guide): every detector's own verdict is one signal.
 
 Each usable finding votes with ``details["flagged"]`` (its detector's verdict at its own
 threshold; ``Finding.flagged`` falls back to ``risk > 0.5`` when a detector gives none).

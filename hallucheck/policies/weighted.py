@@ -1,4 +1,4 @@
-"""Weighted fusion (seed 003): three roles weighted 0.35 / 0.40 / 0.25, severity cut-offs.
+"""Weighted fusion (production pipeline guide): three roles weighted 0.35 / 0.40 / 0.25, severity cut-offs.
 
 Roles and the detectors that fill them (configurable with ``roles``):
 
@@ -106,7 +106,7 @@ def fuse(role_scores: Mapping[str, float], weights: Mapping[str, float]) -> floa
 
 
 class WeightedPolicy:
-    """Seed 003's weighted fusion over roles filled by hallucheck's detectors."""
+    """The production pipeline guide's weighted fusion over roles filled by hallucheck's detectors."""
 
     name: ClassVar[str] = "weighted"
 

@@ -1,11 +1,11 @@
 """Guarded generation: answer with forced citations, check, repair, and say what to do next.
 
-``Guard(llm).answer(question, contexts)`` is seed 002's guarded assistant made strict: the
+``Guard(llm).answer(question, contexts)`` is the RAG prompting guide's guarded assistant made strict: the
 answer is generated with the forced-citation template (sources listed under their real ids),
-checked by a Checker that expects citations, repaired by the severity-driven Mitigator (seed
-003), and returned with its report and every attempt.
+checked by a Checker that expects citations, repaired by the severity-driven Mitigator
+(production pipeline guide), and returned with its report and every attempt.
 
-Inside an agent loop (seed 000) pass ``iteration`` and ``max_iterations``: the result's
+Inside an agent loop (detection guideline) pass ``iteration`` and ``max_iterations``: the result's
 ``action`` then says whether the loop should ``synthesize`` (low risk), ``refine_search``
 (moderate) or ``continue`` searching (high). In a loop the guard does not abstain — more
 searching is the better remedy — and within 3 iterations of the limit a high-risk answer is
@@ -80,7 +80,7 @@ _NO_LOOP: dict[str, Action] = {"low": "synthesize", "moderate": "refine_search",
 
 
 def agent_action(level: RiskLevel, iteration: int, max_iterations: int | None) -> tuple[Action, bool]:
-    """Seed 000's loop rule as ``(action, forced)``; ``forced`` = high risk accepted near the limit.
+    """The detection guideline's loop rule as ``(action, forced)``; ``forced`` = high risk accepted near the limit.
 
     The rule itself lives in ``hallucheck.policies.agent_loop``; without an iteration limit there
     is no "near the limit" and the level alone decides.
@@ -357,7 +357,7 @@ class Guard:
         max_iterations: int = 5,
         language: str | None = None,
     ) -> GuardRun:
-        """Drive seed 000's loop: retrieve, answer, and stop on ``synthesize`` or the limit.
+        """Drive the detection guideline's loop: retrieve, answer, and stop on ``synthesize`` or the limit.
 
         ``retrieve(question, iteration, previous_result)`` returns the contexts for this round
         (a list, or a ``RetrievalResult`` from ``hallucheck.prevent.retrieval``); it sees the previous

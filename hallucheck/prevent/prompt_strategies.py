@@ -1,10 +1,10 @@
-"""The five answer-prompt strategies of seed 002, rendered from templates shipped in the package.
+"""The five answer-prompt strategies of the RAG prompting guide, rendered from templates shipped in the package.
 
 A RAG answer can only be checked for grounding if we know which source each statement came
 from, so every template lists the sources under the exact marker the citations detector reads
 (``[1]`` / ``[source:FAQ-7]`` in English, ``[來源 1]`` in Chinese) and uses the source's real id,
 never a position the model has to translate back. Templates exist in English and Traditional
-Chinese (seed 002's wording); other languages use the English template and are asked to reply in
+Chinese (the RAG prompting guide's wording); other languages use the English template and are asked to reply in
 their own language, Simplified Chinese uses the Chinese template with a simplified-script reply.
 
 ``final_answer`` recovers the part of a model's output that a user would see (the last step of a
@@ -40,7 +40,7 @@ __all__ = [
 
 
 class PromptStrategy(str, Enum):
-    """How the answer is asked for (seed 002's five templates)."""
+    """How the answer is asked for (the RAG prompting guide's five templates)."""
 
     BASIC = "basic"
     CHAIN_OF_THOUGHT = "chain_of_thought"

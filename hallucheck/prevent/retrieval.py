@@ -1,4 +1,4 @@
-"""Retrieval guard (seed 001): keep only chunks the retriever is confident about.
+"""Retrieval guard (RAG detection guide): keep only chunks the retriever is confident about.
 
 "Better to return nothing than noise": a model handed weakly related chunks fills the gaps
 itself. ``filter_retrieved`` drops chunks under a relevance threshold and, when nothing
@@ -24,7 +24,7 @@ from hallucheck.types import Source
 
 __all__ = ["RetrievedChunk", "RetrievalResult", "filter_retrieved", "DEFAULT_THRESHOLD"]
 
-DEFAULT_THRESHOLD = 0.7  # seed 001's default; scores are retriever-specific, so tune it per retriever
+DEFAULT_THRESHOLD = 0.7  # the RAG detection guide's default; scores are retriever-specific, so tune it per retriever
 
 
 class RetrievedChunk(BaseModel):

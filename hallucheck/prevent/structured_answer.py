@@ -1,4 +1,4 @@
-"""The structured-output strategy's answer (seed 002) as a pydantic model, parsed tolerantly.
+"""The structured-output strategy's answer (RAG prompting guide) as a pydantic model, parsed tolerantly.
 
 Models wrap JSON in prose or code fences, write ``"High"`` or ``"高"`` for the confidence, cite
 ``[1]`` or ``"來源 2"`` in ``sources_used`` and sometimes leave fields out. A strict parse would

@@ -1,4 +1,4 @@
-"""Seed 002's weighted score, configurable weights, keyword coverage."""
+"""The RAG prompting guide's weighted score, configurable weights, keyword coverage."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 004's dataset mode: RAGTruth-style and generic JSONL in, one result line per record out."""
+"""The n-gram novelty guide's dataset mode: RAGTruth-style and generic JSONL in, one result line per record out."""
 
 from __future__ import annotations
 

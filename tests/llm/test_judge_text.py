@@ -1,4 +1,4 @@
-"""A verdict written in seed 001's line format instead of JSON is still read."""
+"""A verdict written in the RAG detection guide's line format instead of JSON is still read."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Agent-loop actions (seed 000): low synthesizes, moderate refines, high continues, and near
+"""Agent-loop actions (detection guideline): low synthesizes, moderate refines, high continues, and near
 the iteration limit a high-risk answer is accepted but stays marked high risk."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tiered guideline policy (seed 000): every rule at its boundary, the LLM combination, the
+"""Tiered guideline policy (detection guideline): every rule at its boundary, the LLM combination, the
 conservative use of other detectors, escalation, and one run through the Checker."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Signal vote (seed 001): two or more signals reject, one reviews, none accepts."""
+"""Signal vote (RAG detection guide): two or more signals reject, one reviews, none accepts."""
 
 from __future__ import annotations
 

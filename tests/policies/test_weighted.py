@@ -1,4 +1,4 @@
-"""Weighted fusion (seed 003): weights 0.35 / 0.40 / 0.25, renormalisation over present roles,
+"""Weighted fusion (production pipeline guide): weights 0.35 / 0.40 / 0.25, renormalisation over present roles,
 severity cut-offs 0.8 / 0.6 / 0.35 and their mapping to levels and decisions."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The guarded answer: generation with forced citations, repair, and seed 000's loop decisions."""
+"""The guarded answer: generation with forced citations, repair, and the detection guideline's loop decisions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""N-gram novelty: answer sentences whose content words the sources never use (seed 004).
+"""N-gram novelty: answer sentences whose content words the sources never use (n-gram novelty guide).
 
 A faithful sentence reuses the wording of its sources; a sentence built from words (or word
 pairs) that appear nowhere in them is likely made up. Per sentence, over lemmas with stop words

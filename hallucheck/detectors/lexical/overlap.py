@@ -1,4 +1,4 @@
-"""ROUGE-L overlap between the answer and its sources (seed 001), made useful for long sources.
+"""ROUGE-L overlap between the answer and its sources (RAG detection guide), made useful for long sources.
 
 The seed scores the whole answer against the whole context with ROUGE-L F-measure (< 0.3
 potential hallucination, > 0.5 high overlap, between: review). Against a retrieved context many

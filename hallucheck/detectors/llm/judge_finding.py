@@ -27,7 +27,7 @@ JudgeWindow = tuple[int, int, JudgeOutput]  # answer window [start, end) and the
 
 
 def decision_for_risk(risk: float) -> str:
-    """Seed 000's agent actions: low → synthesize, moderate → refine_search, high → continue."""
+    """The detection guideline's agent actions: low → synthesize, moderate → refine_search, high → continue."""
     return "continue" if risk > 0.6 else "refine_search" if risk > 0.3 else "synthesize"
 
 

@@ -1,4 +1,4 @@
-"""Factual grounding against an external knowledge source (seed 003).
+"""Factual grounding against an external knowledge source (production pipeline guide).
 
 Each claim of the answer is looked up in a :class:`~hallucheck.knowledge.KnowledgeSource`
 (``source=``), or in a local BM25 index (``index=`` a folder of .txt/.md/.jsonl documents, or a

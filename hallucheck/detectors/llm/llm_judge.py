@@ -1,9 +1,9 @@
-"""LLM-as-a-judge: claim-by-claim labels with quotes mapped to answer offsets, seed 000's
-evaluation fields and five dimensions, and seed 002's detector summary — in one call per answer
+"""LLM-as-a-judge: claim-by-claim labels with quotes mapped to answer offsets, the detection guideline's
+evaluation fields and five dimensions, and the RAG prompting guide's detector summary — in one call per answer
 window.
 
 ``style="claims"`` (default) asks for everything (prompt ``judge/claims``); ``style="evaluation"``
-asks only for seed 000's evaluation JSON (prompt ``judge/evaluation``: shorter output, spans only
+asks only for the detection guideline's evaluation JSON (prompt ``judge/evaluation``: shorter output, spans only
 from ``problematic_segments``). The prompt is chosen by the case language (English fallback).
 """
 

@@ -145,7 +145,7 @@ class ClaimVerdict(_Lenient):
 
 
 class Dimensions(_Lenient):
-    """Seed 000's five evaluation dimensions, each 0..1 (``hallucination``: 1 = heavily hallucinated)."""
+    """The detection guideline's five evaluation dimensions, each 0..1 (``hallucination``: 1 = heavily hallucinated)."""
 
     completeness: float | None = None
     relevance: float | None = None
@@ -165,8 +165,8 @@ class Dimensions(_Lenient):
 
 
 class JudgeOutput(_Lenient):
-    """The judge's verdict: per-claim labels (seed 001), the evaluation fields and five dimensions
-    (seed 000), and the detector summary (seed 002)."""
+    """The judge's verdict: per-claim labels (RAG detection guide), the evaluation fields and five dimensions
+    (detection guideline), and the detector summary (RAG prompting guide)."""
 
     claims: list[ClaimVerdict] = Field(default_factory=list,
                                        validation_alias=AliasChoices("claims", "analysis", "statements", "items"))

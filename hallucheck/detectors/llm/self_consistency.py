@@ -228,7 +228,7 @@ def _features(n_samples: int, consistencies: list[float], agreement: float) -> d
 
 
 def _sample_agreement(samples: list[str], language: str) -> float:
-    """Mean pairwise cosine similarity of the samples (seed 003's whole-answer consistency)."""
+    """Mean pairwise cosine similarity of the samples (the production pipeline guide's whole-answer consistency)."""
     if len(samples) < 2:
         return 1.0
     try:

@@ -1,4 +1,4 @@
-"""Two-step prompting (seed 000, after Datadog): a strong model critiques the answer freely, a
+"""Two-step prompting (detection guideline, after Datadog): a strong model critiques the answer freely, a
 small model turns the critique into the judge's JSON.
 
 Why two steps: asking for JSON up front makes models commit to a verdict before reasoning, while

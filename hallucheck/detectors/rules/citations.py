@@ -1,4 +1,4 @@
-"""The citation rules of the detection guideline (seed 000), exactly, plus where they apply.
+"""The citation rules of the detection guideline, exactly, plus where they apply.
 
 What it checks: every citation marker in the answer names a source the case really has (an
 invalid citation is always a high-risk sign); how many claims (sentences longer than 20
@@ -101,7 +101,7 @@ def _claim_length(text: str, start: int, markers: list[CitationMarker]) -> int:
 
 
 class CitationDetector(BaseDetector):
-    """Seed 000's rule-based citation check.
+    """The detection guideline's rule-based citation check.
 
     Options:
       claim_chars: a sentence longer than this is a claim (20).
@@ -138,7 +138,7 @@ class CitationDetector(BaseDetector):
         return f"CitationDetector(count={self.count!r})"
 
     def level(self, risk: float, invalid: int, uncited: int, ratio: float, claims: int) -> RiskLevel:
-        """The guideline's tier from its rule-based signals (seed 000, "綜合判定準則")."""
+        """The guideline's tier from its rule-based signals (detection guideline, "綜合判定準則")."""
         if risk > self.high or invalid > 0 or uncited >= 3 or (ratio < self.at_risk and claims >= 3):
             return "high"
         if risk > self.at_risk or uncited >= 1:

@@ -1,9 +1,9 @@
-"""Speculation and unnamed-authority phrases the sources do not use (seed 002's rule checker).
+"""Speculation and unnamed-authority phrases the sources do not use (the RAG prompting guide's rule checker).
 
 A grounded answer restates its sources; it has no reason to hedge ("probably", 可能) or to lean on
 an authority nobody cited ("studies show", 專家表示). Either is a cheap sign that the writer went
 beyond the sources. A phrase that the sources themselves use is not flagged: the answer is then
-repeating the source, not inventing. Risk follows seed 002: 0.1 per distinct speculation phrase
+repeating the source, not inventing. Risk follows the RAG prompting guide: 0.1 per distinct speculation phrase
 plus 0.3 per distinct fabrication phrase, capped at 1; levels < 0.2 low, < 0.5 moderate (the
 seed's "medium"), else high.
 """
@@ -99,7 +99,7 @@ def _in_source(source: SourceAnalysis, phrase: str, language: str) -> bool:
 
 
 def seed_level(risk: float) -> str:
-    """Seed 002's level names: < 0.2 low, < 0.5 medium, else high."""
+    """The RAG prompting guide's level names: < 0.2 low, < 0.5 medium, else high."""
     return "low" if risk < 0.2 else "medium" if risk < 0.5 else "high"
 
 
@@ -107,8 +107,8 @@ class LexiconDetector(BaseDetector):
     """Hedging and unnamed-authority phrases in the answer that the sources do not contain.
 
     Options:
-      speculation_weight: risk per distinct speculation phrase (0.1, seed 002).
-      fabrication_weight: risk per distinct fabrication phrase (0.3, seed 002).
+      speculation_weight: risk per distinct speculation phrase (0.1, the RAG prompting guide).
+      fabrication_weight: risk per distinct fabrication phrase (0.3, the RAG prompting guide).
       speculation_score / fabrication_score: span scores (0.3 / 0.6).
       check_sources: skip phrases the sources use (True); False reproduces the seed's
         speculation rule, which flags hedges even when the sources hedge too.

@@ -1,8 +1,8 @@
 """Numbers, dates, amounts, phones and names in the answer that the sources lack or contradict.
 
 Figures and names are where an answer's errors are most checkable and most harmful: a wrong
-price, an invented hotline (seed 002: 客服專線 0800-123-456), a founder nobody mentioned (seed
-001: "... par Jean Dupont"). Every figure of the answer is normalised (:mod:`hallucheck.text.numbers`)
+price, an invented hotline (RAG prompting guide: 客服專線 0800-123-456), a founder nobody mentioned
+(RAG detection guide: "... par Jean Dupont"). Every figure of the answer is normalised (:mod:`hallucheck.text.numbers`)
 and looked up among the sources' figures; one the sources do not give is ``baseless``, unless the
 best-matching source sentence talks about the same thing with a different figure, which makes it
 a ``contradiction`` ("coûte 89€" against "coûte 99€"). Names (:mod:`hallucheck.text.entities`)

@@ -1,5 +1,5 @@
 """N-gram novelty that forgives paraphrase: a word counts as grounded when an aligned source sentence
-supports it semantically (seed 004's known weakness on summaries).
+supports it semantically (the n-gram novelty guide's known weakness on summaries).
 
 The plain n-gram detector (layer 2) calls "the tech giant bought the startup" novel because none of
 those lemmas occur in "Apple acquired Company B". This variant asks the semantic layer first: each

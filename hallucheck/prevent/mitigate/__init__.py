@@ -1,4 +1,4 @@
-"""Repairing risky answers (seed 003): strategies chosen by severity, with a retry limit.
+"""Repairing risky answers (production pipeline guide): strategies chosen by severity, with a retry limit.
 
     >>> from hallucheck.prevent.mitigate import Mitigator
     >>> result = Mitigator(llm, checker).mitigate(question, contexts, answer)

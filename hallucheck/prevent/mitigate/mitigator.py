@@ -1,6 +1,6 @@
 """The repair loop: pick a strategy by severity, try it, re-check, keep the better answer.
 
-Seed 003 maps each severity to an ordered list of strategies. The loop tries them in that order
+The production pipeline guide maps each severity to an ordered list of strategies. The loop tries them in that order
 (each at most once), re-checks every candidate with the same checker, and keeps a candidate only
 when it is less risky than the current answer; after each try the severity is re-read, so an
 answer that improved from high to moderate continues with the moderate plan. ``max_attempts``
@@ -35,7 +35,7 @@ __all__ = ["Mitigator", "abstention_report", "default_strategies"]
 
 
 def default_strategies(correction: Literal["rewrite", "remove"] = "rewrite") -> dict[str, MitigationStrategy]:
-    """The six strategies of seed 003 by name."""
+    """The six strategies of the production pipeline guide by name."""
     items: list[MitigationStrategy] = [
         PassThrough(),
         SourceReinforcement(),

@@ -1,4 +1,4 @@
-"""Seed 003's mitigation strategies that regenerate or replace the whole answer.
+"""The production pipeline guide's mitigation strategies that regenerate or replace the whole answer.
 
 Factual correction, which edits only the flagged spans, lives in ``correction.py``.
 """
@@ -56,7 +56,7 @@ class SourceReinforcement(MitigationStrategy):
 
 
 class TemperatureAdjustment(MitigationStrategy):
-    """Regenerate with the original prompt at a lower temperature (less invention, seed 003)."""
+    """Regenerate with the original prompt at a lower temperature (less invention, the production pipeline guide)."""
 
     name: ClassVar[str] = "temperature_adjustment"
     uses_llm: ClassVar[bool] = True

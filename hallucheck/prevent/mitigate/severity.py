@@ -1,9 +1,9 @@
-"""Severity of a checked answer, and which repairs each severity calls for (seed 003).
+"""Severity of a checked answer, and which repairs each severity calls for (production pipeline guide).
 
-Seed 003 grades a fused detection score into four levels and maps each to an ordered list of
+The production pipeline guide grades a fused detection score into four levels and maps each to an ordered list of
 mitigation strategies. Our reports carry the guideline's three risk levels plus a score; the
 fourth level, ``critical``, is a high-risk answer whose score is at or above ``critical``
-(0.8, seed 003's cut-off), where rewording is hopeless and only decomposing the question or
+(0.8, the production pipeline guide's cut-off), where rewording is hopeless and only decomposing the question or
 abstaining is worth trying.
 """
 
@@ -43,7 +43,7 @@ def severity_for(report: Report, critical: float = CRITICAL_SCORE) -> Severity:
     return Severity(report.risk_level)
 
 
-# Seed 003's table. Seed 003 lists "abstain" before "decompose_retry" for critical answers; we
+# The production pipeline guide's table. The production pipeline guide lists "abstain" before "decompose_retry" for critical answers; we
 # try decomposing first because abstaining ends the repair and would leave it unreachable.
 DEFAULT_PLAN: dict[Severity, tuple[str, ...]] = {
     Severity.LOW: ("pass_through",),

@@ -1,4 +1,4 @@
-"""N-gram novelty detector: seed 004's examples, its per-task thresholds at their boundaries,
+"""N-gram novelty detector: the n-gram novelty guide's examples, its per-task thresholds at their boundaries,
 spans, the paraphrase hook and the edge cases every detector must survive."""
 
 from __future__ import annotations

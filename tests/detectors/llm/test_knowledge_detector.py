@@ -1,4 +1,4 @@
-"""Factual grounding against a knowledge source (seed 003)."""
+"""Factual grounding against a knowledge source (production pipeline guide)."""
 
 from __future__ import annotations
 

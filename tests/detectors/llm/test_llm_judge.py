@@ -1,4 +1,5 @@
-"""The LLM judge: quotes to offsets, seed 000/001/002 fields, robustness to bad replies, budgets."""
+"""The LLM judge: quotes to offsets, the fields of the detection guideline, the RAG detection guide and the
+RAG prompting guide, robustness to bad replies, budgets."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 000's rule-based checklist, item by item, and the guideline's exact thresholds."""
+"""The detection guideline's rule-based checklist, item by item, and the guideline's exact thresholds."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 002's rule checker: speculation and unnamed-authority phrases, in all five languages."""
+"""The RAG prompting guide's rule checker: speculation and unnamed-authority phrases, in all five languages."""
 
 from __future__ import annotations
 

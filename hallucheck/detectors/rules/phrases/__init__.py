@@ -1,4 +1,4 @@
-"""Speculation and unnamed-authority phrases per language, for the lexicon detector (seed 002).
+"""Speculation and unnamed-authority phrases per language, for the lexicon detector (RAG prompting guide).
 
 One module per language holds two tuples: ``SPECULATION`` (the writer hedges: "probably",
 "I think", 可能) and ``FABRICATION`` (the writer appeals to an authority the sources never name:

@@ -1,4 +1,4 @@
-"""Simplified Chinese speculation and unnamed-authority phrases (seed 002's lists, simplified, and more)."""
+"""Simplified Chinese speculation and unnamed-authority phrases (the RAG prompting guide's lists, simplified, and more)."""
 
 __all__ = ["SPECULATION", "FABRICATION", "BLOCKERS"]
 

@@ -1,4 +1,4 @@
-"""Traditional Chinese speculation and unnamed-authority phrases (seed 002's lists and more)."""
+"""Traditional Chinese speculation and unnamed-authority phrases (the RAG prompting guide's lists and more)."""
 
 __all__ = ["SPECULATION", "FABRICATION", "BLOCKERS"]
 
