@@ -46,3 +46,45 @@ def train_policy(
 
     dets = tuple(d.strip() for d in detectors.split(",") if d.strip()) if detectors else None
     raise typer.Exit(fit_policy(data, out, features_cache, seed, detectors=dets, tagger_config=tagger_config))
+
+
+@app.command("train-language-policies")
+def train_language_policies(
+    cases: str = typer.Argument(..., metavar="CASES_DIR", help="Folder of labelled cases, one file per language: *.zh-Hans.jsonl, *.de.jsonl ..."),
+    policy: str = typer.Option("hallucheck/policies/learned.json", "--policy", help="the learned policy to extend"),
+    out: str = typer.Option("hallucheck/policies/learned.json", "--out", help="where the extended policy goes"),
+    cache: str = typer.Option("runs/language-stack", "--cache", help="detector outputs per language (kept, reused)"),
+    dev_limit: Optional[int] = typer.Option(None, "--dev-limit", help="score at most N dev answers per language"),
+    seed: int = typer.Option(13, "--seed"),
+) -> None:
+    """Fit the learned policy per language group (zh, de, fr) on the calib part of labelled cases
+    (as ``hallucheck data synth`` writes them); report dev per language (needs scikit-learn)."""
+    import json
+    from pathlib import Path
+
+    from hallucheck.errors import InputError
+    from hallucheck.policies.learned import load_spec
+    from hallucheck.train.language_stack import LANGUAGE_GROUPS, fit_language_policies
+    from hallucheck.train.stack import CHEAP, FULL_EXTRA
+    from hallucheck.train.stack_data import collect
+
+    folder = Path(cases)
+    if not folder.is_dir():
+        raise InputError(f"{cases}: not a folder")
+    caches: dict[str, Path] = {}
+    for lang in (code for codes in LANGUAGE_GROUPS.values() for code in codes):
+        files = sorted(folder.glob(f"*.{lang}.jsonl"))
+        if not files:
+            continue
+        caches[lang] = Path(cache) / lang
+        dets = [*CHEAP, *FULL_EXTRA]
+        collect(files[0], caches[lang], dets, parts=("calib",), data_format="generic")
+        collect(files[0], caches[lang], dets, parts=("dev",), limit=dev_limit, data_format="generic")
+    if not caches:
+        raise InputError(f"{cases}: no *.zh-Hans.jsonl, *.zh-Hant.jsonl, *.de.jsonl or *.fr.jsonl files")
+    spec = dict(load_spec(policy))
+    languages, report = fit_language_policies(spec, caches, seed=seed)
+    spec["languages"] = languages
+    spec["languages_report"] = report
+    Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
+    typer.echo(json.dumps(report, indent=1))

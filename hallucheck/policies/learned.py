@@ -199,6 +199,24 @@ class LearnedPolicy:
         self.fallback_span_detectors = set(self.spec.get("fallback_span_detectors", []))
         self.span_keep_score = float(self.spec.get("span_keep_score", 1.01))
         self.token_threshold = self.spec.get("token_threshold")
+        # Whether the span tagger's output counts: a language fitted without it (its calib F1 did
+        # not improve with the tagger) neither weighs the tagger's features nor shows its spans.
+        self.model_spans = bool(self.spec.get("model_spans", True))
+        self.group: str | None = self.spec.get("language_group")
+        # Policies fitted per language group ("zh", "de", "fr"): each overrides the stages, the
+        # threshold and what counts; answers in other languages use this spec's own stages.
+        base = {k: v for k, v in self.spec.items() if k != "languages"}
+        self.languages: dict[str, LearnedPolicy] = {
+            group: LearnedPolicy(spec={**base, **sub, "language_group": group}) for group, sub in (self.spec.get("languages") or {}).items()
+        }
+
+    def for_language(self, language: str) -> LearnedPolicy:
+        """The policy that speaks for answers in ``language``: its group's, else this one."""
+        if not self.languages:
+            return self
+        from hallucheck.text.language import base_language
+
+        return self.languages.get(base_language(language or "en"), self)
 
     @property
     def detectors(self) -> list[str]:
@@ -212,6 +230,9 @@ class LearnedPolicy:
 
     def probability(self, analysis: CaseAnalysis, findings: Sequence[Finding]) -> tuple[float, str, list[str]]:
         """(calibrated probability, stage used, notes)."""
+        policy = self.for_language(analysis.language)
+        if policy is not self:
+            return policy.probability(analysis, findings)
         summaries = _summaries(findings)
         stage = self._stage_for(set(summaries))
         case = case_features(analysis.case.task, analysis.answer_chars, len(analysis.sentences))
@@ -228,10 +249,14 @@ class LearnedPolicy:
         return stage.probability(x), ("full" if stage is self.stages.get("full") else "cheap"), notes
 
     def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
+        policy = self.for_language(analysis.language)
+        if policy is not self:
+            return policy.decide(analysis, findings)
         p, stage, notes = self.probability(analysis, findings)
         hallucinated = p >= self.threshold
         level = level_from_probability(p, self.threshold)
-        notes.append(f"learned policy ({stage} stage): calibrated probability {p:.3f}, threshold {self.threshold:.3f}")
+        fitted = f", fitted for {self.group}" if self.group else ""
+        notes.append(f"learned policy ({stage} stage{fitted}): calibrated probability {p:.3f}, threshold {self.threshold:.3f}")
         return Verdict(
             hallucinated=hallucinated,
             risk_score=p,
@@ -243,7 +268,7 @@ class LearnedPolicy:
         )
 
     def _spans(self, findings: Sequence[Finding], show: bool) -> list[Span]:
-        usable_findings = [f for f in findings if not f.error]
+        usable_findings = [f for f in findings if not f.error and (self.model_spans or f.detector != "model")]
         by_detector = [(f.detector, [s for s in f.spans if show or s.score >= self.span_keep_score]) for f in usable_findings]
         return choose_spans(
             by_detector,
@@ -254,9 +279,14 @@ class LearnedPolicy:
         )
 
     def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
+        policy = self.for_language(analysis.language)
+        if policy is not self:
+            return policy.escalate(analysis, findings, next_layer)
         cheap = self.stages["cheap"]
         ran = {f.detector for f in findings if not f.error}
         if not set(cheap.detectors) <= ran:
             return True  # the cheap stage is not complete yet
+        if "full" not in self.stages:
+            return False  # nothing later would be weighed
         p, _, _ = self.probability(analysis, [f for f in findings if f.detector in cheap.detectors])
         return self.escalate_low <= p <= self.escalate_high

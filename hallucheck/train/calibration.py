@@ -159,6 +159,7 @@ def calibrate_policy(
     ``refit_stack``: None refits the full stage's trees when there is enough data and
     scikit-learn is installed; True requires it; False never does.
     """
+    spec, group_note = _language_spec(spec, samples)
     usable = [i for i, s in enumerate(samples) if s.findings]
     y_all = np.array([s.label for s in samples], dtype=bool)
     y = y_all[usable]
@@ -201,6 +202,8 @@ def calibrate_policy(
         "platt": {name: [round(a, 6), round(b, 6)] for name, (a, b) in platt.items()},
         "stack_refit": False,
     }
+    if group_note:
+        report["language"] = group_note
     if _want_stack(refit_stack, len(usable), pos, neg):
         log("refitting the full stage's trees on these labels (scikit-learn)")
         stack = _refit_stack(base, inputs, y, groups, seed)
@@ -220,6 +223,26 @@ def calibrate_policy(
         **{k2: v for k2, v in report.items() if k2 != "stack"},
     }
     return Calibration(out, report)
+
+
+def _language_spec(spec: Mapping[str, Any], samples: Sequence[Sample]) -> tuple[Mapping[str, Any], str | None]:
+    """The spec that speaks for most of the samples' language: a policy fitted per language
+    group is refitted as that group's policy alone (the written file then serves that language)."""
+    if not spec.get("languages"):
+        return spec, None
+    from collections import Counter
+
+    base = LearnedPolicy(spec=spec)
+    counts = Counter(base.for_language(s.analysis.language).group or "default" for s in samples)
+    group, n = counts.most_common(1)[0]
+    chosen = base.for_language(samples[0].analysis.language) if group != "default" else base
+    for s in samples:
+        p = base.for_language(s.analysis.language)
+        if (p.group or "default") == group:
+            chosen = p
+            break
+    out = {k: v for k, v in chosen.spec.items() if k != "languages"}
+    return out, f"{group} ({n} of {len(samples)} answers)"
 
 
 def _want_stack(refit: bool | None, n: int, pos: int, neg: int) -> bool:

@@ -21,6 +21,12 @@ def _gold_row(ex: Any, part: str, key: str, analysis: Any) -> dict[str, Any]:
     case = ex.case
     from hallucheck.eval.split import source_key
 
+    if len(case.contexts) == 1:
+        source = source_key({"task_type": case.task, "query": case.question, "context": case.contexts[0].text})
+    else:  # generic data: the answers written from the same sources share a group
+        from hallucheck.train.calibration import source_group
+
+        source = source_group(analysis)
     return {
         "key": key,
         "part": part,
@@ -29,7 +35,9 @@ def _gold_row(ex: Any, part: str, key: str, analysis: Any) -> dict[str, Any]:
         "spans": [list(s) for s in ex.gold.spans],
         "answer_chars": analysis.answer_chars,
         "sentences": len(analysis.sentences),
-        "source": source_key({"task_type": case.task, "query": case.question, "context": case.contexts[0].text}),
+        "source": source,
+        "language": analysis.language,
+        "edit": str((case.metadata or {}).get("edit", "")),
     }
 
 
@@ -41,8 +49,11 @@ def collect(
     detector_options: dict[str, dict[str, Any]] | None = None,
     limit: int | None = None,
     log: Any = print,
+    data_format: str = "ragtruth",
 ) -> None:
-    """Run ``detectors`` on every answer of ``parts`` and append their outputs to the cache."""
+    """Run ``detectors`` on every answer of ``parts`` and append their outputs to the cache
+    (``data_format``: ``ragtruth``, or ``generic`` records with a ``part`` such as
+    ``hallucheck data synth`` writes)."""
     from hallucheck.analysis import CaseAnalysis
     from hallucheck.detectors import get_detector
     from hallucheck.eval.datasets import load_dataset
@@ -58,7 +69,7 @@ def collect(
     n = 0
     try:
         for part in parts:
-            for ex in load_dataset(data, "ragtruth", split=part, limit=limit):
+            for ex in load_dataset(data, data_format, split=part, limit=limit):
                 key = f"{part}:{ex.line}"
                 todo = [d for d in detectors if key not in done[d]]
                 analysis = CaseAnalysis(ex.case)

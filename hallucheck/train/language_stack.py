@@ -1,0 +1,145 @@
+"""Fit the learned policy per language group (zh, de, fr) on labelled cases in that language.
+
+The shipped stack is fitted on English RAGTruth; its English span tagger (the ``model``
+detector) and its thresholds were never shown to work on Chinese, German or French answers. For
+each group this module fits, on the calib part of the group's labelled cases (``hallucheck data
+synth`` makes them from real text; folds grouped by source):
+
+* a stage over the cheap detectors (rules and lexical), and
+* a stage that adds the tagger's features,
+
+and keeps the tagger only when its out-of-fold F1 beats the cheap stage by ``min_gain``: the
+tagger weighs in only where calib shows it helps. The group's threshold is the best F1 on the
+out-of-fold probabilities. Dev parts are scored for the report only. Needs scikit-learn.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hallucheck.metrics import auroc, best_threshold, prf_of
+from hallucheck.policies.learned import LearnedPolicy, Stage, case_features, stack_features
+from hallucheck.train.stack import CHEAP, FULL_EXTRA, fit_stage
+from hallucheck.train.stack_data import load_cache
+
+__all__ = ["LANGUAGE_GROUPS", "fit_language_policies", "language_rows"]
+
+LANGUAGE_GROUPS: dict[str, tuple[str, ...]] = {"zh": ("zh-Hans", "zh-Hant"), "de": ("de",), "fr": ("fr",)}
+
+
+def language_rows(cache: Path, detectors: Sequence[str], part: str) -> tuple[list[dict[str, Any]], list[dict[str, float]]]:
+    """Gold rows and flat stack features of one cache's ``part`` (answers every detector ran on)."""
+    gold = load_cache(cache, "gold")
+    caches = {d: load_cache(cache, d) for d in detectors}
+    rows, feats = [], []
+    for key, g in gold.items():
+        if g["part"] != part or not all(key in caches[d] for d in detectors):
+            continue
+        summ = {d: caches[d][key] for d in detectors}
+        rows.append(g)
+        feats.append(stack_features(summ, case_features(g["task"], g["answer_chars"], g.get("sentences", 0))))
+    return rows, feats
+
+
+def _matrix(feats: Sequence[Mapping[str, float]], names: Sequence[str], fill: Sequence[float] | None = None) -> np.ndarray:
+    x = np.zeros((len(feats), len(names)))
+    for i, f in enumerate(feats):
+        for j, n in enumerate(names):
+            x[i, j] = f.get(n, fill[j] if fill is not None else 0.0)
+    return x
+
+
+def _fit(feats: list[dict[str, float]], y: np.ndarray, groups: np.ndarray, dets: Sequence[str], seed: int) -> tuple[dict[str, Any], np.ndarray]:
+    names = sorted({n for f in feats for n in f if n.startswith("case.") or n.split(".")[0] in dets})
+    st, p = fit_stage(_matrix(feats, names), y, groups, names, seed)
+    st["detectors"] = list(dets)
+    return st, p
+
+
+def fit_language_policies(
+    spec: Mapping[str, Any],
+    caches: Mapping[str, Path],
+    *,
+    seed: int = 13,
+    min_gain: float = 0.01,
+    log: Any = print,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(languages, report)``: the ``languages`` section of a learned spec, and dev numbers.
+
+    ``caches`` maps a language code (``zh-Hans``, ``de``...) to the detector-output cache of its
+    labelled cases (``hallucheck.train.stack_data.collect`` with ``data_format="generic"``).
+    """
+    cheap = list(CHEAP)
+    full = cheap + list(FULL_EXTRA)
+    languages: dict[str, Any] = {}
+    report: dict[str, Any] = {}
+    for group, langs in LANGUAGE_GROUPS.items():
+        present = [lang for lang in langs if lang in caches]
+        if not present:
+            continue
+        rows: list[dict[str, Any]] = []
+        feats: list[dict[str, float]] = []
+        for lang in present:
+            r, f = language_rows(caches[lang], full, "calib")
+            rows += r
+            feats += f
+        if len(rows) < 200:
+            log(f"{group}: only {len(rows)} calib answers; not fitted")
+            continue
+        y = np.array([int(g["label"]) for g in rows])
+        groups = np.array([f"{g['language']}:{g['source']}" for g in rows])
+        st_cheap, p_cheap = _fit(feats, y, groups, cheap, seed)
+        st_full, p_full = _fit(feats, y, groups, full, seed)
+        t_cheap, f_cheap = best_threshold(p_cheap, y.astype(bool))
+        t_full, f_full = best_threshold(p_full, y.astype(bool))
+        use_model = f_full >= f_cheap + min_gain
+        sub: dict[str, Any] = {
+            "stages": {"cheap": st_cheap, **({"full": st_full} if use_model else {})},
+            "threshold": t_full if use_model else t_cheap,
+            "model_spans": use_model,
+            "fitted": time.strftime("%Y-%m-%d"),
+            "fitted_on": {lang: str(caches[lang]) for lang in present},
+            "calib_oof": {"answers": len(rows), "hallucinated": int(y.sum()),
+                          "cheap": {"threshold": t_cheap, "f1": round(f_cheap, 4)},
+                          "with_tagger": {"threshold": t_full, "f1": round(f_full, 4)},
+                          "tagger_used": use_model},
+        }
+        if not use_model:
+            sub["escalate_low"], sub["escalate_high"] = 1.0, 0.0  # nothing later is weighed
+        languages[group] = sub
+        log(f"{group}: calib OOF F1 cheap {f_cheap:.3f}, with tagger {f_full:.3f}: tagger {'used' if use_model else 'not used'}")
+        report[group] = sub["calib_oof"]
+    report["dev"] = _dev(spec, languages, caches, full)
+    return languages, report
+
+
+def _dev(spec: Mapping[str, Any], languages: Mapping[str, Any], caches: Mapping[str, Path], full: Sequence[str]) -> dict[str, Any]:
+    """Per language, on its dev part: the English-fitted policy against the group's own."""
+    base = {k: v for k, v in spec.items() if k != "languages"}
+    out: dict[str, Any] = {}
+    for lang, cache in caches.items():
+        rows, feats = language_rows(cache, full, "dev")
+        if not rows:
+            continue
+        y = np.array([bool(g["label"]) for g in rows])
+        group = next((g for g, ls in LANGUAGE_GROUPS.items() if lang in ls), None)
+        res: dict[str, Any] = {"answers": len(rows), "hallucinated": int(y.sum())}
+        for name, s in (("english_policy", base), ("language_policy", {**base, **languages.get(group, {})})):
+            if name == "language_policy" and group not in languages:
+                continue
+            pol = LearnedPolicy(spec=s)
+            stage: Stage = pol.stages.get("full") or pol.stages["cheap"]
+            p = np.array([stage.probability(stage.vector(f)[0]) for f in feats])
+            res[name] = {"threshold": pol.threshold, **prf_of(p >= pol.threshold, y),
+                         "auroc": round(float(auroc(list(p), list(y)) or 0.0), 4)}
+            by_edit: dict[str, list[bool]] = {}
+            for g, hit in zip(rows, p >= pol.threshold):
+                by_edit.setdefault(g.get("edit") or "?", []).append(bool(hit))
+            res[name]["flagged_by_edit"] = {e: round(float(np.mean(v)), 3) for e, v in sorted(by_edit.items())}
+        out[lang] = res
+    return out
