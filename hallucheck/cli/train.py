@@ -50,11 +50,16 @@ def train_policy(
 
 @app.command("train-language-policies")
 def train_language_policies(
-    cases: str = typer.Argument(..., metavar="CASES_DIR", help="Folder of labelled cases, one file per language: *.zh-Hans.jsonl, *.de.jsonl ..."),
+    cases: str = typer.Argument(
+        ..., metavar="CASES_DIR", help="Folder of labelled cases, one file per language: *.zh-Hans.jsonl, *.de.jsonl ..."
+    ),
     policy: str = typer.Option("hallucheck/policies/learned.json", "--policy", help="the learned policy to extend"),
     out: str = typer.Option("hallucheck/policies/learned.json", "--out", help="where the extended policy goes"),
     cache: str = typer.Option("runs/language-stack", "--cache", help="detector outputs per language (kept, reused)"),
-    dev_limit: Optional[int] = typer.Option(None, "--dev-limit", help="score at most N dev answers per language"),
+    dev_cases: str | None = typer.Option(
+        None, "--dev-cases", help="folder of the dev cases when they are kept apart (default: CASES_DIR)"
+    ),
+    dev_limit: int | None = typer.Option(None, "--dev-limit", help="score at most N dev answers per language"),
     seed: int = typer.Option(13, "--seed"),
 ) -> None:
     """Fit the learned policy per language group (zh, de, fr) on the calib part of labelled cases
@@ -71,19 +76,24 @@ def train_language_policies(
     folder = Path(cases)
     if not folder.is_dir():
         raise InputError(f"{cases}: not a folder")
+    dev_folder = Path(dev_cases) if dev_cases else folder
     caches: dict[str, Path] = {}
+    dev_caches: dict[str, Path] = {}
+    dets = [*CHEAP, *FULL_EXTRA]
     for lang in (code for codes in LANGUAGE_GROUPS.values() for code in codes):
         files = sorted(folder.glob(f"*.{lang}.jsonl"))
+        dev_files = sorted(dev_folder.glob(f"*.{lang}.jsonl"))
         if not files:
             continue
         caches[lang] = Path(cache) / lang
-        dets = [*CHEAP, *FULL_EXTRA]
         collect(files[0], caches[lang], dets, parts=("calib",), data_format="generic")
-        collect(files[0], caches[lang], dets, parts=("dev",), limit=dev_limit, data_format="generic")
+        if dev_files:
+            dev_caches[lang] = Path(cache) / "dev" / lang
+            collect(dev_files[0], dev_caches[lang], dets, parts=("dev",), limit=dev_limit, data_format="generic")
     if not caches:
         raise InputError(f"{cases}: no *.zh-Hans.jsonl, *.zh-Hant.jsonl, *.de.jsonl or *.fr.jsonl files")
     spec = dict(load_spec(policy))
-    languages, report = fit_language_policies(spec, caches, seed=seed)
+    languages, report = fit_language_policies(spec, caches, dev_caches=dev_caches, seed=seed)
     spec["languages"] = languages
     spec["languages_report"] = report
     Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")

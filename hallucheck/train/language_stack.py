@@ -54,7 +54,9 @@ def _matrix(feats: Sequence[Mapping[str, float]], names: Sequence[str], fill: Se
     return x
 
 
-def _fit(feats: list[dict[str, float]], y: np.ndarray, groups: np.ndarray, dets: Sequence[str], seed: int) -> tuple[dict[str, Any], np.ndarray]:
+def _fit(
+    feats: list[dict[str, float]], y: np.ndarray, groups: np.ndarray, dets: Sequence[str], seed: int
+) -> tuple[dict[str, Any], np.ndarray]:
     names = sorted({n for f in feats for n in f if n.startswith("case.") or n.split(".")[0] in dets})
     st, p = fit_stage(_matrix(feats, names), y, groups, names, seed)
     st["detectors"] = list(dets)
@@ -65,6 +67,7 @@ def fit_language_policies(
     spec: Mapping[str, Any],
     caches: Mapping[str, Path],
     *,
+    dev_caches: Mapping[str, Path] | None = None,
     seed: int = 13,
     min_gain: float = 0.01,
     log: Any = print,
@@ -72,7 +75,8 @@ def fit_language_policies(
     """``(languages, report)``: the ``languages`` section of a learned spec, and dev numbers.
 
     ``caches`` maps a language code (``zh-Hans``, ``de``...) to the detector-output cache of its
-    labelled cases (``hallucheck.train.stack_data.collect`` with ``data_format="generic"``).
+    labelled cases (``hallucheck.train.stack_data.collect`` with ``data_format="generic"``);
+    ``dev_caches`` those of the dev answers, when kept apart (default: the same caches).
     """
     cheap = list(CHEAP)
     full = cheap + list(FULL_EXTRA)
@@ -114,7 +118,7 @@ def fit_language_policies(
         languages[group] = sub
         log(f"{group}: calib OOF F1 cheap {f_cheap:.3f}, with tagger {f_full:.3f}: tagger {'used' if use_model else 'not used'}")
         report[group] = sub["calib_oof"]
-    report["dev"] = _dev(spec, languages, caches, full)
+    report["dev"] = _dev(spec, languages, dev_caches or caches, full)
     return languages, report
 
 

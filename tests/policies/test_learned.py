@@ -188,3 +188,25 @@ def test_choose_spans_keeps_the_tagger_and_the_chosen_detectors_then_falls_back(
     assert choose_spans(quiet, with_model=True, **sets) == []
     assert choose_spans(quiet, with_model=False, fallback_span_detectors={"numbers"}, **sets) == []
     assert choose_spans([("model", ["m1"]), ("numbers", ["n1"])], with_model=True, fallback_span_detectors={"numbers"}, **sets) == ["m1"]
+
+
+def test_a_language_group_uses_its_own_fit_without_the_tagger(tmp_path: Path) -> None:
+    """Chinese answers go to the zh policy: its own stage and threshold, and the tagger (fitted
+    on English) neither moves the verdict nor shows spans there; English keeps the base spec."""
+    from hallucheck.analysis import CaseAnalysis
+    from hallucheck.cases import make_case
+
+    spec = json.loads(_spec(tmp_path).read_text())
+    zh_stage = dict(spec["stages"]["cheap"], trees=[_stump(0, 0.5, -3.0, 0.5)])
+    spec["languages"] = {"zh": {"stages": {"cheap": zh_stage}, "threshold": 0.6, "model_spans": False,
+                                "escalate_low": 1.0, "escalate_high": 0.0}}
+    pol = LearnedPolicy(spec=spec)
+    zh = CaseAnalysis(make_case(question="q", contexts=["來源"], answer="答案。", language="zh-Hant"))
+    fs = [_f("ngram", 0.9, spans=[_span("ngram", 0, 1)]), _f("model", 0.99, {"model_max": 0.99}, [_span("model", 1, 2)])]
+    v = pol.decide(zh, fs)
+    assert v.risk_score == pytest.approx(_sig(0.5)) and v.hallucinated  # the zh stage alone: 0.62 >= 0.6
+    assert all(s.detector != "model" for s in v.spans or [])
+    assert any("fitted for zh" in n for n in v.notes)
+    assert pol.escalate(zh, [_f("ngram", 0.5)], 4) is False  # no later stage to run for
+    en = pol.decide(analysis(), fs)
+    assert en.risk_score == pytest.approx(_sig(1.0 + 3.0))  # the base full stage, tagger included
