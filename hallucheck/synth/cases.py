@@ -31,7 +31,14 @@ from typing import Any
 from hallucheck.synth.citations import STYLE_WEIGHTS, STYLES, CitationStyle
 from hallucheck.synth.corpus import Section
 from hallucheck.synth.draft import Draft, LabelledSpan
-from hallucheck.synth.edits import SENTENCE_EDITS, EditContext, reword
+from hallucheck.synth.edits import (
+    SENTENCE_EDITS,
+    EditContext,
+    edit_figure,
+    figure_matches,
+    number_absent,
+    reword,
+)
 from hallucheck.synth.lexicon import QUESTION, SUMMARY_QUESTION
 from hallucheck.synth.parts import part_of_key
 from hallucheck.text.sentences import split_sentences
@@ -45,9 +52,12 @@ EDIT_KINDS: tuple[str, ...] = (
 )
 _MAX_SOURCES = 8
 _MIN_SOURCES = 3
-# Changed figures are the most checkable error and sentences with figures are few: up to three
-# per section (each on a sentence drawn anew).
-_REPEATS = {"figure": 3}
+# Changed figures are the most checkable error and prose gives few of them: every figure of the
+# section is changed, in up to ``_FIGURE_VARIANTS`` cases of its own (another new value, style
+# and set of sources each time). Dates: up to three a section.
+_REPEATS = {"date": 3}
+_FIGURE_VARIANTS = 2
+_MAX_FIGURES = 12
 _CROSS_EDITS = ("figure", "negation", "term", "date", "unit")
 _ENDS = ".!?。！？"
 _CLOSERS = "\"'”’」』)）"
@@ -315,7 +325,8 @@ class _SectionWriter:
         rng = self.rng
         yield from self._faithful()
         used: set[tuple[str, int, int]] = set()
-        for kind in [k for k in EDIT_KINDS for _ in range(_REPEATS.get(k, 1))]:
+        yield from self._figures()
+        for kind in [k for k in EDIT_KINDS if k != "figure" for _ in range(_REPEATS.get(k, 1))]:
             style = "qa" if rng.random() < 0.6 else "summary"
             lo, hi = self._window(self.sec.paragraphs)
             spots = [sp for sp in self._spots(lo, hi)]
@@ -334,6 +345,9 @@ class _SectionWriter:
                         used.add((kind, p, s))
                         case = self._build(kind, style, lo, hi, self._companions(style, p, s, lo, hi), {(p, s): draft},
                                            cited=rng.random() < self.options.cited_share)
+                        if case is not None and not _new_values_absent(case):
+                            case = None  # an added source gives the new value: try another sentence
+                            continue
                         break
             elif kind == "foreign":
                 pool = self.pools.others("sentences", self.part, self.sec)
@@ -352,6 +366,29 @@ class _SectionWriter:
                 yield case
         if self.partner is not None:
             yield from self._cross()
+
+    def _figures(self) -> Iterator[dict[str, Any]]:
+        """``figure`` cases: each figure of the section's sentences, changed (in a window of
+        sources around its paragraph)."""
+        rng = self.rng
+        source_text = "\n".join(self.sec.paragraphs)
+        made = 0
+        for p, sentences in enumerate(self.sents):
+            for s, sentence in enumerate(sentences):
+                for which in range(len(figure_matches(sentence))):
+                    for _ in range(_FIGURE_VARIANTS):
+                        if made >= _MAX_FIGURES:
+                            return
+                        draft = edit_figure(sentence, EditContext(self.lang, source_text, self.sec.terms, rng), which)
+                        if draft is None:
+                            break
+                        style = "qa" if rng.random() < 0.6 else "summary"
+                        lo, hi = self._window(self.sec.paragraphs, must=p)
+                        case = self._build("figure", style, lo, hi, self._companions(style, p, s, lo, hi), {(p, s): draft},
+                                           cited=rng.random() < self.options.cited_share)
+                        if case is not None and _new_values_absent(case):
+                            made += 1
+                            yield case
 
     def _faithful(self) -> Iterator[dict[str, Any]]:
         rng = self.rng
@@ -426,9 +463,27 @@ class _SectionWriter:
         for kind in kinds:
             draft = SENTENCE_EDITS[kind](self.sec.paragraphs[i], ctx)
             if draft is not None:
-                yield self._record(f"cross_{kind}", style, self._question(style), sources, draft, None,
-                                   source_language=partner.language)
-                return
+                case = self._record(f"cross_{kind}", style, self._question(style), sources, draft, None,
+                                    source_language=partner.language)
+                if _new_values_absent(case):
+                    yield case
+                    return
+
+
+def _new_values_absent(case: dict[str, Any]) -> bool:
+    """Whether no source of the case gives a changed figure or date (the sources added to a
+    short section come from elsewhere and might)."""
+    if case["metadata"]["edit"].removeprefix("cross_") not in ("figure", "date"):
+        return True
+    text = "\n".join(c["text"] for c in case["contexts"])
+    for span in case["spans"]:
+        value = span["text"]
+        if value[:1].isdigit():
+            if not number_absent(value, text, case["language"]):
+                return False
+        elif value in text:
+            return False
+    return True
 
 
 def _digits(text: str) -> list[str]:

@@ -32,7 +32,7 @@ from hallucheck.synth.lexicon import (
     UNIT_FAMILIES,
 )
 
-__all__ = ["SENTENCE_EDITS", "EditContext", "SentenceEdit", "figure_matches", "reword"]
+__all__ = ["SENTENCE_EDITS", "EditContext", "SentenceEdit", "figure_matches", "number_absent", "reword"]
 
 # A number that is a figure: not part of a code-like token (amd64, /dev/sda1, UTF-8), a version
 # or a section number (2.1.5), nor of a longer number. Chinese text around it is fine.
@@ -64,16 +64,79 @@ def _is_zh(language: str) -> bool:
     return language.startswith("zh")
 
 
-def _number_absent(value: str, source_text: str) -> bool:
-    """Whether ``value`` appears in the sources as a number of its own (not inside a longer one)."""
-    return regex.search(rf"(?<![\p{{N}}.,]){regex.escape(value)}(?![\p{{N}}]|[.,]\p{{N}})", source_text) is None
+# Spelled numbers a source may give a small figure as ("one", "zwei", "trois", "一", "两").
+_SPELLED: dict[str, dict[str, float]] = {
+    "en": dict(zip("zero one two three four five six seven eight nine ten eleven twelve".split(), range(13))),
+    "de": dict(zip("null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf".split(), range(13))),
+    "fr": dict(zip("zéro un deux trois quatre cinq six sept huit neuf dix onze douze".split(), range(13))),
+    "zh": {**dict(zip("零一二三四五六七八九十", range(11))), "两": 2, "兩": 2},
+}
+_DIGITS = regex.compile(r"(?<![\p{N}.,])(\d{1,3}(?:,\d{3})+|\d+)(?:[.,](\d+))?(?![\p{N}])")
+
+
+def _value(text: str) -> tuple[float, float] | None:
+    """The value of a figure as written and its precision (the unit of its last written digit:
+    0.1 for "2.5", 10 for "4110", 1 for "7")."""
+    m = _DIGITS.fullmatch(text)
+    if m is None:
+        return None
+    whole = m.group(1).replace(",", "")
+    if m.group(2):
+        return float(f"{whole}.{m.group(2)}"), 10.0 ** -len(m.group(2))
+    zeros = len(whole) - len(whole.rstrip("0")) if whole.strip("0") else 0
+    return float(whole), 10.0 ** zeros
+
+
+def _source_values(source_text: str, language: str) -> list[tuple[float, float]]:
+    out = [v for m in _DIGITS.finditer(source_text) if (v := _value(m.group())) is not None]
+    spelled = _SPELLED.get(language[:2], {})
+    if language.startswith("zh"):
+        out.extend((float(v), 1.0) for ch, v in spelled.items() if ch in source_text)
+    else:
+        low = source_text.lower()
+        out.extend((float(v), 1.0) for w, v in spelled.items() if regex.search(rf"\b{w}\b", low))
+    return out
+
+
+def number_absent(value: str, source_text: str, language: str = "en") -> bool:
+    """Whether no figure of the sources could be read as ``value``: neither the same number nor
+    one that rounds to it or that it rounds (4105 against 4110, 69000 against 68980), nor a small
+    number spelled out. Such a new figure is a change, not a restatement."""
+    new = _value(value)
+    if new is None:
+        return regex.search(rf"(?<![\p{{N}}.,]){regex.escape(value)}(?![\p{{N}}]|[.,]\p{{N}})", source_text) is None
+    v, p = new
+    for w, q in _source_values(source_text, language):
+        coarse = max(p, q)
+        if abs(v - w) <= coarse / 2 + 1e-9:
+            return False
+    return True
+
+
+# Numbers that name a thing rather than measure it: a manual section ("bash(1)"), a chapter,
+# section, table or figure number ("Chapter 11", "Abschnitt 1.6", "第 3 章"), a footnote.
+_REFERENCE_BEFORE = regex.compile(
+    r"(?:\b(?:Section|Chapter|Table|Figure|Appendix|Abschnitt|Kapitel|Tabelle|Abbildung|Anhang|Chapitre|Tableau|"
+    r"Annexe|section|chapter|table|figure|chapitre|tableau)\s*|第\s*|[表图圖节節章]\s*)$"
+)
+_REFERENCE_AFTER = regex.compile(r"^\s*[节節章]")
+
+
+def _is_reference(sentence: str, m: regex.Match[str]) -> bool:
+    before, after = sentence[: m.start()], sentence[m.end() :]
+    if before.endswith(("(", "（")) and after.startswith((")", "）")):
+        return True  # bash(1), sshd (8), a footnote or a bare figure in parentheses
+    if before.endswith("[") and after.startswith("]"):
+        return True  # a footnote or citation marker [4]
+    return bool(_REFERENCE_BEFORE.search(before[-16:]) or _REFERENCE_AFTER.match(after))
 
 
 def figure_matches(sentence: str) -> list[regex.Match[str]]:
-    """The figures of ``sentence`` that a figure edit may change (years are left to the date edit)."""
+    """The figures of ``sentence`` that a figure edit may change: quantities, not references
+    (manual sections, chapter and table numbers) and not years (the date edit's business)."""
     out = []
     for m in _FIGURE.finditer(sentence):
-        if _YEAR.fullmatch(m.group()):
+        if _YEAR.fullmatch(m.group()) or _is_reference(sentence, m):
             continue
         # A number glued to Latin letters is a figure only when they are a unit ("10MB").
         tail = sentence[m.end() : m.end() + 1]
@@ -100,14 +163,16 @@ def _new_figure(text: str, rng: random.Random) -> str:
     return text[:pos] + str(rng.choice(choices)) + text[pos + 1 :]
 
 
-def edit_figure(sentence: str, ctx: EditContext) -> Draft | None:
-    """Change one figure to a value the sources do not give."""
+def edit_figure(sentence: str, ctx: EditContext, which: int | None = None) -> Draft | None:
+    """Change one figure (the ``which``-th, or one drawn at random) to a value the sources do not give."""
     matches = figure_matches(sentence)
+    if which is not None:
+        matches = matches[which : which + 1]
     ctx.rng.shuffle(matches)
     for m in matches:
         for _ in range(6):
             new = _new_figure(m.group(), ctx.rng)
-            if new != m.group() and _number_absent(new, ctx.source_text):
+            if new != m.group() and number_absent(new, ctx.source_text, ctx.language):
                 draft = Draft(sentence)
                 draft.replace(m.start(), m.end(), new, "contradiction")
                 return draft
@@ -134,7 +199,7 @@ def edit_date(sentence: str, ctx: EditContext) -> Draft | None:
     for start, end, values in options:
         rng.shuffle(values)
         for new in values:
-            if new.isdigit() and not _number_absent(new, ctx.source_text):
+            if new.isdigit() and not number_absent(new, ctx.source_text, ctx.language):
                 continue
             if not new.isdigit() and new in ctx.source_text:
                 continue

@@ -198,6 +198,12 @@ _NUMBER = re.compile(
     rf"|(?P<ord>st|nd|rd|th|er|re|e|ème|eme|ère|nde?)(?![{_LAT}\d])"
     r")?"
 )
+# A unit of measure or an operator after a four-digit number: "1024 bytes", "1500 MB", "1000 *"
+# are quantities, not years ("in 1998 prices rose" keeps its year: a word is not a unit).
+_MEASURE_AFTER = re.compile(
+    r"\s?(?:[kmgtp]i?b\b|[kmg]?hz\b|bytes?\b|bits?\b|octets?\b|kbit|mbit|gbit|ms\b|px\b|dpi\b|rpm\b|mah\b|"
+    r"km\b|cm\b|mm\b|kg\b|mg\b|ml\b|°|[*×x/]\s?\d|[*×]|字节|位元|字節|个|個|人|件|次|台|种|種|条|條|页|頁|行|名|毫秒|秒)"
+)
 _CUR_BEFORE_RE = re.compile(rf"(?:(?<![{_LAT}])(?:{trie_pattern(_CUR_BEFORE)}))\s?$")
 _EN_COMPOUNDS = {f"{t}-{u}": tv + uv for t, tv in _EN_TENS.items() for u, uv in _EN_UNITS.items()}
 # Spelled ordinals ("the second largest"): weak, they only support a written "2nd".
@@ -629,7 +635,10 @@ def _scan_numbers(lt: str, text: str, reading: _Reading, runs: list[int], out: l
         if kind == "number" and not scale_tok and _list_marker(lt, na, nb):
             continue
         raw = mt["num"]
-        if kind == "number" and not decimals and not scale_tok and raw.isdigit() and 1000 <= value <= 2100:
+        if (
+            kind == "number" and not decimals and not scale_tok and raw.isdigit() and 1000 <= value <= 2100
+            and not _MEASURE_AFTER.match(lt, nb)
+        ):
             kind = "year"
         total = value * scale
         prec = 0.0 if kind in ("year", "ordinal") else _precision(value, decimals, scale, kind in ("number", "money"))

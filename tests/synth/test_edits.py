@@ -43,6 +43,8 @@ def test_figures_skip_versions_codes_and_years() -> None:
     sentence = "Use amd64 with UTF-8 on kernel 2.6.32 since 2019, it needs 512 MB and 10GB more."
     assert [m.group() for m in figure_matches(sentence)] == ["512", "10"]
     assert [m.group() for m in figure_matches("净利润为3.4亿元，增长12%。")] == ["3.4", "12"]
+    refs = "See bash(1) and Chapter 11 or Abschnitt 9 [4], 第 3 章 and 表 2; 40 users ran ls(1) 5 times."
+    assert [m.group() for m in figure_matches(refs)] == ["40", "5"]
 
 
 def test_date_unit_and_term() -> None:

@@ -275,3 +275,20 @@ def test_invariant_mentions_leave_out_spelled_numbers_and_language_dependent_rea
     scan = scan_numbers("rated 3.5 by three guests", "en")
     assert [m.text for m in scan.invariant] == ["3.5"]
     assert scan_numbers("it costs 1,200 dollars", "en").invariant == []  # 1,200 reads as 1.2 in German
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("a unit for 1024 bytes", "number"),
+        ("a free of 1010 MB", "number"),
+        ("超过 1200 MB 的内存", "number"),
+        ('calculated by "1000 * (x)"', "number"),
+        ("a 1600x1200 screen", "number"),
+        ("in 1998 prices rose", "year"),
+        ("In 2019, sales doubled", "year"),
+    ],
+)
+def test_a_four_digit_quantity_with_a_unit_is_not_a_year(text: str, kind: str) -> None:
+    (m,) = [m for m in find_numbers(text, "en") if m.value is not None and m.value >= 1000]
+    assert m.kind == kind

@@ -212,6 +212,10 @@ def _question_words(question: str) -> frozenset[str]:
     return name_words(question)
 
 
+def _four_digits(m: NumberMention) -> bool:
+    return m.value is not None and m.value >= 1000 and m.value == int(m.value)
+
+
 def _compatible(a: NumberMention, b: NumberMention) -> bool:
     """Whether two figures measure the same kind of thing (so different values contradict)."""
     if a.kind == "money":
@@ -223,7 +227,11 @@ def _compatible(a: NumberMention, b: NumberMention) -> bool:
             return True
         return b.unit in _AMBIGUOUS_CURRENCY.get(a.unit, ()) or a.unit in _AMBIGUOUS_CURRENCY.get(b.unit, ())
     if a.kind == "year":
-        return b.kind == "year" or (b.kind == "date" and b.year is not None)
+        # A four-digit quantity is read as a year when nothing says otherwise ("MTU of 1460"):
+        # against a plain number of four digits or more it may well measure the same thing.
+        return b.kind == "year" or (b.kind == "date" and b.year is not None) or (b.kind == "number" and _four_digits(b))
+    if a.kind == "number" and b.kind == "year":
+        return _four_digits(a)
     if a.kind == "date":
         if b.kind != "date":
             return False

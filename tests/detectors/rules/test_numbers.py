@@ -223,3 +223,24 @@ def test_written_ordinal_supported_by_spelled_one() -> None:
 def test_source_figures_read_in_the_source_language() -> None:
     f = run("The product costs 3,000 euros.", "Das Produkt kostet 3.000 Euro und ist in drei Farben erhältlich.", language="en")
     assert f.spans == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        # a quantity with a unit on both sides, once read as a year on one side
+        ("More than 1800 MB are missing.", "The tool says 320 MB is free. More than 600 MB are missing."),
+        ("The reported size is in KiB (unit for 3024 bytes).", "The reported size is in KiB (unit for 1024 bytes)."),
+        # four digits without a unit (read as a year) against five
+        ("The MTU of the IPv4 link was 14600.", "The MTU of the IPv4 link was 1460."),
+        ("The MTU of the IPv6 link was 3500.", "The MTU of the IPv6 link was 1500."),
+    ],
+)
+def test_changed_four_digit_quantities_are_contradictions(answer: str, source: str) -> None:
+    f = run(answer, source)
+    assert [label for _, label in labelled(f)] == ["contradiction"], labelled(f)
+
+
+def test_a_year_is_still_no_match_for_a_small_number() -> None:
+    f = run("The company was founded in 2011 with 15 staff.", "The company was founded with 15 staff in 2010.")
+    assert labelled(f) == [("2011", "contradiction")]
