@@ -66,13 +66,18 @@ _EVENTS_DOC = {
 
 
 class _Body:
-    """The request body read as it arrives, as lines, within the size limit."""
+    """The request body read as it arrives, as lines, within the size limit.
+
+    Bytes are appended in place and each byte is searched for a line end once, so a long line
+    arriving in many small chunks costs its length, not its length times the chunks.
+    """
 
     def __init__(self, request: Request, limit: int) -> None:
         self._chunks = request.stream()
         self._limit = limit
         self._size = 0
-        self._rest = b""
+        self._rest = bytearray()
+        self._scanned = 0  # no line end in self._rest before this
         self._done = False
         self.read = anyio.Event()  # set once the whole body was read
 
@@ -91,26 +96,35 @@ class _Body:
         self._rest += chunk
         return True
 
+    def _take(self, cut: int) -> bytes:
+        line = bytes(self._rest[:cut])
+        del self._rest[: cut + 1]
+        self._scanned = 0
+        return line
+
     async def line(self) -> bytes | None:
         """The next line (without its end), the last unterminated one at the end, None after it."""
         while True:
-            cut = self._rest.find(b"\n")
+            cut = self._rest.find(b"\n", self._scanned)
             if cut >= 0:
-                line, self._rest = self._rest[:cut], self._rest[cut + 1 :]
-                return line
+                return self._take(cut)
+            self._scanned = len(self._rest)
             if not await self._more():
-                line, self._rest = self._rest, b""
+                line = self._take(len(self._rest))
                 return line if line.strip() else None
 
     def ready_lines(self) -> list[bytes]:
         """The complete lines already received, without waiting for more."""
-        *lines, self._rest = self._rest.split(b"\n")
-        return lines
+        end = self._rest.rfind(b"\n", self._scanned)
+        if end < 0:
+            self._scanned = len(self._rest)
+            return []
+        return self._take(end).split(b"\n")
 
     async def all(self) -> bytes:
         while await self._more():
             pass
-        return self._rest
+        return bytes(self._rest)
 
 
 def _json(raw: bytes, what: str) -> Any:

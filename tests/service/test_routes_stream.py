@@ -210,3 +210,31 @@ def test_many_tiny_lines_are_checked_together(client: TestClient) -> None:
     events = _events(r.text)
     assert [n for n, _ in events].count("sentence") == 41 and events[-1][0] == "report"
     assert events[-2][1]["labels"] == ["fabrication"]
+
+
+def test_a_long_line_in_small_chunks_is_read_in_linear_time() -> None:
+    import asyncio
+    import time
+
+    from hallucheck.service.routes_stream import _Body
+
+    line = b'{"text": "' + b"x" * 1_900_000 + b'"}'
+    body_bytes = b'{"question": "q"}\n' + line + b"\nlast"
+
+    class Request:
+        def stream(self):  # type: ignore[no-untyped-def]
+            async def chunks():  # type: ignore[no-untyped-def]
+                for i in range(0, len(body_bytes), 50):
+                    yield body_bytes[i : i + 50]
+
+            return chunks()
+
+    async def read() -> list[bytes | None]:
+        body = _Body(Request(), limit=2_000_000)  # type: ignore[arg-type]
+        got = [await body.line(), await body.line()]
+        return [*got, *body.ready_lines(), await body.line(), await body.line()]
+
+    t0 = time.perf_counter()
+    got = asyncio.run(read())
+    assert time.perf_counter() - t0 < 5  # appending to and searching the whole line per chunk took 12 s
+    assert got == [b'{"question": "q"}', line, b"last", None]
