@@ -105,3 +105,20 @@ def test_citation_markers_are_never_tagged() -> None:
     assert words == [plain[a:b] for a, b in g.details["token_probs"]["offsets"]]
     assert max(abs(p - q) for p, q in zip(probs, g.details["token_probs"]["probs"])) < 0.05
     assert f.risk == pytest.approx(g.risk, abs=0.02)
+
+
+def test_typed_tagger_spans_say_contradiction_or_baseless() -> None:
+    import numpy as np
+
+    from hallucheck.detectors.model.model import _span_type
+    from hallucheck.models.tagger import TaggedAnswer
+
+    offsets = [(0, 4), (5, 9), (10, 14)]
+    probs = np.array([0.9, 0.8, 0.2], dtype=np.float32)
+    typed = TaggedAnswer(offsets, [0, 0, 0], probs, [], [], None, np.array([0.9, 0.2, 1.0], dtype=np.float32))  # type: ignore[arg-type]
+    # weighted by P(unsupported): (0.9*0.9 + 0.8*0.2) / 1.7 = 0.57 -> contradiction
+    label, share = _span_type(typed, 0, 9)
+    assert label == "contradiction" and abs(share - (0.81 + 0.16) / 1.7) < 1e-6
+    assert _span_type(typed, 5, 9)[0] == "baseless"
+    binary = TaggedAnswer(offsets, [0, 0, 0], probs, [], [], None)  # type: ignore[arg-type]
+    assert _span_type(binary, 0, 9) == ("baseless", 0.0)
