@@ -140,6 +140,13 @@ class SourceFacts:
         return self._around[1]
 
     @cached_property
+    def meta_words(self) -> frozenset[str]:
+        """Words of text size ("characters", "Wörter") that follow a figure in the source: there
+        a figure of the answer followed by one is a claim about the world, not about the answer."""
+        text = self.source.text
+        return frozenset(w for m in self.mentions if (w := _meta_word(text.lower(), m.end)) is not None)
+
+    @cached_property
     def words(self) -> Collection[str]:
         """Lower-cased word forms, for name lookup (a ``string_set``: it stays in the source cache)."""
         return string_set(name_words(self.source.text))
@@ -176,15 +183,31 @@ _META_AFTER = re.compile(
     r"\s*(?:words?|sentences?|characters?|bullet\s+points|wörtern?|sätzen?|zeichen|mots|phrases|caractères|字|个字|句)\b",
     re.IGNORECASE,
 )
+# "in 92 words", "(about 120 words)", "unter 100 Wörtern": an answer measuring itself.
+_SELF_BEFORE = re.compile(
+    r"(?:\b(?:in|within|under|using|of\s+about|about|approximately|roughly|around|in\s+about|in\s+under|"
+    r"unter|mit|en|environ|moins\s+de)\s+|\(\s*(?:about\s+|ca\.\s*|environ\s+)?)$",
+    re.IGNORECASE,
+)
 _OPEN_PAREN = re.compile(r"\(\s*[^()\d]{0,12}$")
 
 
-def _not_a_claim(answer: str, m: NumberMention, supported_end: int) -> bool:
+def _meta_word(text: str, end: int) -> str | None:
+    """The word of text size right after a figure ("words", "Zeichen", "字"), singular, or None."""
+    mt = _META_AFTER.match(text, end)
+    if mt is None:
+        return None
+    word = mt.group().strip().lower()
+    return word[:-1] if word.endswith("s") else word
+
+
+def _not_a_claim(answer: str, m: NumberMention, supported_end: int, source_meta: Collection[str] = ()) -> bool:
     """Figures that are not claims about the world.
 
     A reference to the sources' own parts ("passage 3", "steps 7 and 8"), the top of a rating
-    scale ("4 out of 5"), the answer talking about itself ("in 79 words"), and a conversion in
-    parentheses right after a supported figure ("145 degrees F (63 degrees C)").
+    scale ("4 out of 5"), the answer talking about itself ("in 79 words") unless the sources
+    count the same thing ("passwords of 6 to 8 characters"), and a conversion in parentheses
+    right after a supported figure ("145 degrees F (63 degrees C)").
     """
     if m.kind not in ("number", "ordinal"):
         return False
@@ -194,7 +217,8 @@ def _not_a_claim(answer: str, m: NumberMention, supported_end: int) -> bool:
         return True
     if m.value in (5.0, 10.0, 100.0) and _SCALE_BEFORE.search(before):
         return True
-    if _META_AFTER.match(answer, m.end):
+    meta = _meta_word(answer, m.end)
+    if meta is not None and (meta not in source_meta or _SELF_BEFORE.search(answer, max(0, m.start - 30), m.start)):
         return True
     if 0 <= m.start - supported_end <= 30 and _OPEN_PAREN.search(answer, supported_end, m.start):
         return True
@@ -341,7 +365,7 @@ class NumbersDetector(BaseDetector):
                 if any(same_value(m, q) for q in question_mentions) or facts.gives(m):
                     supported_end = m.end
                     continue
-                if _not_a_claim(answer, m, supported_end):
+                if _not_a_claim(answer, m, supported_end, facts.meta_words):
                     continue
                 local = self._local(analysis, si, m.start, m.end)
                 span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1))

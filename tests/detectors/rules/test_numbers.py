@@ -244,3 +244,10 @@ def test_changed_four_digit_quantities_are_contradictions(answer: str, source: s
 def test_a_year_is_still_no_match_for_a_small_number() -> None:
     f = run("The company was founded in 2011 with 15 staff.", "The company was founded with 15 staff in 2010.")
     assert labelled(f) == [("2011", "contradiction")]
+
+
+def test_counted_characters_are_a_claim_when_the_sources_count_them_too() -> None:
+    f = run("Choose a password of 6 to 80 characters.", "Choose a password of 6 to 8 characters.")
+    assert labelled(f) == [("80", "contradiction")]
+    # the answer counting its own words stays out of it
+    assert labelled(run("Here is a summary in 48 words: the shop opens at 9.", "The shop opens at 9.")) == []
