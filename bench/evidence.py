@@ -1,7 +1,7 @@
 """Does the verdict keep precise evidence? Measured per language on the dev part of labelled sets.
 
     nice python bench/evidence.py --synth-dir DIR --edits EDITS.jsonl      # all of it
-    nice python bench/evidence.py --synth-dir DIR --langs zh-Hans --limit 200
+    nice python bench/evidence.py --synth-dir DIR --langs zh-Hans --limit 40 --kinds figure,copy
 
 Data: the cases ``hallucheck data synth`` makes (``DIR/debref.<lang>.jsonl``, one file per
 language, see docs/synth.md) and the contradiction edits ``hallucheck data edits`` makes of
@@ -71,10 +71,17 @@ class Tally:
         def r(x: int) -> float | None:
             return round(x / self.n, 4) if self.n else None
 
-        return {"n": self.n, "flagged": r(self.flagged), "flagged_with_span_on_edit": r(self.on_edit), "found_by_owner": r(self.found)}
+        return {
+            "n": self.n,
+            "flagged": r(self.flagged),
+            "flagged_with_span_on_edit": r(self.on_edit),
+            "found_by_owner": r(self.found),
+        }
 
 
-def _measure(records: Iterable[dict[str, Any]], checker: Any, limit: int | None, progress: str) -> dict[str, Tally]:
+def _measure(
+    records: Iterable[dict[str, Any]], checker: Any, limit: int | None, progress: str, kinds: set[str] | None = None
+) -> dict[str, Tally]:
     from hallucheck.eval.datasets import generic_example
 
     tallies: dict[str, Tally] = defaultdict(Tally)
@@ -83,7 +90,7 @@ def _measure(records: Iterable[dict[str, Any]], checker: Any, limit: int | None,
     done = 0
     for rec in records:
         kind = rec["metadata"]["edit"]
-        if limit is not None and per_kind[kind] >= limit:
+        if (limit is not None and per_kind[kind] >= limit) or (kinds is not None and kind not in kinds):
             continue
         per_kind[kind] += 1
         example = generic_example(rec, where=rec.get("id", "record"))
@@ -144,14 +151,19 @@ def _cell(summary: dict[str, Any], key: str, field: str) -> str:
 def _print(result: dict[str, Any]) -> None:
     langs = result["languages"]
     if langs:
-        print("\nSynthetic cases (dev part unless --split): flagged with the right span on the edit / found by the owner detector\n")
-        print("| language | invalid citation | found | changed figure | found | cross figure | found | faithful flagged | cross copy flagged |")
+        print("\nSynthetic cases: flagged with the right span on the edit / found by the owner detector\n")
+        print(
+            "| language | invalid citation | found | changed figure | found | cross figure | found "
+            "| faithful flagged | cross copy flagged |"
+        )
         print("|---|---|---|---|---|---|---|---|---|")
         for lang, s in langs.items():
             print(
-                f"| {lang} | {_cell(s, 'invalid_citation', 'flagged_with_span_on_edit')} | {_cell(s, 'invalid_citation', 'found_by_owner')} "
+                f"| {lang} | {_cell(s, 'invalid_citation', 'flagged_with_span_on_edit')} "
+                f"| {_cell(s, 'invalid_citation', 'found_by_owner')} "
                 f"| {_cell(s, 'changed_figure', 'flagged_with_span_on_edit')} | {_cell(s, 'changed_figure', 'found_by_owner')} "
-                f"| {_cell(s, 'cross_changed_figure', 'flagged_with_span_on_edit')} | {_cell(s, 'cross_changed_figure', 'found_by_owner')} "
+                f"| {_cell(s, 'cross_changed_figure', 'flagged_with_span_on_edit')} "
+                f"| {_cell(s, 'cross_changed_figure', 'found_by_owner')} "
                 f"| {_cell(s, 'faithful_flagged', 'flagged')} | {_cell(s, 'cross_copy_flagged', 'flagged')} |"
             )
         kinds = sorted({k for s in langs.values() for k in s["per_kind"]})
@@ -165,7 +177,8 @@ def _print(result: dict[str, Any]) -> None:
                 if not row:
                     cells.append("—")
                     continue
-                value = row["flagged"] if row["flagged_with_span_on_edit"] is None or k in FAITHFUL or k in ("cross_copy",) else row["flagged_with_span_on_edit"]
+                faithful = row["flagged_with_span_on_edit"] is None or k in FAITHFUL or k == "cross_copy"
+                value = row["flagged"] if faithful else row["flagged_with_span_on_edit"]
                 cells.append(f"{_pct(value)} ({row['n']})")
             print(f"| {k} | " + " | ".join(cells) + " |")
     edits = result.get("ragtruth_edits")
@@ -174,18 +187,22 @@ def _print(result: dict[str, Any]) -> None:
         print("| kind | n | flagged with span on edit | flagged at all |")
         print("|---|---|---|---|")
         for k, row in edits["per_kind"].items():
-            print(f"| {k} | {row['n']} | {_pct(row['flagged_with_span_on_edit']) if k != 'original' else '—'} | {_pct(row['flagged'])} |")
+            on_edit = _pct(row["flagged_with_span_on_edit"]) if k != "original" else "—"
+            print(f"| {k} | {row['n']} | {on_edit} | {_pct(row['flagged'])} |")
 
 
 def main() -> None:
     default_dir = ROOT.parent / "runs" / "synth"
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--synth-dir", type=Path, default=default_dir, help="folder with debref.<lang>.jsonl (hallucheck data synth)")
+    ap.add_argument(
+        "--synth-dir", type=Path, default=default_dir, help="folder with debref.<lang>.jsonl (hallucheck data synth)"
+    )
     ap.add_argument("--pattern", default="debref.{lang}.jsonl", help="file name of each language in --synth-dir")
     ap.add_argument("--langs", default=",".join(LANGS))
     ap.add_argument("--edits", type=Path, default=None, help="contradiction edits of RAGTruth (hallucheck data edits)")
     ap.add_argument("--split", default="dev", choices=("dev", "calib", "train", "all"))
     ap.add_argument("--limit", type=int, default=None, help="at most this many cases of each kind (per language)")
+    ap.add_argument("--kinds", default=None, help="only these kinds of case (metadata.edit), comma-separated")
     ap.add_argument("--detectors", default=None, help="comma-separated detectors (default: the default stack)")
     ap.add_argument("--policy", default="default")
     ap.add_argument("--name", default=None, help="result file name (default evidence_<split>)")
@@ -194,6 +211,7 @@ def main() -> None:
     from hallucheck.batch import CheckerSpec, checker_for
 
     dets = tuple(d.strip() for d in args.detectors.split(",") if d.strip()) if args.detectors else None
+    kinds = {k.strip() for k in args.kinds.split(",") if k.strip()} if args.kinds else None
     checker = checker_for(CheckerSpec.of(dets, args.policy, None))
     t0 = time.perf_counter()
     result: dict[str, Any] = {
@@ -202,6 +220,7 @@ def main() -> None:
         "detectors": checker.detector_names,
         "policy": checker.policy.name,
         "limit_per_kind": args.limit,
+        "kinds": sorted(kinds) if kinds else None,
         "languages": {},
     }
     for lang in [x.strip() for x in args.langs.split(",") if x.strip()]:
@@ -209,11 +228,11 @@ def main() -> None:
         if not path.exists():
             sys.stderr.write(f"{path}: missing (make it with: hallucheck data synth SOURCE_DIR --lang {lang} --out {path})\n")
             continue
-        tallies = _measure(_read(path, args.split), checker, args.limit, lang)
+        tallies = _measure(_read(path, args.split), checker, args.limit, lang, kinds)
         result["languages"][lang] = _summary(tallies)
         result["languages"][lang]["file"] = str(path)
     if args.edits is not None:
-        tallies = _measure(_read(args.edits, args.split), checker, args.limit, "ragtruth edits")
+        tallies = _measure(_read(args.edits, args.split), checker, args.limit, "ragtruth edits", kinds)
         result["ragtruth_edits"] = {"file": str(args.edits), "per_kind": {k: t.row() for k, t in sorted(tallies.items())}}
     result["seconds"] = round(time.perf_counter() - t0, 1)
     _print(result)
