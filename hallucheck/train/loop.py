@@ -165,31 +165,20 @@ def _atomic_save(obj: Any, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def train(
-    cfg: TrainConfig, run_dir: str | Path, resume: bool = True, echo: bool = True, stop_after: int | None = None
-) -> dict[str, Any]:
-    """Train (or resume) the tagger in ``run_dir``; returns a summary dict.
-
-    ``stop_after`` ends this session after that many steps (checkpointed), as an interruption would.
-    """
-    import torch
-
-    run = Path(run_dir)
-    run.mkdir(parents=True, exist_ok=True)
-    log = RunLogger(run / "train.log", echo)
+def _resolved_config(cfg: TrainConfig, run: Path, resume: bool, log: RunLogger) -> TrainConfig:
+    """The config of this run: a resumed run keeps the one saved in its directory."""
     cfg_path = run / "config.json"
-    ckpt_path = run / "checkpoint.pt"
-    if resume and cfg_path.exists() and ckpt_path.exists():
+    if resume and cfg_path.exists() and (run / "checkpoint.pt").exists():
         saved = json.loads(cfg_path.read_text())
         if saved != json.loads(cfg.to_json()):
             log("resuming: using the config saved in the run directory")
         cfg = TrainConfig.from_saved(saved)
     cfg.save(cfg_path)
-    torch.set_num_threads(cfg.threads)
-    _seed_all(cfg.seed)
-    model_dir = cfg.base_model or base_model_dir()
-    tokenizer = load_tokenizer(model_dir)
-    data_hash = data_sha256(cfg)
+    return cfg
+
+
+def _training_data(cfg: TrainConfig, run: Path, tokenizer: Any, data_hash: str, log: RunLogger) -> tuple[list[Example], list[Example]]:
+    """Training windows (cached in the run directory) and the calib windows steps are judged on."""
     settings = cfg.encoder_settings()
     log(f"data {cfg.data} sha256={data_hash} settings={cfg.data_settings_key()}")
     cache = run / f"data-{data_hash[:12]}-{cfg.data_settings_key()}.pkl"
@@ -205,16 +194,19 @@ def train(
     tot = sum(len(e.labels) for e in examples)
     log(f"{len(examples)} training windows ({pos}/{tot} unsupported tokens = {pos / max(tot, 1):.3f}), "
         f"{n_conflict} of them conflict, {len(eval_examples)} eval windows, prepared in {time.time() - t0:.0f}s")
+    return examples, eval_examples
 
-    model = build_model(cfg, model_dir)
+
+def _optimizer(model: Any, cfg: TrainConfig, total: int) -> tuple[Any, Any]:
+    """AdamW (encoder and head at their own learning rates) and linear warmup then decay."""
+    import torch
+
     head_params = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("encoder.")]
     enc_params = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("encoder.")]
     opt = torch.optim.AdamW(
         [{"params": enc_params, "lr": cfg.lr}, {"params": head_params, "lr": cfg.head_lr}],
         weight_decay=cfg.weight_decay,
     )
-    per_step = cfg.batch_size * cfg.grad_accum
-    total = cfg.max_steps or max(1, math.ceil(cfg.epochs * len(examples) / per_step))
     warm = max(1, int(cfg.warmup * total))
 
     def schedule(step: int) -> float:
@@ -222,26 +214,90 @@ def train(
             return (step + 1) / warm
         return max(0.0, (total - step) / max(1, total - warm))
 
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, schedule)
+    return opt, torch.optim.lr_scheduler.LambdaLR(opt, schedule)
+
+
+def _restore(model: Any, opt: Any, sched: Any, state: dict[str, Any], data_hash: str) -> tuple[int, int, int]:
+    """Load a checkpoint's weights, optimiser, schedule and random states; (step, epoch, cursor)."""
+    import torch
+
+    if state["data_hash"] != data_hash:
+        raise RuntimeError("the data file changed since this run started (sha256 differs); use a new run dir")
+    model.load_state_dict(state["model"])
+    opt.load_state_dict(state["optimizer"])
+    sched.load_state_dict(state["scheduler"])
+    random.setstate(state["rng"]["python"])
+    np.random.set_state(state["rng"]["numpy"])
+    torch.set_rng_state(state["rng"]["torch"])
+    return state["step"], state["epoch"], state["cursor"]
+
+
+def _optimizer_step(model: Any, opt: Any, sched: Any, loss_fn: Any, windows: list[Example], cfg: TrainConfig) -> float:
+    """One optimiser step over ``windows`` in ``grad_accum`` batches; the summed loss."""
+    import torch
+
+    opt.zero_grad()
+    loss_sum = 0.0
+    for k in range(cfg.grad_accum):
+        b = collate(windows[k * cfg.batch_size : (k + 1) * cfg.batch_size], cfg.n_types)
+        logits = model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"])
+        loss = loss_fn(logits.reshape(-1, cfg.n_types), b["labels"].reshape(-1)) / cfg.grad_accum
+        loss.backward()
+        loss_sum += float(loss.detach())
+    torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
+    opt.step()
+    sched.step()
+    return loss_sum
+
+
+def _record_eval(model: Any, eval_examples: list[Example], cfg: TrainConfig, run: Path, step: int, epoch: int,
+                 data_hash: str, log: RunLogger) -> None:
+    """Score the model on the eval windows, append to evals.jsonl, and keep its weights if asked."""
+    metrics = {k: round(v, 4) for k, v in evaluate(model, eval_examples).items()}
+    log("eval " + json.dumps(metrics))
+    with open(run / "evals.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"step": step, "epoch": epoch, **metrics}) + "\n")
+    if cfg.keep_eval_checkpoints:
+        _atomic_save(
+            {"model": model.state_dict(), "config": json.loads(cfg.to_json()), "data_hash": data_hash, "step": step},
+            run / f"eval-{step}.pt",
+        )
+
+
+def train(
+    cfg: TrainConfig, run_dir: str | Path, resume: bool = True, echo: bool = True, stop_after: int | None = None
+) -> dict[str, Any]:
+    """Train (or resume) the tagger in ``run_dir``; returns a summary dict.
+
+    ``stop_after`` ends this session after that many steps (checkpointed), as an interruption would.
+    """
+    import torch
+
+    run = Path(run_dir)
+    run.mkdir(parents=True, exist_ok=True)
+    log = RunLogger(run / "train.log", echo)
+    ckpt_path = run / "checkpoint.pt"
+    cfg = _resolved_config(cfg, run, resume, log)
+    torch.set_num_threads(cfg.threads)
+    _seed_all(cfg.seed)
+    model_dir = cfg.base_model or base_model_dir()
+    data_hash = data_sha256(cfg)
+    examples, eval_examples = _training_data(cfg, run, load_tokenizer(model_dir), data_hash, log)
+
+    model = build_model(cfg, model_dir)
+    per_step = cfg.batch_size * cfg.grad_accum
+    total = cfg.max_steps or max(1, math.ceil(cfg.epochs * len(examples) / per_step))
+    opt, sched = _optimizer(model, cfg, total)
     step, epoch, cursor = 0, 0, 0
     if cfg.init_from and not (resume and ckpt_path.exists()):
         init = torch.load(cfg.init_from, map_location="cpu", weights_only=False)
         model.load_state_dict(init["model"])
         log(f"weights from {cfg.init_from} (step {init.get('step')})")
     if resume and ckpt_path.exists():
-        state = torch.load(ckpt_path, map_location="cpu", weights_only=False)
-        if state["data_hash"] != data_hash:
-            raise RuntimeError("the data file changed since this run started (sha256 differs); use a new run dir")
-        model.load_state_dict(state["model"])
-        opt.load_state_dict(state["optimizer"])
-        sched.load_state_dict(state["scheduler"])
-        step, epoch, cursor = state["step"], state["epoch"], state["cursor"]
-        random.setstate(state["rng"]["python"])
-        np.random.set_state(state["rng"]["numpy"])
-        torch.set_rng_state(state["rng"]["torch"])
+        step, epoch, cursor = _restore(model, opt, sched, torch.load(ckpt_path, map_location="cpu", weights_only=False), data_hash)
         log(f"resumed at step {step}/{total} (epoch {epoch}, position {cursor})")
     else:
-        log(f"starting: {total} steps of {per_step} windows, warmup {warm}")
+        log(f"starting: {total} steps of {per_step} windows, warmup {max(1, int(cfg.warmup * total))}")
 
     def checkpoint() -> None:
         _atomic_save(
@@ -277,18 +333,7 @@ def train(
             if cursor + per_step > len(order):
                 epoch, cursor = epoch + 1, 0
                 continue
-            opt.zero_grad()
-            loss_sum = 0.0
-            for k in range(cfg.grad_accum):
-                idx = order[cursor + k * cfg.batch_size : cursor + (k + 1) * cfg.batch_size]
-                b = collate([examples[i] for i in idx], cfg.n_types)
-                logits = model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"])
-                loss = loss_fn(logits.reshape(-1, cfg.n_types), b["labels"].reshape(-1)) / cfg.grad_accum
-                loss.backward()
-                loss_sum += float(loss.detach())
-            torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad], 1.0)
-            opt.step()
-            sched.step()
+            loss_sum = _optimizer_step(model, opt, sched, loss_fn, [examples[i] for i in order[cursor : cursor + per_step]], cfg)
             step += 1
             steps_here += 1
             cursor += per_step
@@ -302,20 +347,17 @@ def train(
             if step % cfg.checkpoint_every == 0:
                 checkpoint()
             if cfg.eval_every and step % cfg.eval_every == 0 and eval_examples:
-                metrics = {k: round(v, 4) for k, v in evaluate(model, eval_examples).items()}
-                log("eval " + json.dumps(metrics))
-                with open(run / "evals.jsonl", "a", encoding="utf-8") as fh:
-                    fh.write(json.dumps({"step": step, "epoch": epoch, **metrics}) + "\n")
-                if cfg.keep_eval_checkpoints:
-                    _atomic_save(
-                        {"model": model.state_dict(), "config": json.loads(cfg.to_json()), "data_hash": data_hash,
-                         "step": step},
-                        run / f"eval-{step}.pt",
-                    )
+                _record_eval(model, eval_examples, cfg, run, step, epoch, data_hash, log)
     finally:
         checkpoint()
         for s, h in old.items():
             signal.signal(s, h)
+    return _finish(model, eval_examples, cfg, run, step, total, data_hash, log)
+
+
+def _finish(model: Any, eval_examples: list[Example], cfg: TrainConfig, run: Path, step: int, total: int,
+            data_hash: str, log: RunLogger) -> dict[str, Any]:
+    """The run's summary; a completed run is also scored and saved as final.pt, with a DONE marker."""
     summary: dict[str, Any] = {"step": step, "total": total, "data_sha256": data_hash}
     if step >= total:
         metrics = evaluate(model, eval_examples) if eval_examples else {}
