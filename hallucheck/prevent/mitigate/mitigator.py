@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from hallucheck.llm.base import LLMClient
@@ -172,99 +173,113 @@ class Mitigator:
             settings=dict(self.llm_settings),
         )
         initial = state.severity
-        attempts: list[Attempt] = []
+        log = _Log(state, first_index)
         tried: set[str] = set()
-        produced = 0
-        final_strategy = "original"
-        abstained = False
-        ended = False  # a terminal strategy (pass-through or abstain) closed the loop
-        limit_reached = False
-        has_llm = self.llm is not None
-        index = first_index
-
-        def record(name: str, **fields: Any) -> Attempt:
-            nonlocal index
-            index += 1
-            a = Attempt(index=index, strategy=name, severity=state.severity.value, **fields)
-            attempts.append(a)
-            return a
-
-        while True:
+        while not (log.ended or log.limit_reached):
             state.severity = severity_for(state.report, self.critical)
             pending = [n for n in self.plan[state.severity] if n not in tried]
             if not pending:
                 break
-            name = pending[0]
-            tried.add(name)
-            strategy = self.strategies[name]
-            reason = strategy.skip_reason(state, has_llm)
-            if name == "abstain" and not allow_abstain:
-                reason = "abstaining is disabled here"
-            if reason:
-                record(name, note=f"skipped: {reason}")
-                continue
-            if strategy.terminal:
-                repair = yield from strategy.steps(state, Usage())
-                if name == "abstain":
-                    abstained = True
-                    state.answer, state.report = repair.answer, abstention_report(lang)
-                record(name, answer=repair.answer, accepted=True, note=repair.note, **_outcome(state.report))
-                final_strategy = name if name == "abstain" else final_strategy
-                ended = True
-                break
-            if produced >= self.max_attempts:
-                limit_reached = True
-                record(name, note=f"skipped: retry limit of {self.max_attempts} attempt(s) reached")
-                break
-            produced += 1
-            usage = Usage()
-            t0 = time.perf_counter()
-            try:
-                repair: Repair = yield from strategy.steps(state, usage)  # type: ignore[no-redef]
-            except StepError as exc:
-                record(name, error=str(exc), note="failed", latency_ms=_ms(t0), **_usage(usage))
-                continue
-            new_report = yield from check(_case(question, sources, repair.answer, lang, citations_expected))
-            better = _better(new_report, state.report)
-            record(
-                name,
-                answer=repair.answer,
-                accepted=better,
-                temperature=repair.temperature,
-                note=repair.note + ("" if better else "; not less risky, discarded"),
-                latency_ms=_ms(t0),
-                **_outcome(new_report),
-                **_usage(usage),
-            )
-            if better:
-                state.answer, state.report = repair.answer, new_report
-                if repair.temperature is not None:
-                    state.temperature = repair.temperature
-                final_strategy = name
-
-        final = severity_for(state.report, self.critical)
-        if not ended:
-            state.severity = final
-            if final in (Severity.HIGH, Severity.CRITICAL) and allow_abstain and "abstain" in self.strategies:
-                repair = yield from self.strategies["abstain"].steps(state, Usage())
-                state.answer, state.report, abstained = repair.answer, abstention_report(lang), True
-                final_strategy = "abstain"
-                note = f"{repair.note}: no repair brought the risk below {final.value}"
-                record("abstain", answer=repair.answer, accepted=True, note=note, **_outcome(state.report))
-            else:
-                note = "best answer kept" + (f" (still {final.value} risk)" if final is not Severity.LOW else "")
-                record("pass_through", answer=state.answer, accepted=True, note=note, **_outcome(state.report))
+            tried.add(pending[0])
+            yield from self._attempt(pending[0], log, allow_abstain, citations_expected)
+        if not log.ended:
+            yield from self._close(log, allow_abstain)
         return MitigationResult(
             answer=state.answer,
             report=state.report,
-            attempts=attempts,
+            attempts=log.attempts,
             initial_severity=initial.value,
             final_severity=severity_for(state.report, self.critical).value,
-            strategy=final_strategy,
-            abstained=abstained,
+            strategy=log.final_strategy,
+            abstained=log.abstained,
             repaired=state.answer != answer,
-            retry_limit_reached=limit_reached,
+            retry_limit_reached=log.limit_reached,
         )
+
+    def _attempt(self, name: str, log: _Log, allow_abstain: bool, citations_expected: bool | None) -> Steps[None]:
+        """Try one strategy of the plan: skip it (and say why), end the loop with a terminal one,
+        or produce a candidate, re-check it and keep it only when it is less risky."""
+        state = log.state
+        strategy = self.strategies[name]
+        reason = strategy.skip_reason(state, self.llm is not None)
+        if name == "abstain" and not allow_abstain:
+            reason = "abstaining is disabled here"
+        if reason:
+            log.record(name, note=f"skipped: {reason}")
+            return
+        if strategy.terminal:
+            repair = yield from strategy.steps(state, Usage())
+            if name == "abstain":
+                log.abstained = True
+                state.answer, state.report = repair.answer, abstention_report(state.language)
+                log.final_strategy = name
+            log.record(name, answer=repair.answer, accepted=True, note=repair.note, **_outcome(state.report))
+            log.ended = True
+            return
+        if log.produced >= self.max_attempts:
+            log.limit_reached = True
+            log.record(name, note=f"skipped: retry limit of {self.max_attempts} attempt(s) reached")
+            return
+        log.produced += 1
+        usage = Usage()
+        t0 = time.perf_counter()
+        try:
+            candidate: Repair = yield from strategy.steps(state, usage)
+        except StepError as exc:
+            log.record(name, error=str(exc), note="failed", latency_ms=_ms(t0), **_usage(usage))
+            return
+        new_report = yield from check(_case(state.question, state.sources, candidate.answer, state.language, citations_expected))
+        better = _better(new_report, state.report)
+        log.record(
+            name,
+            answer=candidate.answer,
+            accepted=better,
+            temperature=candidate.temperature,
+            note=candidate.note + ("" if better else "; not less risky, discarded"),
+            latency_ms=_ms(t0),
+            **_outcome(new_report),
+            **_usage(usage),
+        )
+        if better:
+            state.answer, state.report = candidate.answer, new_report
+            if candidate.temperature is not None:
+                state.temperature = candidate.temperature
+            log.final_strategy = name
+
+    def _close(self, log: _Log, allow_abstain: bool) -> Steps[None]:
+        """After the plan: abstain when the answer is still high or critical risk, else keep it."""
+        state = log.state
+        final = severity_for(state.report, self.critical)
+        state.severity = final
+        if final in (Severity.HIGH, Severity.CRITICAL) and allow_abstain and "abstain" in self.strategies:
+            repair = yield from self.strategies["abstain"].steps(state, Usage())
+            state.answer, state.report, log.abstained = repair.answer, abstention_report(state.language), True
+            log.final_strategy = "abstain"
+            note = f"{repair.note}: no repair brought the risk below {final.value}"
+            log.record("abstain", answer=repair.answer, accepted=True, note=note, **_outcome(state.report))
+        else:
+            note = "best answer kept" + (f" (still {final.value} risk)" if final is not Severity.LOW else "")
+            log.record("pass_through", answer=state.answer, accepted=True, note=note, **_outcome(state.report))
+
+
+@dataclass
+class _Log:
+    """What one repair run has done so far: the attempts recorded and how the loop ended."""
+
+    state: RepairState
+    index: int
+    attempts: list[Attempt] = field(default_factory=list)
+    produced: int = 0
+    final_strategy: str = "original"
+    abstained: bool = False
+    ended: bool = False  # a terminal strategy (pass-through or abstain) closed the loop
+    limit_reached: bool = False
+
+    def record(self, name: str, **fields: Any) -> Attempt:
+        self.index += 1
+        attempt = Attempt(index=self.index, strategy=name, severity=self.state.severity.value, **fields)
+        self.attempts.append(attempt)
+        return attempt
 
 
 def _case(question: str, sources: list[Source], answer: str, language: str, citations_expected: bool | None) -> Case:
