@@ -93,6 +93,26 @@ def agent_action(level: RiskLevel, iteration: int, max_iterations: int | None) -
     return step.action, step.forced
 
 
+
+def _next_action(
+    abstained: bool, level: RiskLevel, iteration: int | None, max_iterations: int | None, near: bool, notes: list[str]
+) -> tuple[Action, bool]:
+    """What an agent loop should do next, and whether a risky answer was accepted at the limit."""
+    in_loop = iteration is not None
+    if abstained:
+        # nothing grounded to say from these sources: a loop should look for better ones
+        action: Action = "refine_search" if in_loop and not near else "synthesize"
+        if action == "refine_search":
+            notes.append("no grounded answer from these sources: refine the search")
+        return action, False
+    action, forced = agent_action(level, iteration if iteration is not None else 0, max_iterations if in_loop else None)
+    if forced:
+        notes.append(
+            f"near the iteration limit ({iteration} of {max_iterations}): {level}-risk answer accepted, still marked {level} risk"
+        )
+    return action, forced
+
+
 def near_iteration_limit(iteration: int | None, max_iterations: int | None) -> bool:
     """Whether ``iteration`` is within the agent-loop rule's window of the limit."""
     from hallucheck.policies.agent_loop import NEAR_LIMIT
@@ -203,6 +223,66 @@ class Guard:
         if not sources:
             return self._no_sources(question, lang, iteration, max_iterations, near, t0)
 
+        first, report, stopped = yield from self._generate(question, sources, lang, notes)
+        answer, error = first.answer, first.error
+        allow_abstain = self.abstain and not in_loop
+        if report is None:
+            # no answer at all (the LLM failed or said nothing): say so rather than return nothing
+            from hallucheck.prevent.abstention import abstain_message
+
+            notes.append(f"no answer generated: {error or 'the model returned an empty answer'}")
+            final_text, final_report, attempts = abstain_message(lang), abstention_report(lang), [first]
+            abstained, repaired, strategy_name, initial = True, False, "abstain", ""
+        else:
+            first.risk_score, first.risk_level = report.risk_score, report.risk_level
+            first.decision, first.hallucinated, first.spans = report.decision, report.hallucinated, len(report.spans)
+            result = yield from self.mitigator.steps(
+                question, sources, answer, report, language=lang, prompt_strategy=self.strategy,
+                temperature=self.temperature, citations_expected=self.citations_expected, abstain=allow_abstain,
+            )
+            final_text, final_report = result.answer, result.report
+            attempts = [first, *result.attempts]
+            abstained, repaired = result.abstained, result.repaired
+            strategy_name = "generate" if result.strategy == "original" else result.strategy
+            initial = result.initial_severity
+        first.severity = initial
+
+        level: RiskLevel = final_report.risk_level
+        action, forced = _next_action(abstained or is_abstention(final_text), level, iteration, max_iterations, near, notes)
+        decision: Decision = final_report.decision
+        return GuardResult(
+            question=question,
+            answer=final_text,
+            report=final_report,
+            attempts=attempts,
+            action=action,
+            decision=decision,
+            risk_level=level,
+            risk_score=final_report.risk_score,
+            accepted=action == "synthesize",
+            forced_accept=forced,
+            near_limit=near,
+            iteration=iteration,
+            max_iterations=max_iterations,
+            abstained=abstained,
+            repaired=repaired,
+            stopped_early=stopped is not None,
+            strategy=strategy_name,
+            prompt_strategy=self.strategy.value,
+            initial_severity=initial,
+            language=lang,
+            llm_calls=sum(a.llm_calls for a in attempts),
+            prompt_tokens=sum(a.prompt_tokens for a in attempts),
+            completion_tokens=sum(a.completion_tokens for a in attempts),
+            latency_ms=round((time.perf_counter() - t0) * 1000.0, 3),
+            notes=notes,
+        )
+
+    def _generate(
+        self, question: str, sources: list[Source], lang: str, notes: list[str]
+    ) -> Steps[tuple[Attempt, Report | None, dict[str, Any] | None]]:
+        """The first answer (streamed and watched when ``stop_early``), its check when it is not
+        empty, and the sentence that stopped the generation early, if one did."""
         usage = Usage()
         gen_t0 = time.perf_counter()
         watch = self._watch(question, sources, lang, notes)
@@ -240,69 +320,7 @@ class Guard:
                 f"risk {stopped['risk_score']:.2f}{', ' + ', '.join(stopped['labels']) if stopped['labels'] else ''})"
             )
             notes.append(f"generation stopped after sentence {stopped['index'] + 1}: {stopped['text']!r} was rejected")
-        allow_abstain = self.abstain and not in_loop
-        if report is None:
-            # no answer at all (the LLM failed or said nothing): say so rather than return nothing
-            from hallucheck.prevent.abstention import abstain_message
-
-            notes.append(f"no answer generated: {error or 'the model returned an empty answer'}")
-            final_text, final_report, attempts = abstain_message(lang), abstention_report(lang), [first]
-            abstained, repaired, strategy_name, initial = True, False, "abstain", ""
-        else:
-            first.risk_score, first.risk_level = report.risk_score, report.risk_level
-            first.decision, first.hallucinated, first.spans = report.decision, report.hallucinated, len(report.spans)
-            result = yield from self.mitigator.steps(
-                question, sources, answer, report, language=lang, prompt_strategy=self.strategy,
-                temperature=self.temperature, citations_expected=self.citations_expected, abstain=allow_abstain,
-            )
-            final_text, final_report = result.answer, result.report
-            attempts = [first, *result.attempts]
-            abstained, repaired = result.abstained, result.repaired
-            strategy_name = "generate" if result.strategy == "original" else result.strategy
-            initial = result.initial_severity
-        first.severity = initial
-
-        level: RiskLevel = final_report.risk_level
-        if abstained or is_abstention(final_text):
-            # nothing grounded to say from these sources: a loop should look for better ones
-            action: Action = "refine_search" if in_loop and not near else "synthesize"
-            forced = False
-            if action == "refine_search":
-                notes.append("no grounded answer from these sources: refine the search")
-        else:
-            action, forced = agent_action(level, iteration if iteration is not None else 0, max_iterations if in_loop else None)
-        if forced:
-            notes.append(
-                f"near the iteration limit ({iteration} of {max_iterations}): {level}-risk answer accepted, still marked {level} risk"
-            )
-        decision: Decision = final_report.decision
-        return GuardResult(
-            question=question,
-            answer=final_text,
-            report=final_report,
-            attempts=attempts,
-            action=action,
-            decision=decision,
-            risk_level=level,
-            risk_score=final_report.risk_score,
-            accepted=action == "synthesize",
-            forced_accept=forced,
-            near_limit=near,
-            iteration=iteration,
-            max_iterations=max_iterations,
-            abstained=abstained,
-            repaired=repaired,
-            stopped_early=stopped is not None,
-            strategy=strategy_name,
-            prompt_strategy=self.strategy.value,
-            initial_severity=initial,
-            language=lang,
-            llm_calls=sum(a.llm_calls for a in attempts),
-            prompt_tokens=sum(a.prompt_tokens for a in attempts),
-            completion_tokens=sum(a.completion_tokens for a in attempts),
-            latency_ms=round((time.perf_counter() - t0) * 1000.0, 3),
-            notes=notes,
-        )
+        return first, report, stopped
 
     def _watch(self, question: str, sources: list[Source], lang: str, notes: list[str]) -> Watch | None:
         if not self.stop_early:
