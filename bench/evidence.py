@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import ROOT, machine, write_result  # noqa: E402
+from _common import ROOT, machine, write_result
 
 LANGS = ("en", "de", "fr", "zh-Hans", "zh-Hant")
 FAITHFUL = ("copy", "cited", "reword", "summary", "reorder")
