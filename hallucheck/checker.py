@@ -19,6 +19,7 @@ from hallucheck.detectors import Detector, get_detector
 from hallucheck.errors import InputError
 from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.default import default_detectors
+from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans
 from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report
 
@@ -97,7 +98,9 @@ class Checker:
         built = make_case(case, **fields)
         if built.citations_expected is None and self.citations_expected is not None:
             built = built.model_copy(update={"citations_expected": self.citations_expected})
-        return self._run(CaseAnalysis(built))
+        narrowed, window = narrow_sources(built)
+        report = self._run(CaseAnalysis(narrowed))
+        return report if window is None else _with_window(report, window, len(built.answer))
 
     async def acheck(self, case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Report:
         """The same as ``check``, off the event loop (detectors are CPU-bound or do their own I/O)."""
@@ -247,6 +250,15 @@ def _policy_detectors(policy: str | Policy) -> tuple[str, ...] | None:
         if is_policy_file(policy):
             return tuple(load_policy_file(policy)["detectors"])
     return None
+
+
+def _with_window(report: Report, window: SourceWindow, answer_chars: int) -> Report:
+    """``report`` saying which part of over-long sources was not read (notes and coverage)."""
+    cov = report.coverage or Coverage(answer_chars=answer_chars, checked_chars=answer_chars)
+    note = "; ".join(n for n in (cov.note, window.note) if n)
+    coverage = cov.model_copy(update={"note": note, "source_chars": window.source_chars,
+                                      "unread_source_chars": window.source_chars - window.read_chars})
+    return report.model_copy(update={"coverage": coverage, "notes": [window.note, *report.notes]})
 
 
 def _coverage(findings: list[Finding], answer_chars: int) -> Coverage | None:

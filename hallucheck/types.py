@@ -197,12 +197,18 @@ class Cost(_Model):
 
 
 class Coverage(_Model):
-    """How much of the answer a detector actually looked at (long texts are checked in windows)."""
+    """How much of the answer a detector actually looked at (long texts are checked in windows).
+
+    ``source_chars`` / ``unread_source_chars``: when the sources were longer than the checker
+    reads (see :mod:`hallucheck.source_window`), how long they were and how much was not read.
+    """
 
     answer_chars: int = 0
     checked_chars: int = 0
     unchecked: list[tuple[int, int]] = Field(default_factory=list)
     note: str = ""
+    source_chars: int = 0
+    unread_source_chars: int = 0
 
     @property
     def complete(self) -> bool:

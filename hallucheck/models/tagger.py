@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from hallucheck.models.tagger_evidence import SourceView, source_view
-from hallucheck.models.tagger_features import FEATURE_NAMES, EncoderSettings, Window, encode_answer
+from hallucheck.models.tagger_features import FEATURE_NAMES, EncoderSettings, Window, encode_answer_windows
 from hallucheck.text import Segment
 from hallucheck.text.tokens import Token
 
@@ -147,11 +147,8 @@ class Tagger:
     ) -> tuple[TaggedAnswer, int]:
         """Token probabilities for ``answer``; returns (result, windows skipped because of max_windows)."""
         view = self.view(contexts, language)
-        windows = encode_answer(answer, question, view, self.tokenizer, language, self.settings, sentences, tokens)
-        skipped = 0
-        if max_windows is not None and len(windows) > max_windows:
-            skipped = len(windows) - max_windows
-            windows = windows[:max_windows]
+        windows, skipped = encode_answer_windows(answer, question, view, self.tokenizer, language, self.settings,
+                                                 sentences, tokens, max_windows=max_windows)
         wprobs, wconflict = self.run_typed(windows)
         merged: dict[tuple[int, int], tuple[float, int, float]] = {}
         for k, (w, p) in enumerate(zip(windows, wprobs)):

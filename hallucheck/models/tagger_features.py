@@ -29,6 +29,7 @@ __all__ = [
     "LabelSpan",
     "EncoderSettings",
     "Window",
+    "encode_answer_windows",
     "encode_answer",
 ]
 
@@ -146,6 +147,29 @@ def encode_answer(
 ) -> list[Window]:
     """All windows of an answer (one or more per sentence); ``spans`` given -> labels filled in.
 
+    See :func:`encode_answer_windows` for the first few windows only.
+    """
+    return encode_answer_windows(answer, question, view, tokenizer, language, settings, sentences,
+                                 answer_tokens, spans)[0]
+
+
+def encode_answer_windows(
+    answer: str,
+    question: str,
+    view: SourceView,
+    tokenizer: Any,
+    language: str,
+    settings: EncoderSettings = EncoderSettings(),
+    sentences: list[Segment] | None = None,
+    answer_tokens: list[Token] | None = None,
+    spans: list[LabelSpan] | None = None,
+    max_windows: int | None = None,
+) -> tuple[list[Window], int]:
+    """The first ``max_windows`` windows of an answer (all when None) and how many more there are.
+
+    Only the windows returned get their evidence chosen: choosing it is the costly part (every
+    sentence ranks every source unit), so a very long answer is not paid for beyond the cap.
+
     A word piece's label is the type index (see ``TOKEN_TYPES``) of the labelled span it overlaps;
     where a conflict and a baseless span overlap, conflict wins (it is the stronger claim).
     """
@@ -216,6 +240,10 @@ def encode_answer(
         size += n
     if current:
         groups.append(current)
+    skipped = 0
+    if max_windows is not None and len(groups) > max_windows:
+        skipped = len(groups) - max_windows
+        groups = groups[:max_windows]
     windows: list[Window] = []
     blank = [0.0] * N_FEATURES
     for group in groups:
@@ -280,7 +308,7 @@ def encode_answer(
         if spans is not None:
             w.labels = [_piece_label(s, e, spans) for s, e in t_off]
         windows.append(w)
-    return windows
+    return windows, skipped
 
 
 _BASELESS = TOKEN_TYPES.index("baseless")

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 import weakref
-from bisect import bisect_left
-from collections.abc import Collection
+from bisect import bisect_left, bisect_right
+from collections.abc import Collection, Sequence
 from functools import cached_property, lru_cache
 from itertools import compress
 from typing import Any
@@ -34,16 +34,71 @@ from hallucheck.text.entities import (
 )
 from hallucheck.text.language import base_language, detect_language
 from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, same_value, scan_numbers
-from hallucheck.types import Evidence, Finding, Span
+from hallucheck.types import Coverage, Evidence, Finding, Span
 
 __all__ = ["NumbersDetector", "SourceFacts", "source_facts"]
 
 _AMBIGUOUS_CURRENCY = {"$": {"USD", "AUD", "CAD", "HKD", "TWD", "$"}, "¥": {"CNY", "JPY", "¥"}}
 _NEIGHBOURS = 3  # content words on each side of a source figure that say what it measures
+# Work cap of one answer: source figures compared while looking for a contradiction. A long
+# answer full of figures against long sources full of figures (199,000 x 400,000 characters)
+# once took minutes here; past the cap the rest of the answer is left out and said so in
+# ``Finding.coverage``. RAGTruth answers stay far below it.
+MAX_COMPARISONS = 1_000_000
 _KIND_NAMES = {
     "number": "number", "percent": "percentage", "money": "amount", "date": "date", "year": "year",
     "time": "time", "phone": "phone number", "ordinal": "ordinal",
 }
+
+
+class _ValueIndex:
+    """The figures of a source sorted by value, so that only those near a value are compared.
+
+    ``same_value`` accepts two plain values only within half the coarser precision of the two,
+    so for each precision present in the source the candidates lie in one window around the
+    value; dates, phones and 12-hour times (compared by other rules) are always candidates. The
+    answer is the same as comparing with every figure, at a cost that no longer grows with the
+    number of figures of a long source.
+    """
+
+    def __init__(self, mentions: Sequence[NumberMention]) -> None:
+        self.special: list[NumberMention] = []
+        groups: dict[float, list[tuple[float, int, NumberMention]]] = {}
+        for i, m in enumerate(mentions):
+            if _plain(m):
+                groups.setdefault(m.precision, []).append((float(m.value), i, m))  # type: ignore[arg-type]
+            else:
+                self.special.append(m)
+        self.groups = {p: sorted(rows, key=lambda r: (r[0], r[1])) for p, rows in groups.items()}
+        self.keys = {p: [r[0] for r in rows] for p, rows in self.groups.items()}
+        self.everything = list(mentions)
+
+    @classmethod
+    def of(cls, owner: object, attr: str, mentions: Sequence[NumberMention]) -> _ValueIndex:
+        index = vars(owner).get(attr)
+        if index is None:
+            index = cls(mentions)
+            vars(owner)[attr] = index
+        return index  # type: ignore[no-any-return]
+
+    def near(self, m: NumberMention) -> list[NumberMention]:
+        if not _plain(m):
+            return self.everything
+        v = float(m.value)  # type: ignore[arg-type]
+        found: list[tuple[int, NumberMention]] = []
+        for p, rows in self.groups.items():
+            half = max(m.precision, p) / 2.0
+            slack = half + 2e-9 * (abs(v) + half + 1.0)
+            keys = self.keys[p]
+            lo, hi = bisect_left(keys, v - slack), bisect_right(keys, v + slack)
+            found.extend((i, s) for _, i, s in rows[lo:hi])
+        found.sort(key=lambda r: r[0])
+        return [s for _, s in found] + self.special
+
+
+def _plain(m: NumberMention) -> bool:
+    """A figure compared by value alone (not a date, phone or 12-hour time)."""
+    return m.value is not None and m.kind not in ("date", "phone") and not (m.kind == "time" and m.unit == "12h")
 
 
 class SourceFacts:
@@ -84,7 +139,17 @@ class SourceFacts:
         that every language reads the same way restates ``m``, the answer is known without the
         guess. On the first 600 RAGTruth dev answers the guess went from 518 sources to 89.
         """
-        return any(same_value(m, s) for s in self._scan.invariant) or any(same_value(m, s) for s in self.mentions)
+        return any(same_value(m, s) for s in _ValueIndex.of(self, "_invariant_index", self._scan.invariant).near(m)) \
+            or any(same_value(m, s) for s in _ValueIndex.of(self, "_mentions_index", self.mentions).near(m))
+
+    @cached_property
+    def neighbour_index(self) -> dict[str, list[int]]:
+        """For each content lemma, the figures (indices into ``mentions``) it stands next to."""
+        out: dict[str, list[int]] = {}
+        for k, words in enumerate(self.neighbours):
+            for w in words:
+                out.setdefault(w, []).append(k)
+        return out
 
     @property
     def source(self) -> SourceAnalysis:
@@ -360,15 +425,22 @@ class NumbersDetector(BaseDetector):
         number_spans: list[Span] = []
         unsupported = contradicted = 0
         supported_end = -100
+        work = [0]  # source figures compared so far (see MAX_COMPARISONS)
+        stopped_at: int | None = None
         for si, group in enumerate(by_sentence):
+            if stopped_at is not None:
+                break
             for m in group:
+                if work[0] > MAX_COMPARISONS:
+                    stopped_at = m.start
+                    break
                 if any(same_value(m, q) for q in question_mentions) or facts.gives(m):
                     supported_end = m.end
                     continue
                 if _not_a_claim(answer, m, supported_end, facts.meta_words):
                     continue
                 local = self._local(analysis, si, m.start, m.end)
-                span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1))
+                span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1), work)
                 number_spans.append(span)
                 if span.label == "contradiction":
                     contradicted += 1
@@ -402,15 +474,28 @@ class NumbersDetector(BaseDetector):
             "contradicted_numbers": [s.text for s in number_spans if s.label == "contradiction"],
             "unsupported_entities": [s.text for s in spans if s not in number_spans],
         }
-        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, details=details)
+        coverage = None
+        if stopped_at is not None:
+            why = f"figures from character {stopped_at} on were not checked (more than {MAX_COMPARISONS:,} comparisons)"
+            notes.append(why)
+            coverage = Coverage(answer_chars=len(answer), checked_chars=stopped_at,
+                                unchecked=[(stopped_at, len(answer))], note=why)
+        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, details=details, coverage=coverage)
 
     def _judge(
-        self, analysis: CaseAnalysis, facts: SourceFacts, m: NumberMention, local: frozenset[str], close: frozenset[str]
+        self, analysis: CaseAnalysis, facts: SourceFacts, m: NumberMention, local: frozenset[str], close: frozenset[str],
+        work: list[int] | None = None,
     ) -> Span:
         """Contradiction when a source sentence about the same thing gives another figure, else baseless."""
         what = _KIND_NAMES.get(m.kind, "figure")
         best, best_key, best_other = -1, (0, 0, 0, 0.0), None
-        for k, other in enumerate(facts.mentions):
+        index = facts.neighbour_index
+        # only figures next to a word of ``local`` can be "near" (the rest are skipped below)
+        candidates = sorted({k for w in local for k in index.get(w, ())})
+        if work is not None:
+            work[0] += len(candidates)
+        for k in candidates:
+            other = facts.mentions[k]
             if other.weak and m.kind != "number" or not _compatible(m, other):
                 continue
             idx = facts.mention_sentence[k]
