@@ -60,6 +60,9 @@ def train_language_policies(
         None, "--dev-cases", help="folder of the dev cases when they are kept apart (default: CASES_DIR)"
     ),
     dev_limit: int | None = typer.Option(None, "--dev-limit", help="score at most N dev answers per language"),
+    run_detectors: bool = typer.Option(
+        True, "--collect/--no-collect", help="run the detectors on answers missing from the cache (--no-collect: fit on the cache as it is)"
+    ),
     seed: int = typer.Option(13, "--seed"),
 ) -> None:
     """Fit the learned policy per language group (zh, de, fr) on the calib part of labelled cases
@@ -68,9 +71,10 @@ def train_language_policies(
     from pathlib import Path
 
     from hallucheck.errors import InputError
+    from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP
     from hallucheck.policies.learned import load_spec
     from hallucheck.train.language_stack import LANGUAGE_GROUPS, fit_language_policies
-    from hallucheck.train.stack import CHEAP, FULL_EXTRA
+    from hallucheck.train.stack import FULL_EXTRA
     from hallucheck.train.stack_data import collect
 
     folder = Path(cases)
@@ -86,10 +90,12 @@ def train_language_policies(
         if not files:
             continue
         caches[lang] = Path(cache) / lang
-        collect(files[0], caches[lang], dets, parts=("calib",), data_format="generic")
+        if run_detectors:
+            collect(files[0], caches[lang], dets, parts=("calib",), data_format="generic")
         if dev_files:
             dev_caches[lang] = Path(cache) / "dev" / lang
-            collect(dev_files[0], dev_caches[lang], dets, parts=("dev",), limit=dev_limit, data_format="generic")
+            if run_detectors:
+                collect(dev_files[0], dev_caches[lang], dets, parts=("dev",), limit=dev_limit, data_format="generic")
     if not caches:
         raise InputError(f"{cases}: no *.zh-Hans.jsonl, *.zh-Hant.jsonl, *.de.jsonl or *.fr.jsonl files")
     spec = dict(load_spec(policy))

@@ -84,12 +84,19 @@ def case_features(task: str | None, answer_chars: int, sentences: int) -> dict[s
     return out
 
 
+# Detectors whose risk and verdict come from the answer's citation markers (coverage, ratio): a
+# fitted stack reads only their marker-independent features (the answer's shape, invalid ids), so
+# that correct citations never count for or against an answer.
+MARKER_EVIDENCE: frozenset[str] = frozenset({"citations"})
+
+
 def stack_features(summaries: Mapping[str, Mapping[str, Any]], case: Mapping[str, float]) -> dict[str, float]:
     """Flat feature dict from per-detector summaries {name: {risk, flagged, features}}."""
     out = dict(case)
     for name, s in summaries.items():
-        out[f"{name}.risk"] = float(s.get("risk", 0.0))
-        out[f"{name}.flagged"] = float(bool(s.get("flagged", False)))
+        if name not in MARKER_EVIDENCE:
+            out[f"{name}.risk"] = float(s.get("risk", 0.0))
+            out[f"{name}.flagged"] = float(bool(s.get("flagged", False)))
         for k, v in (s.get("features") or {}).items():
             if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v)):
                 out[f"{name}.f.{k}"] = float(v)

@@ -116,5 +116,15 @@ def load_cache(cache: str | Path, name: str) -> dict[str, dict[str, Any]]:
                         row = json.loads(line)
                     except ValueError:  # a line cut by an interruption
                         continue
+                    if name == "citations":
+                        _invalid_markers(row)
                     out[row["key"]] = row
     return out
+
+
+def _invalid_markers(row: dict[str, Any]) -> None:
+    """Caches written before the citation rules gave ``invalid_markers`` as a feature: it is the
+    number of their ``invalid_citation`` spans (one per marker naming an unknown id)."""
+    feats = row.setdefault("features", {})
+    if "invalid_markers" not in feats:
+        feats["invalid_markers"] = float(sum(1 for s in row.get("spans", []) if len(s) > 3 and s[3] == "invalid_citation"))

@@ -285,6 +285,8 @@ class CitationDetector(BaseDetector):
             "applied": float(applied),
         }
         features: dict[str, float] = {
+            # An unknown id counts against an answer; a correct marker leaves this at 0, as none does.
+            "invalid_markers": float(sum(1 for s in spans if s.label == "invalid_citation")),
             "claims": float(shape_claims),
             "long_claims": float(long_claims),
             "long_claim_fraction": long_claims / shape_claims if shape_claims else 0.0,
