@@ -107,25 +107,18 @@ def eval_command(
     Generic records: {question, contexts, answer, label: bool, spans: [{start, end}], task?, id?}.
     """
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from hallucheck.batch import CheckerSpec
     from hallucheck.cli.options import check_policy, check_workers, parse_detectors
     from hallucheck.errors import InputError
-    from hallucheck.eval.datasets import FORMATS, count_examples, load_dataset, sniff_format
-    from hallucheck.eval.runner import ReportPredictor, evaluate
+    from hallucheck.eval.datasets import count_examples, load_dataset
 
     names = parse_detectors(detectors)
     check_policy(policy)
     check_workers(workers)
     if limit is not None and limit < 1:
         raise InputError("--limit must be at least 1")
-    if data_format == "auto":
-        if data == "-":
-            raise InputError("reading stdin needs --format ragtruth or --format generic")
-        data_format = sniff_format(data)
-    if data_format not in FORMATS:
-        raise InputError(f"unknown --format {data_format!r} (known: auto, {', '.join(FORMATS)})")
+    data_format = _data_format(data, data_format)
     task_set = {t.strip().lower() for t in tasks.split(",") if t.strip()} if tasks else None
     for target in (out, html):
         if target is not None and target.parent and not target.parent.exists():
@@ -149,28 +142,8 @@ def eval_command(
         "ray": ray,
     }
     err = Console(stderr=True)
-    with Progress(
-        TextColumn("[bold]evaluating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=quiet,
-    ) as progress:
-        bar = progress.add_task("eval", total=total, rate="")
-        import time
-
-        t0 = time.perf_counter()
-
-        def tick(n: int) -> None:
-            elapsed = time.perf_counter() - t0
-            progress.update(bar, completed=n, rate=f"{n / elapsed:.1f}/s" if elapsed > 0 else "")
-
-        result = evaluate(examples, ReportPredictor(spec), workers=workers, sample_size=samples, on_progress=tick, config=config,
-                          ray_address=ray)
+    result = _evaluate_with_progress(err, examples, spec, total, quiet, workers=workers, sample_size=samples, config=config,
+                                     ray_address=ray)
     if result.n == 0:
         raise InputError(f"{data}: no records matched")
     from hallucheck.batch import checker_for
@@ -185,7 +158,54 @@ def eval_command(
         highlight=False,
     )
     print_summary(console, result)
-    payload = result.to_dict()
+    _write_reports(err, result.to_dict(), out, html)
+
+
+def _data_format(data: str, data_format: str) -> str:
+    """The format asked for, or sniffed from the first record for ``auto`` (not possible on stdin)."""
+    from hallucheck.errors import InputError
+    from hallucheck.eval.datasets import FORMATS, sniff_format
+
+    if data_format == "auto":
+        if data == "-":
+            raise InputError("reading stdin needs --format ragtruth or --format generic")
+        data_format = sniff_format(data)
+    if data_format not in FORMATS:
+        raise InputError(f"unknown --format {data_format!r} (known: auto, {', '.join(FORMATS)})")
+    return data_format
+
+
+def _evaluate_with_progress(err: Any, examples: Any, spec: Any, total: int | None, quiet: bool, **options: Any) -> Any:
+    """``eval.runner.evaluate`` behind a progress bar on stderr (responses done and their rate)."""
+    import time
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from hallucheck.eval.runner import ReportPredictor, evaluate
+
+    with Progress(
+        TextColumn("[bold]evaluating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=quiet,
+    ) as progress:
+        bar = progress.add_task("eval", total=total, rate="")
+        t0 = time.perf_counter()
+
+        def tick(n: int) -> None:
+            elapsed = time.perf_counter() - t0
+            progress.update(bar, completed=n, rate=f"{n / elapsed:.1f}/s" if elapsed > 0 else "")
+
+        return evaluate(examples, ReportPredictor(spec), on_progress=tick, **options)
+
+
+def _write_reports(err: Any, payload: dict[str, Any], out: Path | None, html: Path | None) -> None:
+    """The JSON report to ``out`` and the HTML one to ``html``, each when asked for."""
     if out is not None:
         out.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         err.print(f"wrote {out}", style="dim", highlight=False)
