@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import time
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 
 from hallucheck.cases import make_case
+from hallucheck.report_view import compact_report, parse_include
 from hallucheck.service.context import Principal, ServiceContext
 from hallucheck.service.deps import caller, get_context, principal, take
 from hallucheck.service.errors import ApiError
@@ -25,6 +26,18 @@ _ERRORS = {
     422: {"model": ErrorResponse}, 429: {"model": ErrorResponse}, 503: {"model": ErrorResponse},
     504: {"model": ErrorResponse},
 }
+
+
+# The response is compact (each finding's details, features and own spans emptied) unless asked.
+_INCLUDE = Query(None, description="Detector internals to keep in the report: details, features, "
+                 "finding_spans, or all (comma-separated; default: none, a compact report)")
+
+
+def _parts(include: str | None) -> frozenset[str]:
+    try:
+        return parse_include(include)
+    except ValueError as exc:
+        raise ApiError(422, "invalid_include", str(exc)) from None
 
 
 def _case(req: CheckRequest, ctx: ServiceContext, index: int | None = None) -> Case:
@@ -46,18 +59,20 @@ def _case(req: CheckRequest, ctx: ServiceContext, index: int | None = None) -> C
 @router.post("/check", response_model=CheckResponse, responses=_ERRORS,
              summary="Check one answer against its sources; the result is stored")
 async def check(req: CheckRequest, who: Principal = Depends(principal),
-                ctx: ServiceContext = Depends(get_context)) -> CheckResponse:
+                ctx: ServiceContext = Depends(get_context), include: str | None = _INCLUDE) -> CheckResponse:
     started = time.monotonic()
+    parts = _parts(include)
     case = _case(req, ctx)
     [(cid, created, report, timings)] = await run_checks(ctx, [case], who, started=started)
-    return CheckResponse(id=cid, created_at=created, report=report, timings_ms=timings)
+    return CheckResponse(id=cid, created_at=created, report=compact_report(report, parts), timings_ms=timings)
 
 
 @router.post("/check/batch", response_model=BatchResponse, responses=_ERRORS,
              summary="Check several answers; all are stored in one transaction")
 async def check_batch(req: BatchRequest, who: Principal = Depends(caller),
-                      ctx: ServiceContext = Depends(get_context)) -> BatchResponse:
+                      ctx: ServiceContext = Depends(get_context), include: str | None = _INCLUDE) -> BatchResponse:
     started = time.monotonic()
+    parts = _parts(include)
     n = len(req.cases)
     if n > ctx.settings.max_batch_cases:
         raise ApiError(413, "batch_too_large", f"batch has {n} cases; the limit is {ctx.settings.max_batch_cases}")
@@ -66,6 +81,6 @@ async def check_batch(req: BatchRequest, who: Principal = Depends(caller),
     batch_id = new_id()
     out = await run_checks(ctx, cases, who, batch_id, started=started)
     return BatchResponse(batch_id=batch_id, results=[
-        CheckResponse(id=cid, created_at=created, report=report, timings_ms=timings)
+        CheckResponse(id=cid, created_at=created, report=compact_report(report, parts), timings_ms=timings)
         for cid, created, report, timings in out
     ])

@@ -224,3 +224,16 @@ def test_cors_off_by_default(server, server_factory):
     r = httpx.options(on.url + "/v1/check", headers={"Origin": "http://app.example",
                                                      "Access-Control-Request-Method": "POST"})
     assert r.headers.get("access-control-allow-origin") == "http://app.example"
+
+
+def test_reports_are_compact_unless_include_asks(server):
+    r = httpx.post(server.url + "/v1/check", json=FLAGGED)
+    assert r.status_code == 200, r.text
+    findings = r.json()["report"]["findings"]
+    assert findings and all(f["details"] == {} and f["spans"] == [] for f in findings)
+    full = httpx.post(server.url + "/v1/check?include=details,finding_spans", json=FLAGGED).json()["report"]
+    assert any(f["details"] for f in full["findings"]) and any(f["spans"] for f in full["findings"])
+    batch = httpx.post(server.url + "/v1/check/batch?include=all", json={"cases": [FLAGGED, CLEAN]})
+    assert batch.status_code == 200 and any(f["details"] for f in batch.json()["results"][0]["report"]["findings"])
+    bad = httpx.post(server.url + "/v1/check?include=tokens", json=FLAGGED)
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_include"
