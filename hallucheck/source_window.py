@@ -65,8 +65,8 @@ def _passages(text: str) -> list[tuple[int, int]]:
         while end - start > PASSAGE_CHARS:
             cut = start + PASSAGE_CHARS
             m = None
-            for m in _BREAK.finditer(text, start + PASSAGE_CHARS // 2, cut):
-                pass
+            for found in _BREAK.finditer(text, start + PASSAGE_CHARS // 2, cut):
+                m = found  # the last break in the window
             cut = m.end() if m is not None else cut
             out.append((start, cut))
             start = cut
