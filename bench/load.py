@@ -280,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--restart", action="store_true", help="stop and restart the server half-way through")
     p.add_argument("--scenario", choices=["load", "neighbour", "slow-clients"], default="load")
     p.add_argument("--heavy-clients", type=int, default=4)
-    p.add_argument("--heavy-answer-chars", type=int, default=40_000)
+    p.add_argument("--heavy-answer-chars", type=int, default=50_000)
     p.add_argument("--heavy-source-chars", type=int, default=500_000)
     p.add_argument("--small-requests", type=int, default=40, help="small requests per phase (hostile scenarios)")
     p.add_argument("--slow-clients", type=int, default=100)

@@ -217,3 +217,21 @@ def test_deeply_nested_metadata_is_422(server, depth):
     body = json.dumps({k: v for k, v in CLEAN.items()})[:-1] + ', "metadata": ' + meta + "}"
     r = httpx.post(server.url + "/v1/check", content=body.encode(), headers={"content-type": "application/json"})
     assert error(r, 422)["code"] == "invalid_request"
+
+
+def test_a_stream_that_goes_silent_is_dropped_and_stores_nothing(server_factory):
+    from test_stream_server import ChunkedPost
+
+    srv = server_factory(HALLUCHECK_BODY_TIMEOUT="2")
+    post = ChunkedPost(srv.port, "/v1/check/stream")
+    try:
+        post.send(json.dumps({"question": "Tell me about Paris.", "contexts": [SOURCE]}).encode() + b"\n")
+        post.send(json.dumps({"text": "Paris is the capital of France [1]. It has"}).encode() + b"\n")
+        t0 = time.monotonic()
+        assert post.wait_for(b"0\r\n\r\n", timeout=10), post.received  # the response ends, without a report
+        assert time.monotonic() - t0 < 5.0
+        assert b'"report"' not in post.received
+    finally:
+        post.close()
+    assert stored(srv) == 0
+    assert 'hallucheck_requests_refused_total{reason="slow_client"} 1.0' in httpx.get(srv.url + "/metrics").text
