@@ -134,6 +134,115 @@ def _context_features(norms: list[str | None], sentence_norms: set[str], questio
     return out
 
 
+def _question_pieces(
+    question: str, tokenizer: Any, language: str, settings: EncoderSettings
+) -> tuple[frozenset[str], list[int], list[str | None]]:
+    """The question's content lemmas, and its word pieces (capped) with the lemma of each."""
+    q_toks = tokenize(question, language) if question else []
+    question_norms = frozenset(t.norm for t in q_toks if not t.is_punct and not t.is_stop)
+    q_ids: list[int] = []
+    q_norms: list[str | None] = []
+    if question:
+        qe = tokenizer.encode(question, add_special_tokens=False)
+        q_ids = list(qe.ids[: settings.max_question])
+        q_norms = norms_for_offsets(qe.offsets, q_toks)[: settings.max_question]
+    return question_norms, q_ids, q_norms
+
+
+def _previous_content_lemmas(answer_tokens: list[Token]) -> dict[int, str | None]:
+    """The previous content lemma of each content token, answer-wide (the bigram novelty feature)."""
+    prev_content: dict[int, str | None] = {}
+    last: str | None = None
+    for t in answer_tokens:
+        if not t.is_punct and not t.is_stop:
+            prev_content[t.start] = last
+            last = t.norm
+    return prev_content
+
+
+_SentenceInfo = tuple[list[int], list[tuple[int, int]], list[Any], set[str], frozenset[str]]
+
+
+def _sentence_infos(sentences: list[Segment], answer_tokens: list[Token], tokenizer: Any) -> list[_SentenceInfo]:
+    """Per sentence: word-piece ids, their answer offsets, the word token of each piece, the
+    sentence's lemmas and its content lemmas."""
+    sent_texts = [s.text for s in sentences]
+    encs = tokenizer.encode_batch(sent_texts, add_special_tokens=False) if sent_texts else []
+    infos: list[_SentenceInfo] = []
+    tok_i = 0
+    for seg, enc in zip(sentences, encs):
+        while tok_i < len(answer_tokens) and answer_tokens[tok_i].end <= seg.start:
+            tok_i += 1
+        j = tok_i
+        while j < len(answer_tokens) and answer_tokens[j].start < seg.end:
+            j += 1
+        stoks = answer_tokens[tok_i:j]
+        offsets = [(seg.start + a, seg.start + b) for a, b in enc.offsets]
+        infos.append(
+            (
+                list(enc.ids),
+                offsets,
+                _word_of(offsets, stoks),
+                {t.norm for t in stoks if not t.is_punct},
+                frozenset(t.norm for t in stoks if not t.is_punct and not t.is_stop),
+            )
+        )
+    return infos
+
+
+def _piece_groups(infos: list[_SentenceInfo], settings: EncoderSettings) -> list[list[tuple[int, int, int]]]:
+    """Chunks of word pieces ``(sentence, start, end)``: whole short sentences grouped up to
+    ``max_target`` pieces, long ones cut into overlapping windows."""
+    groups: list[list[tuple[int, int, int]]] = []
+    current: list[tuple[int, int, int]] = []
+    size = 0
+    for si, info in enumerate(infos):
+        n = len(info[0])
+        if n == 0:
+            continue
+        if n > settings.max_target:
+            if current:
+                groups.append(current)
+                current, size = [], 0
+            starts = list(range(0, n - settings.max_target + 1, settings.target_stride))
+            if starts[-1] + settings.max_target < n:
+                starts.append(n - settings.max_target)
+            groups.extend([(si, a, a + settings.max_target)] for a in starts)
+            continue
+        if size + n > settings.max_target and current:
+            groups.append(current)
+            current, size = [], 0
+        current.append((si, 0, n))
+        size += n
+    if current:
+        groups.append(current)
+    return groups
+
+
+def _evidence_pieces(
+    view: SourceView, chosen: list[int], settings: EncoderSettings, sent_norms: set[str],
+    question_norms: frozenset[str], dot_id: int, budget: int,
+) -> tuple[list[int], list[list[float]], set[str]]:
+    """The chosen source units as word pieces with their features (cut to ``budget``), and their lemmas."""
+    ev_ids: list[int] = []
+    ev_feats: list[list[float]] = []
+    ev_norms: set[str] = set()
+    for ui in chosen:
+        u = view.units[ui]
+        ev_norms |= u.norms
+        ev_ids.extend(u.ids[: settings.max_unit_tokens])
+        fs = _context_features(u.wp_norms[: settings.max_unit_tokens], sent_norms, question_norms)
+        for f in fs:
+            f[1] = 1.0
+            f[3] = 1.0
+            f[9] = float(u.is_null)
+        ev_feats.extend(fs)
+        if u.text[-1:] not in ".!?;。！？":  # keep record lines apart
+            ev_ids.append(dot_id)
+            ev_feats.append([0.0, 1.0] + [0.0] * (N_FEATURES - 2))
+    return ev_ids[: max(budget, 0)], ev_feats[: max(budget, 0)], ev_norms
+
+
 def encode_answer(
     answer: str,
     question: str,
@@ -180,66 +289,10 @@ def encode_answer_windows(
     cls_id = tokenizer.token_to_id("[CLS]")
     sep_id = tokenizer.token_to_id("[SEP]")
     dot_id = tokenizer.token_to_id(".")
-    q_toks = tokenize(question, language) if question else []
-    question_norms = frozenset(t.norm for t in q_toks if not t.is_punct and not t.is_stop)
-    q_ids: list[int] = []
-    q_norms: list[str | None] = []
-    if question:
-        qe = tokenizer.encode(question, add_special_tokens=False)
-        q_ids = list(qe.ids[: settings.max_question])
-        q_norms = norms_for_offsets(qe.offsets, q_toks)[: settings.max_question]
-    # previous content lemma of each content token (for the bigram novelty feature), answer-wide
-    prev_content: dict[int, str | None] = {}
-    last: str | None = None
-    for t in answer_tokens:
-        if not t.is_punct and not t.is_stop:
-            prev_content[t.start] = last
-            last = t.norm
-    sent_texts = [s.text for s in sentences]
-    encs = tokenizer.encode_batch(sent_texts, add_special_tokens=False) if sent_texts else []
-    infos = []  # per sentence: ids, answer offsets, word tokens, lemmas, content lemmas
-    tok_i = 0
-    for seg, enc in zip(sentences, encs):
-        while tok_i < len(answer_tokens) and answer_tokens[tok_i].end <= seg.start:
-            tok_i += 1
-        j = tok_i
-        while j < len(answer_tokens) and answer_tokens[j].start < seg.end:
-            j += 1
-        stoks = answer_tokens[tok_i:j]
-        offsets = [(seg.start + a, seg.start + b) for a, b in enc.offsets]
-        infos.append(
-            (
-                list(enc.ids),
-                offsets,
-                _word_of(offsets, stoks),
-                {t.norm for t in stoks if not t.is_punct},
-                frozenset(t.norm for t in stoks if not t.is_punct and not t.is_stop),
-            )
-        )
-    # chunks of word pieces: whole short sentences grouped, long ones cut with overlap
-    groups: list[list[tuple[int, int, int]]] = []
-    current: list[tuple[int, int, int]] = []
-    size = 0
-    for si, info in enumerate(infos):
-        n = len(info[0])
-        if n == 0:
-            continue
-        if n > settings.max_target:
-            if current:
-                groups.append(current)
-                current, size = [], 0
-            starts = list(range(0, n - settings.max_target + 1, settings.target_stride))
-            if starts[-1] + settings.max_target < n:
-                starts.append(n - settings.max_target)
-            groups.extend([(si, a, a + settings.max_target)] for a in starts)
-            continue
-        if size + n > settings.max_target and current:
-            groups.append(current)
-            current, size = [], 0
-        current.append((si, 0, n))
-        size += n
-    if current:
-        groups.append(current)
+    question_norms, q_ids, q_norms = _question_pieces(question, tokenizer, language, settings)
+    prev_content = _previous_content_lemmas(answer_tokens)
+    infos = _sentence_infos(sentences, answer_tokens, tokenizer)
+    groups = _piece_groups(infos, settings)
     skipped = 0
     if max_windows is not None and len(groups) > max_windows:
         skipped = len(groups) - max_windows
@@ -267,24 +320,7 @@ def encode_answer_windows(
             ctx |= pcontent
         budget = settings.max_len - 3 - sum(b - a for _, a, b in group) - len(q_ids) - len(prev_ids)
         chosen = select_units(view, targets, frozenset(ctx), budget, settings.max_unit_tokens)
-        ev_ids: list[int] = []
-        ev_feats: list[list[float]] = []
-        ev_norms: set[str] = set()
-        for ui in chosen:
-            u = view.units[ui]
-            ev_norms |= u.norms
-            ev_ids.extend(u.ids[: settings.max_unit_tokens])
-            fs = _context_features(u.wp_norms[: settings.max_unit_tokens], sent_norms, question_norms)
-            for f in fs:
-                f[1] = 1.0
-                f[3] = 1.0
-                f[9] = float(u.is_null)
-            ev_feats.extend(fs)
-            if u.text[-1:] not in ".!?;。！？":  # keep record lines apart
-                ev_ids.append(dot_id)
-                ev_feats.append([0.0, 1.0] + [0.0] * (N_FEATURES - 2))
-        ev_ids = ev_ids[: max(budget, 0)]
-        ev_feats = ev_feats[: max(budget, 0)]
+        ev_ids, ev_feats, ev_norms = _evidence_pieces(view, chosen, settings, sent_norms, question_norms, dot_id, budget)
         for si, a, b in group:
             ids, offsets, words, _, _ = infos[si]
             t_ids.extend(ids[a:b])
