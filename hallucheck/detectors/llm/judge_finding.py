@@ -35,10 +35,69 @@ def _sources_by_id(analysis: CaseAnalysis) -> dict[str, str]:
     return {s.id: s.text for s in analysis.case.contexts}
 
 
+def _claim_spans(detector: str, analysis: CaseAnalysis, sources: dict[str, str], ws: int, we: int, out: JudgeOutput,
+                 spans: list[Span], claims_out: list[dict[str, Any]], unmatched: list[dict[str, str]],
+                 covered: list[tuple[int, int]]) -> None:
+    """Place each claim of one window's verdict in the answer; unsupported ones become spans.
+
+    Quotes are searched in order (each from where the last one was found), so a phrase repeated
+    in the answer maps to the occurrence the judge meant.
+    """
+    window = analysis.answer[ws:we]
+    hint = 0
+    conf = out.confidence if out.confidence is not None else 0.8
+    span_label_default = _TYPE_LABEL.get(out.type or "", None)
+    for c in out.claims:
+        m = locate_quote(window, c.quote, hint)
+        entry: dict[str, Any] = {"quote": c.quote, "label": c.label, "reason": c.reason, "source_id": c.source_id}
+        if m is None:
+            entry.update(start=None, end=None, match="none")
+            claims_out.append(entry)
+            if c.quote.strip():
+                unmatched.append({"quote": c.quote, "label": c.label})
+            continue
+        s, e = ws + m.start, ws + m.end
+        hint = m.end
+        entry.update(start=s, end=e, match=m.method)
+        claims_out.append(entry)
+        if c.label == "SUPPORTED":
+            continue
+        label = _SPAN_LABEL[c.label]
+        if c.label == "HALLUCINATION" and span_label_default in ("fabrication", "distortion"):
+            label = span_label_default
+        evidence = []
+        if c.source_id and c.source_id in sources:
+            text = c.evidence or sources[c.source_id][:500]
+            evidence.append(Evidence(source_id=c.source_id, text=text,
+                                     relation="contradicts" if c.label == "CONTRADICTION" else "nearest"))
+        score = round(min(1.0, LABEL_WEIGHT[c.label] * (0.5 + 0.5 * conf)), 4)
+        spans.append(Span(start=s, end=e, text=analysis.case.answer[s:e], label=label, score=score, detector=detector,
+                          reason=c.reason or c.label.lower(), evidence=evidence))
+        covered.append((s, e))
+
+
+def _segment_spans(detector: str, analysis: CaseAnalysis, ws: int, we: int, out: JudgeOutput, spans: list[Span],
+                   unmatched: list[dict[str, str]], covered: list[tuple[int, int]]) -> None:
+    """Spans for the problematic segments the judge named that no claim span already covers."""
+    window = analysis.answer[ws:we]
+    conf = out.confidence if out.confidence is not None else 0.8
+    for seg in out.problematic_segments:
+        m = locate_quote(window, seg)
+        if m is None:
+            unmatched.append({"quote": seg, "label": "problematic_segment"})
+            continue
+        s, e = ws + m.start, ws + m.end
+        if any(a <= s and e <= b for a, b in covered):
+            continue
+        spans.append(Span(start=s, end=e, text=analysis.case.answer[s:e], label=_TYPE_LABEL.get(out.type or "", None) or "baseless",
+                          score=round(0.6 * (0.5 + 0.5 * conf), 4), detector=detector,
+                          reason=out.hallucination_notes[:300] or "problematic segment named by the judge"))
+        covered.append((s, e))
+
+
 def judge_details(detector: str, analysis: CaseAnalysis, verdicts: list[JudgeWindow],
                   threshold: float) -> tuple[float, list[Span], dict[str, Any]]:
     """(risk, spans, details) from the verdicts on the answer windows that were judged."""
-    answer = analysis.answer
     sources = _sources_by_id(analysis)
     spans: list[Span] = []
     claims_out: list[dict[str, Any]] = []
@@ -48,51 +107,11 @@ def judge_details(detector: str, analysis: CaseAnalysis, verdicts: list[JudgeWin
     risks: list[float] = []
     derived = 0.0
     for ws, we, out in verdicts:
-        window = answer[ws:we]
-        hint = 0
-        conf = out.confidence if out.confidence is not None else 0.8
-        span_label_default = _TYPE_LABEL.get(out.type or "", None)
+        derived = max([derived, *(LABEL_WEIGHT[c.label] for c in out.claims)])
         for c in out.claims:
             counts[c.label] += 1
-            derived = max(derived, LABEL_WEIGHT[c.label])
-            m = locate_quote(window, c.quote, hint)
-            entry: dict[str, Any] = {"quote": c.quote, "label": c.label, "reason": c.reason, "source_id": c.source_id}
-            if m is None:
-                entry.update(start=None, end=None, match="none")
-                claims_out.append(entry)
-                if c.quote.strip():
-                    unmatched.append({"quote": c.quote, "label": c.label})
-                continue
-            s, e = ws + m.start, ws + m.end
-            hint = m.end
-            entry.update(start=s, end=e, match=m.method)
-            claims_out.append(entry)
-            if c.label == "SUPPORTED":
-                continue
-            label = _SPAN_LABEL[c.label]
-            if c.label == "HALLUCINATION" and span_label_default in ("fabrication", "distortion"):
-                label = span_label_default
-            evidence = []
-            if c.source_id and c.source_id in sources:
-                text = c.evidence or sources[c.source_id][:500]
-                evidence.append(Evidence(source_id=c.source_id, text=text,
-                                         relation="contradicts" if c.label == "CONTRADICTION" else "nearest"))
-            score = round(min(1.0, LABEL_WEIGHT[c.label] * (0.5 + 0.5 * conf)), 4)
-            spans.append(Span(start=s, end=e, text=analysis.case.answer[s:e], label=label, score=score, detector=detector,
-                              reason=c.reason or c.label.lower(), evidence=evidence))
-            covered.append((s, e))
-        for seg in out.problematic_segments:
-            m = locate_quote(window, seg)
-            if m is None:
-                unmatched.append({"quote": seg, "label": "problematic_segment"})
-                continue
-            s, e = ws + m.start, ws + m.end
-            if any(a <= s and e <= b for a, b in covered):
-                continue
-            spans.append(Span(start=s, end=e, text=analysis.case.answer[s:e], label=span_label_default or "baseless",
-                              score=round(0.6 * (0.5 + 0.5 * conf), 4), detector=detector,
-                              reason=out.hallucination_notes[:300] or "problematic segment named by the judge"))
-            covered.append((s, e))
+        _claim_spans(detector, analysis, sources, ws, we, out, spans, claims_out, unmatched, covered)
+        _segment_spans(detector, analysis, ws, we, out, spans, unmatched, covered)
         risks.append(out.hallucination_risk if out.hallucination_risk is not None else derived)
     risk = max(risks) if risks else 0.0
     main = max(verdicts, key=lambda v: v[2].hallucination_risk or 0.0)[2] if verdicts else None
