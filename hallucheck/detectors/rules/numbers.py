@@ -272,7 +272,8 @@ def _not_a_claim(answer: str, m: NumberMention, supported_end: int, source_meta:
     A reference to the sources' own parts ("passage 3", "steps 7 and 8"), the top of a rating
     scale ("4 out of 5"), the answer talking about itself ("in 79 words") unless the sources
     count the same thing ("passwords of 6 to 8 characters"), and a conversion in parentheses
-    right after a supported figure ("145 degrees F (63 degrees C)").
+    right after a supported figure ("145 degrees F (63 degrees C)") -- that last one only when
+    the sources do not give it differently (see ``_detect``).
     """
     if m.kind not in ("number", "ordinal"):
         return False
@@ -285,9 +286,31 @@ def _not_a_claim(answer: str, m: NumberMention, supported_end: int, source_meta:
     meta = _meta_word(answer, m.end)
     if meta is not None and (meta not in source_meta or _SELF_BEFORE.search(answer, max(0, m.start - 30), m.start)):
         return True
-    if 0 <= m.start - supported_end <= 30 and _OPEN_PAREN.search(answer, supported_end, m.start):
-        return True
+    return _conversion(answer, m, supported_end)
+
+
+def _paren_differs(facts: SourceFacts, before: NumberMention, m: NumberMention) -> bool:
+    """Whether a source gives ``before`` followed, in parentheses, by a figure of ``m``'s kind
+    with another value."""
+    text = facts.source.text
+    mentions = facts.mentions
+    for k, s in enumerate(mentions[:-1]):
+        if not same_value(before, s):
+            continue
+        nxt = mentions[k + 1]
+        if nxt.start - s.end > 30 or not _OPEN_PAREN.search(text, s.end, nxt.start):
+            continue
+        if _compatible(m, nxt) and not same_value(m, nxt):
+            return True
     return False
+
+
+def _conversion(answer: str, m: NumberMention, supported_end: int) -> bool:
+    """A figure in parentheses right after a supported one: a conversion the answer may have
+    worked out itself ("145 degrees F (63 degrees C)")."""
+    return m.kind in ("number", "ordinal") and 0 <= m.start - supported_end <= 30 and bool(
+        _OPEN_PAREN.search(answer, supported_end, m.start)
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -427,6 +450,7 @@ class NumbersDetector(BaseDetector):
         supported_end = -100
         work = [0]  # source figures compared so far (see MAX_COMPARISONS)
         stopped_at: int | None = None
+        supported: NumberMention | None = None
         for si, group in enumerate(by_sentence):
             if stopped_at is not None:
                 break
@@ -436,8 +460,16 @@ class NumbersDetector(BaseDetector):
                     break
                 if any(same_value(m, q) for q in question_mentions) or facts.gives(m):
                     supported_end = m.end
+                    supported = m
                     continue
-                if _not_a_claim(answer, m, supported_end, facts.meta_words):
+                conversion = _conversion(answer, m, supported_end)
+                if conversion:
+                    # In parentheses after a supported figure: held against the answer only when
+                    # the sources put another figure in parentheses after that same figure
+                    # ("sector 0 (512 bytes)" against "sector 0 (522 bytes)").
+                    if supported is None or not _paren_differs(facts, supported, m):
+                        continue
+                elif _not_a_claim(answer, m, supported_end, facts.meta_words):
                     continue
                 local = self._local(analysis, si, m.start, m.end)
                 span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1), work)

@@ -251,3 +251,12 @@ def test_counted_characters_are_a_claim_when_the_sources_count_them_too() -> Non
     assert labelled(f) == [("80", "contradiction")]
     # the answer counting its own words stays out of it
     assert labelled(run("Here is a summary in 48 words: the shop opens at 9.", "The shop opens at 9.")) == []
+
+
+def test_a_figure_in_parentheses_the_sources_give_differently_is_a_contradiction() -> None:
+    source = "The partition table is in the first sector, LBA sector 0 (512 bytes), of the disk."
+    f = run("The partition table is in the first sector, LBA sector 0 (522 bytes), of the disk.", source)
+    assert labelled(f) == [("522", "contradiction")]
+    # a conversion the sources do not give is still not held against the answer
+    f = run("Cook it to 145 degrees F (63 degrees C).", "Cook the pork to 145 degrees F.")
+    assert labelled(f) == []
