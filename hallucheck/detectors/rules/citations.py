@@ -145,26 +145,21 @@ class CitationDetector(BaseDetector):
             return "moderate"
         return "low"
 
-    def _detect(self, analysis: CaseAnalysis) -> Finding:
-        case = analysis.case
-        answer = case.answer
-        expected = case.citations_expected is True
-        known = _known_ids(case.contexts)
-        markers = find_citations(answer, known) if answer.strip() else []
-        applied = case.citations_expected is True or (case.citations_expected is None and bool(markers))
-
-        # Validity of every id, as written, and which source each valid one names.
+    def _check_markers(
+        self, markers: list[CitationMarker], contexts: list[Source], known: dict[str, str], known_list: str
+    ) -> tuple[list[str], list[str], list[str], set[str], int, list[Span]]:
+        """Every id as written: (found, valid, invalid, the sources named, valid ids, spans of the
+        markers that name an unknown source)."""
         found: list[str] = []
         valid: list[str] = []
         invalid: list[str] = []
         resolved: set[str] = set()
         valid_markers = 0
         spans: list[Span] = []
-        known_list = ", ".join(s.id for s in case.contexts) or "none"
         for mk in markers:
             bad = []
             for cid in mk.ids:
-                target = resolve_citation(cid, case.contexts, known)
+                target = resolve_citation(cid, contexts, known)
                 if cid not in found:
                     found.append(cid)
                 if target is None:
@@ -189,65 +184,97 @@ class CitationDetector(BaseDetector):
                         f"(known ids: {known_list})",
                     )
                 )
+        return found, valid, invalid, resolved, valid_markers, spans
 
-        notes: list[str] = []
-        claims = 0
-        cited_claims = 0
-        long_claims = 0
+    def _claims(
+        self, analysis: CaseAnalysis, markers: list[CitationMarker], notes: list[str]
+    ) -> tuple[int, int, list[tuple[int, int, str]], int, int]:
+        """(claims, cited claims, uncited long sentences, claims and long claims of the masked answer).
+
+        Claims are the sentences longer than ``claim_chars`` as written (markers in place); the
+        masked answer's counts do not move with the markers, so a fitted policy can read them.
+        """
+        answer = analysis.case.answer
+        claims = cited_claims = long_claims = shape_claims = 0
         uncited: list[tuple[int, int, str]] = []
-        shape_claims = 0
         if not answer.strip():
             notes.append(EMPTY_NOTE)
-        else:
-            for sent in analysis.marked_sentences:
-                inside = [mk for mk in markers if sent.start <= mk.start < sent.end]
-                length = _claim_length(sent.text, sent.start, inside)
-                if length > self.claim_chars:
-                    claims += 1
-                    cited_claims += bool(inside)
-                if length > self.uncited_chars and not inside:
-                    uncited.append((sent.start, sent.end, sent.text))
-            if claims == 0:
-                notes.append(NO_CLAIMS_NOTE)
-            # The same counts on the sentences of the masked answer: they do not move with markers.
-            for sent in analysis.sentences:
-                length = _claim_length(answer[sent.start : sent.end], sent.start, markers)
-                shape_claims += length > self.claim_chars
-                long_claims += length > self.uncited_chars
+            return claims, cited_claims, uncited, shape_claims, long_claims
+        for sent in analysis.marked_sentences:
+            inside = [mk for mk in markers if sent.start <= mk.start < sent.end]
+            length = _claim_length(sent.text, sent.start, inside)
+            if length > self.claim_chars:
+                claims += 1
+                cited_claims += bool(inside)
+            if length > self.uncited_chars and not inside:
+                uncited.append((sent.start, sent.end, sent.text))
+        if claims == 0:
+            notes.append(NO_CLAIMS_NOTE)
+        # The same counts on the sentences of the masked answer: they do not move with markers.
+        for sent in analysis.sentences:
+            length = _claim_length(answer[sent.start : sent.end], sent.start, markers)
+            shape_claims += length > self.claim_chars
+            long_claims += length > self.uncited_chars
+        return claims, cited_claims, uncited, shape_claims, long_claims
 
-        numerator = {"distinct": len(resolved), "markers": valid_markers, "sentences": cited_claims}[self.count]
+    def _formula(
+        self, answered: bool, citations_expected: bool | None, applied: bool, numerator: int, claims: int, n_invalid: int,
+        uncited_count: int, notes: list[str],
+    ) -> tuple[float, float, RiskLevel]:
+        """The guideline's citation ratio, its risk (0 where the rules do not apply) and the tier."""
         # Rounded so that the guideline's boundaries hold exactly (1 - 0.7 is 0.30000000000000004).
         ratio = round(numerator / max(claims, 1), 9)
         formula_risk = round(1.0 - min(ratio, 1.0), 9)
-        if not answer.strip() or claims == 0:
+        if not answered or claims == 0:
             formula_risk = 0.0
         if not applied:
             formula_risk = 0.0
-            if answer.strip():
+            if answered:
                 why = (
                     "the case says citations were not expected"
-                    if case.citations_expected is False
+                    if citations_expected is False
                     else "the answer uses no citation markers and the case does not say citations were expected"
                 )
                 notes.append(f"Citation coverage rules not applied: {why}.")
-        uncited_count = len(uncited) if applied else 0
         if applied and claims > 0:
-            level = self.level(formula_risk, len(invalid), uncited_count, ratio, claims)
+            level = self.level(formula_risk, n_invalid, uncited_count, ratio, claims)
         else:
-            level = "high" if invalid else "low"
+            level = "high" if n_invalid else "low"
+        return ratio, formula_risk, level
+
+    def _uncited_span(self, start: int, end: int, text: str) -> Span:
+        return Span(
+            start=start,
+            end=end,
+            text=text,
+            label="uncited",
+            score=self.uncited_score,
+            detector=self.name,
+            reason=f"a claim of more than {self.uncited_chars} characters with no citation",
+        )
+
+    def _detect(self, analysis: CaseAnalysis) -> Finding:
+        case = analysis.case
+        answer = case.answer
+        expected = case.citations_expected is True
+        known = _known_ids(case.contexts)
+        markers = find_citations(answer, known) if answer.strip() else []
+        applied = case.citations_expected is True or (case.citations_expected is None and bool(markers))
+
+        # Validity of every id, as written, and which source each valid one names.
+        known_list = ", ".join(s.id for s in case.contexts) or "none"
+        found, valid, invalid, resolved, valid_markers, spans = self._check_markers(markers, case.contexts, known, known_list)
+
+        notes: list[str] = []
+        claims, cited_claims, uncited, shape_claims, long_claims = self._claims(analysis, markers, notes)
+
+        numerator = {"distinct": len(resolved), "markers": valid_markers, "sentences": cited_claims}[self.count]
+        uncited_count = len(uncited) if applied else 0
+        ratio, formula_risk, level = self._formula(
+            bool(answer.strip()), case.citations_expected, applied, numerator, claims, len(invalid), uncited_count, notes
+        )
         if applied and claims > 0:
-            for a, b, text in uncited:
-                spans.append(
-                    Span(
-                        start=a,
-                        end=b,
-                        text=text,
-                        label="uncited",
-                        score=self.uncited_score,
-                        detector=self.name,
-                        reason=f"a claim of more than {self.uncited_chars} characters with no citation",
-                    )
-                )
+            spans.extend(self._uncited_span(a, b, text) for a, b, text in uncited)
         spans.sort(key=lambda s: (s.start, s.end))
         if invalid:
             notes.append(f"Invalid citations: {', '.join(invalid)} (known ids: {known_list}).")
