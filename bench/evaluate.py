@@ -3,7 +3,7 @@
     python bench/evaluate.py [--split dev] [--limit N] [--workers 2] [--detectors a,b] [--policies p,q]
 
 Each detector runs once per response; the views are derived from the same findings:
-``detector:<name>`` is the detector alone (its own ``details["flagged"]`` verdict and its spans),
+``detector:<name>`` is the detector alone (its own ``Finding.flagged`` verdict and its spans),
 ``policy:<name>`` the policy's verdict over all findings with the merged spans, and
 ``baseline:flag-all`` flags every answer in full (the floor any method must beat). Prints one
 table and writes bench/results/evaluate_<split>.json. Report dev numbers as dev numbers: nothing

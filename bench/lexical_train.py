@@ -82,8 +82,8 @@ def evaluate(name: str, options: dict[str, Any], rows: list[dict[str, Any]], cas
         y = int(bool(r["labels"]))
         labels.append(y)
         risks.append(f.risk)
-        flags.append(int(bool(f.details.get("flagged"))))
-        for k, v in f.details.get("features", {}).items():
+        flags.append(int(f.flagged))
+        for k, v in f.features.items():
             feats.setdefault(k, []).append(float(v))
         gold = chars((lab["start"], lab["end"]) for lab in r["labels"])
         pred = chars((s.start, s.end) for s in f.spans)

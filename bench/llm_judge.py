@@ -2,7 +2,7 @@
 
 The model comes from the environment (HALLUCHECK_LLM_BACKEND / BASE_URL / MODEL / API_KEY, see
 docs/llm.md); with none configured the command says so and exits 0 without calling anything.
-Prints response-level precision / recall / F1 (the judge's own verdict, ``details["flagged"]``),
+Prints response-level precision / recall / F1 (the judge's own verdict, ``Finding.flagged``),
 AUROC of its risk, character span F1, LLM calls and tokens per case, failures (replies that could
 not be used) and seconds per case. Writes bench/results/llm_judge_<model>.json.
 
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         cached += finding.cost.cached_calls
         prompt_tokens += finding.cost.prompt_tokens
         completion_tokens += finding.cost.completion_tokens
-        flagged = bool(finding.details.get("flagged", False))
+        flagged = finding.flagged
         acc.add(ex.case.task, gold=ex.gold.hallucinated, gold_spans=list(ex.gold.spans), predicted=flagged,
                 risk=finding.risk, predicted_spans=[(s.start, s.end) for s in finding.spans] if flagged else [],
                 seconds=seconds)

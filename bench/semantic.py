@@ -96,20 +96,20 @@ def _signals(examples: list[Any], progress: str, checkpoint: Any = None) -> list
                     "support": min((s["support"] for s in sentences), default=1.0),
                     "similarity": min((s["best_similarity"] for s in sentences), default=1.0),
                     "token_precision": min((s["token_precision"] or 0.0 for s in sentences), default=1.0),
-                    "bertscore_precision": sem.details["features"]["bertscore_precision"],
+                    "bertscore_precision": sem.features["bertscore_precision"],
                     "local_precision": min((s["local_precision"] or 0.0 for s in sentences), default=1.0),
                     "per_sentence": [
                         [s["best_similarity"], s["token_precision"] or 0.0, s["local_precision"] or 0.0] for s in sentences
                     ],
-                    "flagged": bool(sem.details.get("flagged")),
+                    "flagged": sem.flagged,
                     "token_level": token_scores is not None,
                 },
                 "overlap": {
-                    "min_precision": ov.details["features"]["min_sentence_precision"],
-                    "rougeL_f": ov.details["features"]["rougeL_fmeasure"],
-                    "flagged": bool(ov.details.get("flagged")),
+                    "min_precision": ov.features["min_sentence_precision"],
+                    "rougeL_f": ov.features["rougeL_fmeasure"],
+                    "flagged": ov.flagged,
                 },
-                "ngram": {"max_novelty": max((s.novelty for s in plain_scored), default=0.0), "flagged": bool(ng.details.get("flagged"))},
+                "ngram": {"max_novelty": max((s.novelty for s in plain_scored), default=0.0), "flagged": ng.flagged},
                 "ngram_semantic": ng_sem,
             }
         )

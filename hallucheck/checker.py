@@ -210,6 +210,7 @@ def _safe_detect(det: Detector, analysis: CaseAnalysis) -> Finding:
     except Exception as exc:  # noqa: BLE001 - one failing detector must not sink the check
         return Finding(
             detector=det.name,
+            role=getattr(det, "role", "other"),
             risk=0.0,
             error=f"{type(exc).__name__}: {exc}",
             notes=[f"detector failed: {type(exc).__name__}: {exc}"],
@@ -234,11 +235,8 @@ def _total_cost(findings: list[Finding]) -> Cost:
 
 def _citations(findings: list[Finding]) -> CitationSummary | None:
     for f in findings:
-        summary = f.details.get("citations")
-        if isinstance(summary, CitationSummary):
-            return summary
-        if isinstance(summary, dict):
-            return CitationSummary.model_validate(summary)
+        if f.citations is not None:
+            return f.citations
     return None
 
 
@@ -292,11 +290,54 @@ def check(
     return _default_checker(**options).check(case, **fields, **case_fields)
 
 
-_DEFAULT: dict[tuple[Any, ...], Checker] = {}
+class _Same:
+    """Wraps an object that has no value to compare (an LLM client, a policy object): equal only
+    to itself, so two clients that print the same (same repr, other key) never share a Checker.
+    Holding the object keeps its id from being reused while the cache entry lives."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+
+def _spec_key(value: Any) -> Any:
+    """A hashable key equal for equal option values: plain data by value, anything else by identity."""
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return (type(value).__name__, value)
+    if isinstance(value, Mapping):
+        return ("map", tuple(sorted(((str(k), _spec_key(v)) for k, v in value.items()), key=lambda kv: kv[0])))
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(_spec_key(v) for v in value))
+    if isinstance(value, (set, frozenset)):
+        return ("set", frozenset(_spec_key(v) for v in value))
+    if isinstance(value, Budget):
+        return ("budget", value.max_seconds, value.max_llm_calls)
+    return ("object", _Same(value))
+
+
+_DEFAULT_MAX = 16
+_DEFAULT: dict[Any, Checker] = {}
 
 
 def _default_checker(**options: Any) -> Checker:
-    key = tuple(sorted((k, repr(v)) for k, v in options.items()))
-    if key not in _DEFAULT:
-        _DEFAULT[key] = Checker(**options)
-    return _DEFAULT[key]
+    """A Checker per distinct set of options, reused (detectors keep their loaded models).
+
+    Keyed by the options' values, never by their repr: objects without a value (LLM clients,
+    detector or policy objects) match only themselves. At most ``_DEFAULT_MAX`` are kept; the
+    oldest is dropped first.
+    """
+    key = _spec_key(options)
+    checker = _DEFAULT.pop(key, None)
+    if checker is None:
+        checker = Checker(**options)
+        while len(_DEFAULT) >= _DEFAULT_MAX:
+            _DEFAULT.pop(next(iter(_DEFAULT)))
+    _DEFAULT[key] = checker  # (re)inserted last: most recently used
+    return checker

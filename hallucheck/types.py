@@ -18,6 +18,10 @@ __all__ = [
     "Label",
     "RiskLevel",
     "Decision",
+    "Role",
+    "ROLES",
+    "PreciseKind",
+    "PRECISE_KINDS",
     "Source",
     "Case",
     "Evidence",
@@ -55,6 +59,48 @@ LABELS: tuple[str, ...] = (
     "speculation",
 )
 RiskLevel = Literal["low", "moderate", "high"]
+
+# What kind of evidence a finding is. Policies choose findings by role, never by detector name:
+# citations (citation ids and coverage), phrases (speculation / fabrication wording), facts
+# (figures and names against the sources), lexical (word overlap and novelty), semantic
+# (embedding similarity), tagger (the trained span tagger), entailment (NLI), consistency
+# (answer against itself), llm_judge (an LLM's verdict), claims (claim extraction and support),
+# sampling (self-consistency over samples), knowledge (an external knowledge source).
+Role = Literal[
+    "citations",
+    "phrases",
+    "facts",
+    "lexical",
+    "semantic",
+    "tagger",
+    "entailment",
+    "consistency",
+    "llm_judge",
+    "claims",
+    "sampling",
+    "knowledge",
+    "other",
+]
+ROLES: tuple[str, ...] = (
+    "citations",
+    "phrases",
+    "facts",
+    "lexical",
+    "semantic",
+    "tagger",
+    "entailment",
+    "consistency",
+    "llm_judge",
+    "claims",
+    "sampling",
+    "knowledge",
+    "other",
+)
+
+# Precise evidence: span kinds whose precision is measured per language and that can put a floor
+# under the verdict (see hallucheck.policies.floors).
+PreciseKind = Literal["invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name"]
+PRECISE_KINDS: tuple[str, ...] = ("invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name")
 Decision = Literal["accept", "review", "reject"]
 
 _TASK_ALIASES = {
@@ -169,6 +215,8 @@ class Span(_Model):
     detector: str
     reason: str = ""
     evidence: list[Evidence] = Field(default_factory=list)
+    # Set on precise evidence only (an invalid citation id, a contradicted figure, ...).
+    kind: PreciseKind | None = None
 
     @model_validator(mode="after")
     def _ordered(self) -> Span:
@@ -215,25 +263,6 @@ class Coverage(_Model):
         return not self.unchecked
 
 
-class Finding(_Model):
-    """What one detector says about one case."""
-
-    detector: str
-    risk: float = Field(ge=0.0, le=1.0)
-    spans: list[Span] = Field(default_factory=list)
-    notes: list[str] = Field(default_factory=list)
-    details: dict[str, Any] = Field(default_factory=dict)
-    latency_ms: float = 0.0
-    cost: Cost = Field(default_factory=Cost)
-    coverage: Coverage | None = None
-    error: str | None = None
-
-    @property
-    def flagged(self) -> bool:
-        """Whether the detector itself considers the answer at risk (its own threshold)."""
-        return bool(self.details.get("flagged", self.risk > 0.5))
-
-
 class CitationSummary(_Model):
     """The citation rules' view of the answer (seed guideline 000)."""
 
@@ -247,6 +276,45 @@ class CitationSummary(_Model):
     risk: float = 0.0
     uncited_sentences: list[str] = Field(default_factory=list)
     uncited_count: int = 0
+    level: RiskLevel = "low"
+
+
+class Finding(_Model):
+    """What one detector says about one case.
+
+    The typed fields are the contract with policies: ``role`` says what kind of evidence the
+    finding is, ``flagged`` is the detector's own verdict at its own threshold, ``features`` the
+    numbers a learned policy stacks, ``citations`` the citation rules' summary. Policies read
+    these, never ``details`` (free-form data for people and benchmarks) and never the detector's
+    name, so a renamed or user-written detector of a known role is treated the same way.
+    ``flagged`` defaults to ``risk > 0.5`` when the detector does not give it.
+    """
+
+    detector: str
+    role: Role = "other"
+    risk: float = Field(ge=0.0, le=1.0)
+    flagged: bool = False
+    features: dict[str, float] = Field(default_factory=dict)
+    citations: CitationSummary | None = None
+    ran: bool = True
+    spans: list[Span] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    details: dict[str, Any] = Field(default_factory=dict)
+    latency_ms: float = 0.0
+    cost: Cost = Field(default_factory=Cost)
+    coverage: Coverage | None = None
+    error: str | None = None
+
+    @model_validator(mode="after")
+    def _default_flagged(self) -> Finding:
+        if "flagged" not in self.model_fields_set:
+            self.flagged = self.risk > 0.5
+        return self
+
+    @property
+    def usable(self) -> bool:
+        """Whether the finding is evidence at all: the detector ran without error."""
+        return self.error is None and self.ran
 
 
 class Report(_Model):

@@ -12,7 +12,7 @@ import time
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.types import Finding
+from hallucheck.types import Finding, Role
 
 __all__ = [
     "LAYERS",
@@ -38,7 +38,8 @@ class UnknownDetectorError(KeyError):
 
 @runtime_checkable
 class Detector(Protocol):
-    """Anything with a name, a layer and ``detect(analysis) -> Finding``."""
+    """Anything with a name, a layer and ``detect(analysis) -> Finding`` (a ``role`` is optional:
+    without one, its findings count as role "other")."""
 
     name: str
     layer: int
@@ -47,14 +48,21 @@ class Detector(Protocol):
 
 
 class BaseDetector:
-    """Convenience base: times ``_detect`` and fills in the detector name and latency."""
+    """Convenience base: times ``_detect`` and fills in the detector's role and latency.
+
+    ``role`` says what kind of evidence the detector gives (see ``hallucheck.types.Role``);
+    policies choose findings by it, so a detector sets it once here rather than on every Finding.
+    """
 
     name: ClassVar[str] = "base"
     layer: ClassVar[int] = 1
+    role: ClassVar[Role] = "other"
 
     def detect(self, analysis: CaseAnalysis) -> Finding:
         t0 = time.perf_counter()
         finding = self._detect(analysis)
+        if "role" not in finding.model_fields_set:
+            finding.role = self.role
         finding.latency_ms = (time.perf_counter() - t0) * 1000.0
         return finding
 

@@ -127,7 +127,7 @@ def _check(detector: NgramDetector, case: Case, record: Mapping[str, Any], sampl
     return {
         "id": record.get("id"),
         "task": case.task,
-        "detected": bool(finding.details.get("flagged")),
+        "detected": finding.flagged,
         "risk": finding.risk,
         "threshold": finding.details.get("threshold"),
         "details": details,

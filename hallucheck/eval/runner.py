@@ -83,7 +83,7 @@ class ReportPredictor:
 class ViewsPredictor:
     """Every detector once per case; views ``detector:<name>`` and ``policy:<name>`` from its findings.
 
-    A detector view is the detector alone: its ``details["flagged"]`` verdict, its risk and its
+    A detector view is the detector alone: its ``Finding.flagged`` verdict, its risk and its
     spans, timed by its own latency. A policy view is the policy's verdict over all findings with
     the merged spans, timed as all detectors plus the decision.
     """

@@ -57,10 +57,11 @@ def choose_spans(
     span_detectors: Collection[str],
     cheap_span_detectors: Collection[str],
     fallback_span_detectors: Collection[str] = (),
+    taggers: Collection[str] = ("model",),
 ) -> list[S]:
     """The spans a learned verdict shows, from ``(detector, spans)`` pairs in detector order.
 
-    The tagger's spans (detector ``model``) always, plus those of ``span_detectors`` when the
+    The tagger's spans (``taggers``: the detectors of role ``tagger``, ``model`` by default) always, plus those of ``span_detectors`` when the
     tagger ran, else of ``cheap_span_detectors``. When that leaves nothing although the tagger ran,
     the spans of ``fallback_span_detectors``: a rejected or reviewed answer must say what to look
     at, so it shows what the detectors at least as precise as the tagger on calib found (e.g. a
@@ -69,7 +70,7 @@ def choose_spans(
     """
 
     def collect(keep: Collection[str]) -> list[S]:
-        return [s for det, found in spans if det == "model" or det in keep for s in found]
+        return [s for det, found in spans if det in taggers or det in keep for s in found]
 
     out = collect(span_detectors if with_model else cheap_span_detectors)
     if not out and with_model and fallback_span_detectors:
@@ -182,9 +183,9 @@ def level_from_probability(p: float, threshold: float) -> RiskLevel:
 def _summaries(findings: Sequence[Finding]) -> dict[str, dict[str, Any]]:
     out = {}
     for f in findings:
-        if f.error:
+        if not f.usable:
             continue
-        out[f.detector] = {"risk": f.risk, "flagged": f.flagged, "features": f.details.get("features", {})}
+        out[f.detector] = {"risk": f.risk, "flagged": f.flagged, "features": f.features}
     return out
 
 
@@ -275,14 +276,15 @@ class LearnedPolicy:
         )
 
     def _spans(self, findings: Sequence[Finding], show: bool) -> list[Span]:
-        usable_findings = [f for f in findings if not f.error and (self.model_spans or f.detector != "model")]
+        usable_findings = [f for f in findings if f.usable and (self.model_spans or f.role != "tagger")]
         by_detector = [(f.detector, [s for s in f.spans if show or s.score >= self.span_keep_score]) for f in usable_findings]
         return choose_spans(
             by_detector,
-            with_model=any(f.detector == "model" for f in usable_findings),
+            with_model=any(f.role == "tagger" for f in usable_findings),
             span_detectors=self.span_detectors,
             cheap_span_detectors=self.cheap_span_detectors,
             fallback_span_detectors=self.fallback_span_detectors if show else (),
+            taggers={f.detector for f in usable_findings if f.role == "tagger"},
         )
 
     def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
@@ -290,7 +292,7 @@ class LearnedPolicy:
         if policy is not self:
             return policy.escalate(analysis, findings, next_layer)
         cheap = self.stages["cheap"]
-        ran = {f.detector for f in findings if not f.error}
+        ran = {f.detector for f in findings if f.usable}
         if not set(cheap.detectors) <= ran:
             return True  # the cheap stage is not complete yet
         if "full" not in self.stages:

@@ -36,7 +36,7 @@ from typing import ClassVar
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Verdict, decision_for
 from hallucheck.policies.signals import (
-    LLM_DETECTORS,
+    LLM_ROLES,
     CitationFacts,
     LLMFacts,
     citation_facts,
@@ -44,12 +44,13 @@ from hallucheck.policies.signals import (
     llm_facts,
     usable,
 )
-from hallucheck.types import Finding, RiskLevel
+from hallucheck.types import Finding, RiskLevel, Role
 
 __all__ = ["TieredPolicy", "TierAssessment", "FAMILIES"]
 
-# Detectors that measure the same thing count as one family: two of them agreeing is one signal.
-FAMILIES: dict[str, str] = {"ngram": "lexical", "overlap": "lexical", "nli": "entailment", "model": "entailment"}
+# Roles that measure the same thing count as one family: two detectors of one family agreeing is
+# one signal (ngram and overlap are both "lexical"; the span tagger and NLI both judge entailment).
+FAMILIES: dict[str, str] = {"lexical": "lexical", "tagger": "entailment", "entailment": "entailment"}
 
 _RANK: dict[RiskLevel, int] = {"low": 0, "moderate": 1, "high": 2}
 
@@ -84,7 +85,7 @@ class TieredPolicy:
         low_ratio: float = 0.3,
         ratio_claims: int = 3,
         other_signals: bool = True,
-        llm_detectors: Iterable[str] = LLM_DETECTORS,
+        llm_roles: Iterable[Role] = LLM_ROLES,
         families: Mapping[str, str] | None = None,
     ) -> None:
         if not 0.0 <= moderate <= high <= 1.0:
@@ -95,7 +96,7 @@ class TieredPolicy:
         self.low_ratio = low_ratio
         self.ratio_claims = ratio_claims
         self.other_signals = other_signals
-        self.llm_detectors = frozenset(llm_detectors)
+        self.llm_roles: frozenset[Role] = frozenset(llm_roles)
         self.families = dict(FAMILIES if families is None else families)
 
     # -- the guideline's pieces ----------------------------------------------------------------
@@ -130,13 +131,13 @@ class TieredPolicy:
 
     def other_tier(self, findings: list[Finding], tier: TierAssessment) -> None:
         """Non-citation, non-LLM detectors: one strong signal is moderate, two are high."""
-        others = [f for f in findings if f.detector != "citations" and not self._is_llm(f)]
+        others = [f for f in findings if f.citations is None and not self._is_llm(f)]
         if not others:
             return
         tier.risks.extend(min(f.risk, self.high) for f in others)  # alone they never exceed moderate
         strong = [f for f in others if f.risk > self.high]
         weak = [f for f in others if self.moderate < f.risk <= self.high]
-        if len({self.families.get(f.detector, f.detector) for f in strong}) >= 2:
+        if len({self._family(f) for f in strong}) >= 2:
             names = ", ".join(f"{f.detector} {f.risk:.2f}" for f in strong)
             tier.raise_to("high", f"detectors of two families over {self.high}: {names}")
             tier.risks.extend(f.risk for f in strong)
@@ -144,8 +145,14 @@ class TieredPolicy:
             f = max(strong + weak, key=lambda x: x.risk)
             tier.raise_to("moderate", f"{f.detector} risk {f.risk:.2f} > {self.moderate}")
 
+    def _family(self, f: Finding) -> str:
+        """The family a finding counts in: its role's family (a role-less finding stands alone)."""
+        if f.role == "other":
+            return f"detector:{f.detector}"
+        return self.families.get(f.role, f.role)
+
     def _is_llm(self, f: Finding) -> bool:
-        return f.detector in self.llm_detectors or "hallucination_risk" in f.details
+        return f.role in self.llm_roles
 
     # -- the policy protocol -------------------------------------------------------------------
 
@@ -157,7 +164,7 @@ class TieredPolicy:
         if cites is not None:
             self.rule_tier(cites, tier)
             tier.rule_high = tier.level == "high"
-        llm = llm_facts(ok, self.llm_detectors)
+        llm = llm_facts(ok, self.llm_roles)
         if llm is not None:
             self.llm_tier(llm, tier)
         if self.other_signals:

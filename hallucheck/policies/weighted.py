@@ -1,16 +1,16 @@
 """Weighted fusion (production pipeline guide): three roles weighted 0.35 / 0.40 / 0.25, severity cut-offs.
 
-Roles and the detectors that fill them (configurable with ``roles``):
+Roles and the kinds of evidence (``Finding.role``) that fill them (configurable with ``roles``):
 
-- ``self_consistency`` (0.35): self_consistency.
-- ``factual_grounding`` (0.40): citations, lexicon, numbers, ngram, overlap, semantic, model,
-  knowledge, llm_judge, two_step, claims — everything that compares the answer with evidence.
-- ``nli_consistency`` (0.25): nli, consistency.
+- ``self_consistency`` (0.35): sampling (the self_consistency detector).
+- ``factual_grounding`` (0.40): citations, phrases, facts, lexical, semantic, tagger,
+  knowledge, llm_judge, claims — everything that compares the answer with evidence.
+- ``nli_consistency`` (0.25): entailment, consistency.
 
 A role's score combines the risks of its detectors that ran (``combine``). The default,
 "alarm_mean", is ``max(mean of the graded detectors, max of the alarm detectors)``: graded
-detectors (ngram, overlap, semantic, model, nli, ...) score every answer on a continuous scale
-and are averaged; alarm detectors (citations, lexicon, numbers and the LLM judges) say nothing
+detectors (lexical, semantic, tagger, entailment, ...) score every answer on a continuous scale
+and are averaged; alarm detectors (citations, phrases, facts and the LLM judges) say nothing
 until they find specific evidence — an invalid citation, a contradicted number, a claim the
 judge calls unsupported — and then their risk stands on its own instead of being averaged away
 by silent neighbours. Also available: "max", "mean", "noisy_or". Roles with no detector are
@@ -39,7 +39,7 @@ from typing import ClassVar, Literal
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Verdict
 from hallucheck.policies.signals import failed_notes, usable
-from hallucheck.types import Finding, RiskLevel
+from hallucheck.types import Finding, RiskLevel, Role
 
 __all__ = ["WeightedPolicy", "WEIGHTS", "ROLES", "ALARMS", "Severity", "severity_for", "fuse"]
 
@@ -47,25 +47,23 @@ Severity = Literal["critical", "high", "medium", "low"]
 Combine = Literal["alarm_mean", "max", "mean", "noisy_or"]
 
 WEIGHTS: dict[str, float] = {"self_consistency": 0.35, "factual_grounding": 0.40, "nli_consistency": 0.25}
-ROLES: dict[str, tuple[str, ...]] = {
-    "self_consistency": ("self_consistency",),
+ROLES: dict[str, tuple[Role, ...]] = {
+    "self_consistency": ("sampling",),
     "factual_grounding": (
         "citations",
-        "lexicon",
-        "numbers",
-        "ngram",
-        "overlap",
+        "phrases",
+        "facts",
+        "lexical",
         "semantic",
-        "model",
+        "tagger",
         "knowledge",
         "llm_judge",
-        "two_step",
         "claims",
     ),
-    "nli_consistency": ("nli", "consistency"),
+    "nli_consistency": ("entailment", "consistency"),
 }
-# Detectors that stay silent (risk 0) until they find specific evidence.
-ALARMS: frozenset[str] = frozenset({"citations", "lexicon", "numbers", "llm_judge", "two_step", "knowledge", "claims"})
+# Kinds of evidence that stay silent (risk 0) until they find something specific.
+ALARMS: frozenset[Role] = frozenset({"citations", "phrases", "facts", "llm_judge", "knowledge", "claims"})
 _LEVEL: dict[str, RiskLevel] = {"critical": "high", "high": "high", "medium": "moderate", "low": "low"}
 
 
@@ -114,9 +112,9 @@ class WeightedPolicy:
         self,
         *,
         weights: Mapping[str, float] | None = None,
-        roles: Mapping[str, Sequence[str]] | None = None,
+        roles: Mapping[str, Sequence[Role]] | None = None,
         combine: Combine = "alarm_mean",
-        alarms: Sequence[str] = tuple(ALARMS),
+        alarms: Sequence[Role] = tuple(ALARMS),
         cutoffs: tuple[float, float, float] = (0.8, 0.6, 0.35),
         settle_above: float = 0.8,
         settle_below: float = 0.1,
@@ -144,12 +142,12 @@ class WeightedPolicy:
         """Score of every role that has at least one usable finding, and detectors in no role."""
         ok = usable(findings)
         scores: dict[str, float] = {}
-        for role, names in self.roles.items():
-            found = [f for f in ok if f.detector in names]
+        for role, kinds in self.roles.items():
+            found = [f for f in ok if f.role in kinds]
             if found:
-                scores[role] = _combine([f.risk for f in found], self.combine, [f.detector in self.alarms for f in found])
-        placed = {n for names in self.roles.values() for n in names}
-        return scores, sorted({f.detector for f in ok if f.detector not in placed})
+                scores[role] = _combine([f.risk for f in found], self.combine, [f.role in self.alarms for f in found])
+        placed = {k for kinds in self.roles.values() for k in kinds}
+        return scores, sorted({f.detector for f in ok if f.role not in placed})
 
     def score(self, findings: list[Finding]) -> float:
         return fuse(self.role_scores(findings)[0], self.weights)

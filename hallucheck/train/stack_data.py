@@ -84,8 +84,8 @@ def collect(
                     row: dict[str, Any] = {
                         "key": key,
                         "risk": f.risk,
-                        "flagged": bool(f.details.get("flagged", f.risk > 0.5)),
-                        "features": f.details.get("features", {}),
+                        "flagged": f.flagged,
+                        "features": f.features,
                         "spans": [[s.start, s.end, s.score, s.label] for s in f.spans],
                         "latency_ms": round(f.latency_ms, 2),
                         "error": f.error,

@@ -70,7 +70,7 @@ def test_checker_with_the_judge_completes_whatever_the_model_says(local: LocalCl
     assert judge is not None and 0.0 <= judge.risk <= 1.0
     if judge.error is not None:  # a tiny model often writes no usable JSON: that must be a typed finding
         assert judge.error.split(":")[0] in ("empty", "no_json", "invalid", "llm_error")
-        assert judge.details["flagged"] is False
+        assert judge.flagged is False
     else:
         for span in judge.spans:
             assert CASE["answer"][span.start : span.end] == span.text

@@ -132,7 +132,7 @@ def test_nli_and_consistency_detectors_run_with_a_model(tiny_nli: Path) -> None:
     f = nli.detect(CaseAnalysis(case))
     assert f.error is None and 0.0 <= f.risk <= 1.0
     assert len(f.details["sentences"]) == 2
-    assert set(f.details["features"]) == {"nli_max_contradiction", "nli_min_entailment", "nli_mean_entailment", "nli_frac_not_entailed"}
+    assert set(f.features) == {"nli_max_contradiction", "nli_min_entailment", "nli_mean_entailment", "nli_frac_not_entailed"}
     for s in f.spans:
         assert s.evidence and s.evidence[0].text.startswith("The bridge")
     cons = get_detector("consistency", nli_model_path=str(tiny_nli), threshold=0.0)

@@ -6,9 +6,17 @@ from typing import Any
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.cases import make_case
-from hallucheck.types import Finding
+from hallucheck.types import CitationSummary, Finding, Role
 
-__all__ = ["analysis", "finding", "citations", "llm"]
+__all__ = ["analysis", "finding", "citations", "llm", "ROLE_OF"]
+
+# The role each built-in detector gives its findings (what BaseDetector fills in).
+ROLE_OF: dict[str, Role] = {
+    "citations": "citations", "lexicon": "phrases", "numbers": "facts", "ngram": "lexical", "overlap": "lexical",
+    "semantic": "semantic", "ngram_semantic": "semantic", "model": "tagger", "nli": "entailment",
+    "consistency": "consistency", "llm_judge": "llm_judge", "two_step": "llm_judge", "claims": "claims",
+    "self_consistency": "sampling", "knowledge": "knowledge",
+}
 
 
 def analysis() -> CaseAnalysis:
@@ -16,9 +24,10 @@ def analysis() -> CaseAnalysis:
 
 
 def finding(detector: str, risk: float, flagged: bool | None = None, **details: Any) -> Finding:
+    typed: dict[str, Any] = {"role": ROLE_OF.get(detector, "other")}
     if flagged is not None:
-        details["flagged"] = flagged
-    return Finding(detector=detector, risk=risk, details=details)
+        typed["flagged"] = flagged
+    return Finding(detector=detector, risk=risk, details=details, **typed)
 
 
 def citations(
@@ -30,7 +39,7 @@ def citations(
     claims: int = 5,
     applied: bool = True,
 ) -> Finding:
-    """A citations finding as the citations detector reports it (summary in details)."""
+    """A citations finding as the citations detector reports it (typed citation summary)."""
     summary = {
         "expected": applied,
         "applied": applied,
@@ -43,12 +52,20 @@ def citations(
         "uncited_sentences": [],
         "uncited_count": uncited,
     }
-    return Finding(detector="citations", risk=risk, details={"citations": summary, "flagged": risk > 0.3})
+    return Finding(detector="citations", role="citations", risk=risk, citations=CitationSummary.model_validate(summary),
+                   flagged=risk > 0.3)
 
 
 def llm(risk: float, notes: str = "", detector: str = "llm_judge", **features: float) -> Finding:
+    """An LLM judge's finding; ``notes`` are the judge's notes, read as the detector reads them."""
+    from hallucheck.text.unsupported import notes_state_unsupported
+
+    feats = {"notes_unsupported": float(notes_state_unsupported(notes)), **features}
     return Finding(
         detector=detector,
+        role="llm_judge",
         risk=risk,
-        details={"hallucination_risk": risk, "hallucination_notes": notes, "flagged": risk > 0.5, "features": features},
+        flagged=risk > 0.5,
+        features=feats,
+        details={"hallucination_risk": risk, "hallucination_notes": notes},
     )

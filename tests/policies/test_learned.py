@@ -11,7 +11,7 @@ import pytest
 
 from hallucheck.policies.learned import LearnedPolicy, Stage, level_from_probability, stack_features
 from hallucheck.types import Finding, Span
-from tests.policies.helpers import analysis
+from tests.policies.helpers import ROLE_OF, analysis
 
 
 def _stump(feature: int, thr: float, lo: float, hi: float) -> dict:
@@ -42,7 +42,7 @@ def _span(det: str, a: int, b: int, score: float = 0.9) -> Span:
 
 
 def _f(det: str, risk: float, feats: dict | None = None, spans: list[Span] | None = None) -> Finding:
-    return Finding(detector=det, risk=risk, details={"features": feats or {}}, spans=spans or [])
+    return Finding(detector=det, role=ROLE_OF.get(det, "other"), risk=risk, features=feats or {}, spans=spans or [])
 
 
 def test_full_stage_probability_and_verdict(tmp_path: Path) -> None:

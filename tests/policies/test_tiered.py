@@ -165,7 +165,7 @@ class FakeJudge:
 
     def detect(self, analysis: CaseAnalysis) -> Finding:
         self.calls += 1
-        return Finding(detector=self.name, risk=self.risk, details={"hallucination_risk": self.risk, "hallucination_notes": ""})
+        return Finding(detector=self.name, role="llm_judge", risk=self.risk, details={"hallucination_risk": self.risk})
 
 
 def test_through_the_checker_with_the_citations_detector() -> None:

@@ -45,7 +45,7 @@ def test_without_details_the_flag_falls_back_to_risk_over_one_half() -> None:
 
 
 def test_failed_detectors_do_not_vote() -> None:
-    fs = findings([True, False]) + [Finding(detector="broken", risk=0.0, error="boom", details={"flagged": True})]
+    fs = findings([True, False]) + [Finding(detector="broken", risk=0.0, error="boom", flagged=True)]
     v = VotePolicy().decide(analysis(), fs)
     assert v.decision == "review" and v.risk_score == 0.5
     assert any("broken failed" in n for n in v.notes)

@@ -78,7 +78,7 @@ def test_nothing_ran_is_low() -> None:
 
 
 def test_custom_weights_and_roles() -> None:
-    p = WeightedPolicy(weights={"a": 1.0, "b": 3.0}, roles={"a": ["ngram"], "b": ["numbers"]}, combine="max")
+    p = WeightedPolicy(weights={"a": 1.0, "b": 3.0}, roles={"a": ["lexical"], "b": ["facts"]}, combine="max")
     assert p.score([finding("ngram", 1.0), finding("numbers", 0.0)]) == pytest.approx(0.25)
 
 
@@ -91,7 +91,7 @@ def test_escalate_settles_critical_and_very_low_scores() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"weights": {"self_consistency": -1.0}}, {"roles": {"x": ["ngram"]}}, {"combine": "median"},
+    [{"weights": {"self_consistency": -1.0}}, {"roles": {"x": ["lexical"]}}, {"combine": "median"},
      {"cutoffs": (0.5, 0.6, 0.35)}],
 )
 def test_bad_options(options: dict[str, object]) -> None:

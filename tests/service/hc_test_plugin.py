@@ -44,7 +44,7 @@ class MarkerDetector(BaseDetector):
             for m in re.finditer(r"FABRICATED", answer)
         ]
         risk = 0.9 if spans else 0.05
-        return Finding(detector=self.name, risk=risk, spans=spans, details={"flagged": bool(spans)})
+        return Finding(detector=self.name, risk=risk, spans=spans, flagged=bool(spans))
 
 
 @register

@@ -54,8 +54,8 @@ CASE = Case(question="q", contexts=["Paris is in France."], answer="Paris is in 
 def report(risk: float, level: str, *, invalid: int = 0, uncited: int = 0, labels: tuple[str, ...] = (),
            flagged: tuple[str, ...] = ()) -> Report:
     spans = [Span(start=0, end=5, text="Paris", label=lbl, score=0.8, detector="d") for lbl in labels]  # type: ignore[arg-type]
-    findings = [Finding(detector=name, risk=0.9, details={"flagged": True}) for name in flagged]
-    findings.append(Finding(detector="quiet", risk=0.1, details={"flagged": False}))
+    findings = [Finding(detector=name, risk=0.9, flagged=True) for name in flagged]
+    findings.append(Finding(detector="quiet", risk=0.1, flagged=False))
     cit = CitationSummary(expected=True, applied=True, invalid=[str(i) for i in range(invalid)],
                           uncited_count=uncited, claims=3)
     decision = {"low": "accept", "moderate": "review", "high": "reject"}[level]

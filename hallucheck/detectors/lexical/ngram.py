@@ -15,7 +15,7 @@ flagged in ``details["sentences"]`` (most RAGTruth answers have a sentence just 
 thresholds, and marking those mostly marks faithful words).
 
 Risk: the whole answer's novelty (all n pooled), mapped so that the task threshold sits at 0.5
-(``novelty_risk``); ``details["flagged"]`` is the seed's own verdict (some sentence over the
+(``novelty_risk``); ``Finding.flagged`` is the seed's own verdict (some sentence over the
 threshold). On RAGTruth most answers have one sentence over the seed thresholds, so the
 whole-answer novelty ranks answers better than the worst sentence does.
 
@@ -38,7 +38,7 @@ from hallucheck.analysis import CaseAnalysis, join_ngrams
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.lexical.token_runs import marked_runs
 from hallucheck.text import Token
-from hallucheck.types import Finding, Span
+from hallucheck.types import Finding, Role, Span
 
 __all__ = ["NgramDetector", "SentenceNovelty", "DEFAULT_THRESHOLDS", "DEFAULT_THRESHOLD", "SPAN_MARGIN", "novelty_risk"]
 
@@ -110,6 +110,8 @@ class NgramDetector(BaseDetector):
     """
 
     name: ClassVar[str] = "ngram"
+
+    role: ClassVar[Role] = "lexical"
     layer: ClassVar[int] = 2
 
     def __init__(
@@ -257,7 +259,6 @@ class NgramDetector(BaseDetector):
         n_keys = [(str(n), n) for n in self.n_values]
         details = {
             **base_details,
-            "flagged": bool(flagged),
             "sentences": [
                 {
                     "start": sn.start,
@@ -271,9 +272,9 @@ class NgramDetector(BaseDetector):
                 }
                 for sn in sentences
             ],
-            "features": self._features(sentences, scored, flagged, worst),
         }
-        return Finding(detector=self.name, risk=round(risk, 6), spans=spans, notes=notes, details=details)
+        return Finding(detector=self.name, risk=round(risk, 6), flagged=bool(flagged),
+                       features=self._features(sentences, scored, flagged, worst), spans=spans, notes=notes, details=details)
 
     def _risk(self, sentences: list[SentenceNovelty], threshold: float) -> float:
         """Whole-answer novelty (all n pooled), mapped so that the threshold sits at 0.5.
@@ -296,7 +297,9 @@ class NgramDetector(BaseDetector):
             detector=self.name,
             risk=0.0,
             notes=[note],
-            details={**details, "flagged": False, "sentences": [], "features": self._zero_features()},
+            flagged=False,
+            features=self._zero_features(),
+            details={**details, "sentences": []},
         )
 
     def _spans(self, analysis: CaseAnalysis, sn: SentenceNovelty, threshold: float) -> list[Span]:

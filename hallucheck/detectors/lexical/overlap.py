@@ -30,7 +30,7 @@ from hallucheck.detectors.lexical.ngram import novelty_risk
 from hallucheck.detectors.lexical.source_index import SourceIndex, locate_in_sources, source_index
 from hallucheck.detectors.lexical.token_runs import marked_runs
 from hallucheck.text import Token
-from hallucheck.types import Evidence, Finding, Span
+from hallucheck.types import Evidence, Finding, Role, Span
 
 __all__ = ["OverlapDetector", "SentenceOverlap", "rouge_l", "interpret_rouge"]
 
@@ -98,6 +98,8 @@ class OverlapDetector(BaseDetector):
     """
 
     name: ClassVar[str] = "overlap"
+
+    role: ClassVar[Role] = "lexical"
     layer: ClassVar[int] = 2
 
     def __init__(
@@ -237,7 +239,6 @@ class OverlapDetector(BaseDetector):
         }
         details = {
             **base,
-            "flagged": bool(flagged),
             "rouge_l": whole,
             "sentences": [
                 {
@@ -250,9 +251,9 @@ class OverlapDetector(BaseDetector):
                 }
                 for so in sentences
             ],
-            "features": features,
         }
-        return Finding(detector=self.name, risk=round(risk, 6), spans=spans, notes=notes, details=details)
+        return Finding(detector=self.name, risk=round(risk, 6), flagged=bool(flagged), features=features, spans=spans,
+                       notes=notes, details=details)
 
     def _risk(self, whole_precision: float | None, min_precision: float | None) -> float:
         """The uncovered share ``u = 1 − mean(whole-answer LCS precision, least-covered sentence's
@@ -280,7 +281,7 @@ class OverlapDetector(BaseDetector):
             "flagged_fraction": 0.0,
             "sentences": 0.0,
         }
-        return Finding(detector=self.name, risk=0.0, notes=[note], details={**base, "flagged": False, "features": features})
+        return Finding(detector=self.name, risk=0.0, notes=[note], flagged=False, features=features, details=dict(base))
 
     def _spans(self, analysis: CaseAnalysis, index: SourceIndex, seqs: Sequence[Sequence[str]], so: SentenceOverlap) -> list[Span]:
         case = analysis.case

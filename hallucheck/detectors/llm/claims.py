@@ -21,7 +21,7 @@ from hallucheck.llm.base import Message
 from hallucheck.llm.session import LLMSession
 from hallucheck.prompts import render
 from hallucheck.text import tokenize
-from hallucheck.types import Finding, Span
+from hallucheck.types import Finding, Role, Span
 
 __all__ = ["ClaimsDetector", "answer_claims", "claim_support", "SHARED_CLAIMS"]
 
@@ -79,6 +79,8 @@ class ClaimsDetector(LLMDetector):
     """Works with or without ``llm``; ``use_llm=False`` keeps to the rules even when one is given."""
 
     name: ClassVar[str] = "claims"
+
+    role: ClassVar[Role] = "claims"
     needs_llm: ClassVar[bool] = False
 
     def __init__(self, llm: Any = None, *, use_llm: bool = True, threshold: float = 0.5, min_words: int = 3,
@@ -134,13 +136,12 @@ class ClaimsDetector(LLMDetector):
         details.update({
             "claims": rows,
             "origin": claims[0].origin if claims else ("llm" if self.llm is not None and self.use_llm else "rules"),
-            "flagged": bool(spans),
-            "features": {
-                "claims_total": float(len(claims)),
-                "claims_unsupported_frac": float(flagged_frac),
-                "claims_min_support": float(min(supports)) if supports else 1.0,
-                "claims_mean_support": float(sum(supports) / len(supports)) if supports else 1.0,
-            },
         })
-        return Finding(detector=self.name, risk=round(min(1.0, risk), 6), spans=spans, notes=notes, details=details,
-                       cost=session.cost, coverage=coverage)
+        features = {
+            "claims_total": float(len(claims)),
+            "claims_unsupported_frac": float(flagged_frac),
+            "claims_min_support": float(min(supports)) if supports else 1.0,
+            "claims_mean_support": float(sum(supports) / len(supports)) if supports else 1.0,
+        }
+        return Finding(detector=self.name, risk=round(min(1.0, risk), 6), flagged=bool(spans), features=features, spans=spans,
+                       notes=notes, details=details, cost=session.cost, coverage=coverage)

@@ -8,14 +8,16 @@ Shared by ``llm_judge`` and ``two_step``. Quotes are placed with
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.llm.quotes import locate_quote
 from hallucheck.detectors.llm.schemas import JudgeOutput
+from hallucheck.text.unsupported import notes_state_unsupported
 from hallucheck.types import Evidence, Label, Span
 
-__all__ = ["JudgeWindow", "judge_details", "LABEL_WEIGHT", "decision_for_risk"]
+__all__ = ["JudgeWindow", "JudgeResult", "judge_details", "LABEL_WEIGHT", "decision_for_risk"]
 
 LABEL_WEIGHT = {"HALLUCINATION": 0.85, "CONTRADICTION": 0.9, "EXTRAPOLATION": 0.6, "SUPPORTED": 0.0}
 _SPAN_LABEL: dict[str, Label] = {"HALLUCINATION": "baseless", "CONTRADICTION": "contradiction",
@@ -24,6 +26,18 @@ _TYPE_LABEL: dict[str, Label] = {"fabrication": "fabrication", "distortion": "di
                                  "extrapolation": "extrapolation", "contradiction": "contradiction"}
 
 JudgeWindow = tuple[int, int, JudgeOutput]  # answer window [start, end) and the verdict on it
+
+
+@dataclass
+class JudgeResult:
+    """What the judge's verdicts amount to: the Finding's typed fields plus free-form details."""
+
+    risk: float
+    spans: list[Span]
+    flagged: bool
+    features: dict[str, float]
+    details: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
 
 
 def decision_for_risk(risk: float) -> str:
@@ -96,8 +110,8 @@ def _segment_spans(detector: str, analysis: CaseAnalysis, ws: int, we: int, out:
 
 
 def judge_details(detector: str, analysis: CaseAnalysis, verdicts: list[JudgeWindow],
-                  threshold: float) -> tuple[float, list[Span], dict[str, Any]]:
-    """(risk, spans, details) from the verdicts on the answer windows that were judged."""
+                  threshold: float) -> JudgeResult:
+    """Risk, spans, verdict and features from the verdicts on the answer windows that were judged."""
     sources = _sources_by_id(analysis)
     spans: list[Span] = []
     claims_out: list[dict[str, Any]] = []
@@ -143,18 +157,17 @@ def judge_details(detector: str, analysis: CaseAnalysis, verdicts: list[JudgeWin
         "claims": claims_out,
         "unmatched_quotes": unmatched,
         "claims_risk": derived,
-        "flagged": bool(risk > threshold),
-        "ran": True,
-        "features": {
-            "llm_ok": 1.0,
-            "llm_risk": float(risk),
-            "llm_score": float(pick("score") if pick("score") is not None else 1.0 - risk),
-            "llm_confidence": float(pick("confidence") if pick("confidence") is not None else 0.5),
-            "claims_total": float(total),
-            "claims_unsupported_frac": float(unsupported / total) if total else 0.0,
-            "claims_hallucination": float(counts["HALLUCINATION"]),
-            "claims_contradiction": float(counts["CONTRADICTION"]),
-            "claims_extrapolation": float(counts["EXTRAPOLATION"]),
-        },
     }
-    return risk, spans, details
+    features = {
+        "llm_ok": 1.0,
+        "llm_risk": float(risk),
+        "llm_score": float(pick("score") if pick("score") is not None else 1.0 - risk),
+        "llm_confidence": float(pick("confidence") if pick("confidence") is not None else 0.5),
+        "claims_total": float(total),
+        "claims_unsupported_frac": float(unsupported / total) if total else 0.0,
+        "claims_hallucination": float(counts["HALLUCINATION"]),
+        "claims_contradiction": float(counts["CONTRADICTION"]),
+        "claims_extrapolation": float(counts["EXTRAPOLATION"]),
+        "notes_unsupported": float(notes_state_unsupported(notes_text)),
+    }
+    return JudgeResult(risk=risk, spans=spans, flagged=bool(risk > threshold), features=features, details=details)

@@ -27,7 +27,7 @@ from hallucheck.knowledge.base import KnowledgeSource, Verification
 from hallucheck.llm.base import LLMError, Message
 from hallucheck.llm.session import BudgetExhausted, LLMSession
 from hallucheck.prompts import render
-from hallucheck.types import Evidence, Finding, Span
+from hallucheck.types import Evidence, Finding, Role, Span
 
 __all__ = ["KnowledgeDetector", "open_index"]
 
@@ -49,6 +49,7 @@ def open_index(path: str | Path) -> Any:
 
 class KnowledgeDetector(LLMDetector):
     name: ClassVar[str] = "knowledge"
+    role: ClassVar[Role] = "knowledge"
     needs_llm: ClassVar[bool] = False
 
     def __init__(self, llm: Any = None, *, source: KnowledgeSource | None = None, index: str | Path | None = None,
@@ -127,8 +128,7 @@ class KnowledgeDetector(LLMDetector):
             notes.append("no claims found in the answer")
         score = verified / checked if checked else 1.0
         risk = 1.0 - score
-        details = {"claims": rows, "score": round(score, 4), "flagged": bool(checked and score < self.claim_threshold),
-                   "features": {"kb_claims": float(checked), "kb_verified_frac": float(score),
-                                "kb_unverified": float(checked - verified)}}
-        return Finding(detector=self.name, risk=round(risk, 6), spans=spans, notes=notes, details=details,
-                       cost=session.cost, coverage=coverage)
+        details = {"claims": rows, "score": round(score, 4)}
+        features = {"kb_claims": float(checked), "kb_verified_frac": float(score), "kb_unverified": float(checked - verified)}
+        return Finding(detector=self.name, risk=round(risk, 6), flagged=bool(checked and score < self.claim_threshold),
+                       features=features, spans=spans, notes=notes, details=details, cost=session.cost, coverage=coverage)

@@ -18,7 +18,7 @@ from hallucheck.types import Coverage, Finding
 __all__ = ["LLMDetector", "FEATURE_NAMES"]
 
 FEATURE_NAMES = ("llm_ok", "llm_risk", "llm_score", "llm_confidence", "claims_total", "claims_unsupported_frac",
-                 "claims_hallucination", "claims_contradiction", "claims_extrapolation")
+                 "claims_hallucination", "claims_contradiction", "claims_extrapolation", "notes_unsupported")
 
 
 class LLMDetector(BaseDetector):
@@ -118,14 +118,15 @@ class LLMDetector(BaseDetector):
                 notes: list[str] | None = None) -> Finding:
         """The Finding of a detector whose LLM step did not produce a usable answer."""
         features = self.empty_features()
-        details: dict[str, Any] = {"flagged": False, "features": features, "ran": False, "stage": stage}
+        details: dict[str, Any] = {"stage": stage}
         if raw:
             details["raw"] = raw[:2000]
         out_notes = list(notes or [])
         if stage == "budget":
             details["budget_hit"] = True
             out_notes.append("LLM call budget spent: not checked by the LLM")
-            return Finding(detector=self.name, risk=0.0, notes=out_notes, details=details, cost=session.cost)
+            return Finding(detector=self.name, risk=0.0, flagged=False, features=features, ran=False, notes=out_notes,
+                           details=details, cost=session.cost)
         msg = {
             "llm_error": "the LLM backend failed",
             "empty": "the LLM returned an empty reply",
@@ -133,5 +134,5 @@ class LLMDetector(BaseDetector):
             "invalid": "the LLM reply did not fit the expected format",
         }.get(stage, "the LLM step failed")
         out_notes.append(f"{msg}: {error}" if error else msg)
-        return Finding(detector=self.name, risk=0.0, notes=out_notes, details=details, cost=session.cost,
-                       error=f"{stage}: {error}" if error else stage)
+        return Finding(detector=self.name, risk=0.0, flagged=False, features=features, ran=False, notes=out_notes,
+                       details=details, cost=session.cost, error=f"{stage}: {error}" if error else stage)

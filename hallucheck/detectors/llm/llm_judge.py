@@ -19,7 +19,7 @@ from hallucheck.llm.base import Message
 from hallucheck.llm.judge_text import judge_from_text
 from hallucheck.llm.session import LLMSession
 from hallucheck.prompts import render
-from hallucheck.types import Finding
+from hallucheck.types import Finding, Role
 
 __all__ = ["LLMJudgeDetector", "judge_windows", "echoes_example"]
 
@@ -73,6 +73,7 @@ def judge_windows(det: LLMDetector, analysis: CaseAnalysis, session: LLMSession,
 
 class LLMJudgeDetector(LLMDetector):
     name: ClassVar[str] = "llm_judge"
+    role: ClassVar[Role] = "llm_judge"
 
     def __init__(self, llm: Any = None, *, style: Literal["claims", "evaluation"] = "claims", **options: Any) -> None:
         super().__init__(llm, **options)
@@ -93,10 +94,13 @@ class LLMJudgeDetector(LLMDetector):
         if not verdicts:
             stage, error, raw = failure or ("empty", "nothing to judge", "")
             return self.failure(session, stage, error, raw, notes)
-        risk, spans, details = judge_details(self.name, analysis, verdicts, self.threshold)
+        judged = judge_details(self.name, analysis, verdicts, self.threshold)
+        notes.extend(judged.notes)
+        details = judged.details
         details["style"] = self.style
         if session.budget_hit:
             details["budget_hit"] = True
             notes.append("LLM call budget spent before the whole answer was judged")
-        return Finding(detector=self.name, risk=min(1.0, max(0.0, risk)), spans=spans, notes=notes, details=details,
+        return Finding(detector=self.name, risk=min(1.0, max(0.0, judged.risk)), flagged=judged.flagged,
+                       features=judged.features, spans=judged.spans, notes=notes, details=details,
                        cost=session.cost, coverage=self.coverage(analysis, unchecked, "not judged by the LLM"))

@@ -29,7 +29,7 @@ from hallucheck.llm.base import LLMError, Message
 from hallucheck.llm.session import BudgetExhausted, LLMSession
 from hallucheck.prompts import render
 from hallucheck.text import split_sentences, tokenize
-from hallucheck.types import Finding, Span
+from hallucheck.types import Finding, Role, Span
 
 __all__ = ["SelfConsistencyDetector", "Presence"]
 
@@ -47,6 +47,7 @@ def _lexical(claims: list[str], sample: str, language: str) -> list[float]:
 
 class SelfConsistencyDetector(LLMDetector):
     name: ClassVar[str] = "self_consistency"
+    role: ClassVar[Role] = "sampling"
 
     def __init__(self, llm: Any = None, *, n_samples: int = 5, temperature: float = 0.7,
                  presence: Presence = "auto", sim_threshold: float = 0.7, lexical_threshold: float = 0.6,
@@ -165,7 +166,7 @@ class SelfConsistencyDetector(LLMDetector):
             claims = claims[: self.max_claims]
         if not claims:
             return Finding(detector=self.name, risk=0.0, notes=["no claims found in the answer"],
-                           details={"flagged": False, "features": _features(0, [], 0.0), "claims": []})
+                           flagged=False, features=_features(0, [], 0.0), details={"claims": []})
         samples, error = self._samples(analysis, session, notes)
         if not samples:
             stage = "budget" if session.budget_hit else "llm_error"
@@ -208,12 +209,11 @@ class SelfConsistencyDetector(LLMDetector):
             "samples": [s[:1000] for s in samples],
             "presence": sorted(used) or [method],
             "overall_reliability": round(1.0 - risk, 4),
-            "flagged": bool(risk > self.threshold or (inconsistent and risk >= 0.5)),
-            "features": _features(len(samples), consistencies, agreement),
         }
         if session.budget_hit:
             details["budget_hit"] = True
-        return Finding(detector=self.name, risk=round(risk, 6), spans=spans, notes=notes, details=details,
+        return Finding(detector=self.name, risk=round(risk, 6), flagged=bool(risk > self.threshold or (inconsistent and risk >= 0.5)),
+                       features=_features(len(samples), consistencies, agreement), spans=spans, notes=notes, details=details,
                        cost=session.cost, coverage=coverage)
 
 

@@ -21,7 +21,7 @@ from hallucheck.llm.judge_text import judge_from_text
 from hallucheck.llm.session import BudgetExhausted, LLMSession
 from hallucheck.llm.structured import StructuredResult
 from hallucheck.prompts import render
-from hallucheck.types import Finding
+from hallucheck.types import Finding, Role
 
 __all__ = ["TwoStepDetector"]
 
@@ -31,6 +31,8 @@ class TwoStepDetector(LLMDetector):
     only ``llm``) the same client does both."""
 
     name: ClassVar[str] = "two_step"
+
+    role: ClassVar[Role] = "llm_judge"
 
     def __init__(self, llm: Any = None, *, strong_llm: Any = None, small_llm: Any = None,
                  critique_max_tokens: int = 1024, **options: Any) -> None:
@@ -70,11 +72,14 @@ class TwoStepDetector(LLMDetector):
             if critiques:
                 finding.details["critique"] = "\n\n".join(critiques)[:4000]
             return finding
-        risk, spans, details = judge_details(self.name, analysis, verdicts, self.threshold)
+        judged = judge_details(self.name, analysis, verdicts, self.threshold)
+        notes.extend(judged.notes)
+        details = judged.details
         details["critique"] = "\n\n".join(critiques)[:8000]
         details["models"] = {"critique": getattr(self.strong_llm, "model", ""), "structure": getattr(self.small_llm, "model", "")}
         if strong.budget_hit or small.budget_hit:
             details["budget_hit"] = True
             notes.append("LLM call budget spent before the whole answer was judged")
-        return Finding(detector=self.name, risk=min(1.0, max(0.0, risk)), spans=spans, notes=notes, details=details,
+        return Finding(detector=self.name, risk=min(1.0, max(0.0, judged.risk)), flagged=judged.flagged,
+                       features=judged.features, spans=judged.spans, notes=notes, details=details,
                        cost=cost, coverage=self.coverage(analysis, unchecked, "not judged by the LLM"))

@@ -23,7 +23,7 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
 from hallucheck.text.tokens import Token
-from hallucheck.types import Evidence, Finding, Span
+from hallucheck.types import Evidence, Finding, Role, Span
 
 __all__ = ["ConsistencyDetector", "NEGATIONS", "Conflict"]
 
@@ -69,6 +69,8 @@ class ConsistencyDetector(BaseDetector):
     sentences must share to be compared, 2), ``max_pairs`` (NLI pairs per answer, 40)."""
 
     name: ClassVar[str] = "consistency"
+
+    role: ClassVar[Role] = "consistency"
     layer: ClassVar[int] = 4
 
     def __init__(
@@ -172,5 +174,5 @@ class ConsistencyDetector(BaseDetector):
             "consistency_negation_conflicts": float(sum(c.kind == "negation" for c in best.values())),
             "consistency_related_pairs": float(len(related)),
         }
-        return Finding(detector=self.name, risk=min(risk, 1.0), spans=spans, notes=notes,
-                       details={"flagged": bool(spans), "features": feats})
+        return Finding(detector=self.name, risk=min(risk, 1.0), spans=spans, notes=notes, flagged=bool(spans),
+                       features=feats)

@@ -23,7 +23,7 @@ import numpy as np
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
-from hallucheck.types import Coverage, Evidence, Finding, Span
+from hallucheck.types import Coverage, Evidence, Finding, Role, Span
 
 if TYPE_CHECKING:
     from hallucheck.models.tagger import TaggedAnswer
@@ -75,6 +75,8 @@ class ModelDetector(BaseDetector):
     inputs per answer), ``threads``."""
 
     name: ClassVar[str] = "model"
+
+    role: ClassVar[Role] = "tagger"
     layer: ClassVar[int] = 4
 
     def __init__(
@@ -101,8 +103,8 @@ class ModelDetector(BaseDetector):
     def _detect(self, analysis: CaseAnalysis) -> Finding:
         case = analysis.case
         if not case.answer.strip():
-            return Finding(detector=self.name, risk=0.0, notes=["empty answer: nothing to check"],
-                           details={"flagged": False, "features": model_features(np.zeros(0), [], FEATURE_THRESHOLD, 0, 0, 0)})
+            return Finding(detector=self.name, risk=0.0, notes=["empty answer: nothing to check"], flagged=False,
+                           features=model_features(np.zeros(0), [], FEATURE_THRESHOLD, 0, 0, 0))
         tagger = self._tagger()
         thr = self._threshold if self._threshold is not None else tagger.threshold
         ans_thr = self._answer_threshold if self._answer_threshold is not None else float(
@@ -160,11 +162,11 @@ class ModelDetector(BaseDetector):
             spans=spans,
             notes=notes,
             coverage=coverage,
+            flagged=bool(risk >= ans_thr),
+            features=feats,
             details={
-                "flagged": bool(risk >= ans_thr),
                 "threshold": thr,
                 "answer_threshold": ans_thr,
-                "features": feats,
                 "token_probs": {"offsets": [list(o) for o in tagged.offsets], "probs": [round(float(p), 4) for p in tagged.probs]},
             },
         )

@@ -22,7 +22,7 @@ import numpy as np
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.errors import InputError
-from hallucheck.types import Evidence, Finding, Span
+from hallucheck.types import Evidence, Finding, Role, Span
 
 __all__ = ["MODEL_ENV", "NLIDetector", "sentence_premises"]
 
@@ -69,6 +69,8 @@ class NLIDetector(BaseDetector):
     ``top_k`` (evidence sentences joined into the premise), ``max_length`` (tokens per pair)."""
 
     name: ClassVar[str] = "nli"
+
+    role: ClassVar[Role] = "entailment"
     layer: ClassVar[int] = 4
 
     def __init__(
@@ -99,8 +101,8 @@ class NLIDetector(BaseDetector):
         feats = {"nli_max_contradiction": 0.0, "nli_min_entailment": 1.0, "nli_mean_entailment": 1.0, "nli_frac_not_entailed": 0.0}
         rows = [i for i, s in enumerate(analysis.sentences) if len(s.text.strip()) >= _MIN_CHARS and any(c.isalnum() for c in s.text)]
         if not rows:
-            return Finding(detector=self.name, risk=0.0, notes=["no sentence long enough to check"],
-                           details={"flagged": False, "features": feats})
+            return Finding(detector=self.name, risk=0.0, notes=["no sentence long enough to check"], flagged=False,
+                           features=feats)
         premises = sentence_premises(analysis, self.top_k)
         pairs = []
         for i in rows:
@@ -133,8 +135,8 @@ class NLIDetector(BaseDetector):
         }
         risk = float(np.clip(max(feats["nli_max_contradiction"], 1.0 - feats["nli_min_entailment"]), 0.0, 1.0))
         notes = [] if any(premises[i] for i in rows) else ["no source text to use as premise"]
-        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes,
-                       details={"flagged": bool(spans), "features": feats, "sentences": [
+        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, flagged=bool(spans), features=feats,
+                       details={"sentences": [
                            {"start": analysis.sentences[i].start, "end": analysis.sentences[i].end,
                             "entailment": round(float(p[0]), 4), "neutral": round(float(p[1]), 4), "contradiction": round(float(p[2]), 4)}
                            for i, p in zip(rows, probs)]})

@@ -4,7 +4,7 @@ What it checks: every citation marker in the answer names a source the case real
 invalid citation is always a high-risk sign); how many claims (sentences longer than 20
 characters) are covered by valid citations; which long sentences (over 50 characters) cite
 nothing. The guideline's risk is ``1 - min(valid citations / max(claims, 1), 1)`` and its tiers
-are carried in ``details["level"]`` for the tiered policy.
+are carried in ``Finding.citations.level`` for the tiered policy.
 
 Why "where they apply": most RAG answers in the wild cite nothing because nobody asked them to.
 Counting missing citations there would call every such answer hallucinated, so the ratio and
@@ -21,7 +21,7 @@ from typing import Any, Literal
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.text.citations import CitationMarker, find_citations
-from hallucheck.types import CitationSummary, Finding, RiskLevel, Source, Span
+from hallucheck.types import CitationSummary, Finding, RiskLevel, Role, Source, Span
 
 __all__ = ["CitationDetector", "CitationCount", "EMPTY_NOTE", "NO_CLAIMS_NOTE", "resolve_citation"]
 
@@ -114,6 +114,8 @@ class CitationDetector(BaseDetector):
     """
 
     name = "citations"
+
+    role: Role = "citations"
     layer = 1
 
     def __init__(
@@ -180,6 +182,7 @@ class CitationDetector(BaseDetector):
                         label="invalid_citation",
                         score=1.0,
                         detector=self.name,
+                        kind="invalid_citation",
                         reason=f"cites {', '.join(repr(b) for b in bad)}, which is not among the sources "
                         f"(known ids: {known_list})",
                     )
@@ -290,9 +293,10 @@ class CitationDetector(BaseDetector):
             risk=round(formula_risk, 6),
             uncited_sentences=[t[:100] for _, _, t in uncited[:3]] if applied else [],
             uncited_count=uncited_count,
+            level=level,
         )
         # Finding.risk is the guideline's formula, raised to the floor of its tier, so that a
-        # policy reading only the risk sees the same tier as one reading details["level"].
+        # policy reading only the risk sees the same tier as one reading citations.level.
         risk = max(formula_risk, _RISK_FLOOR[level])
         # What the markers say (counts, ratio, the guideline's risk) is for the citation rules and
         # the floors; a fitted policy reads only the shape of the answer, which is the same with
@@ -320,12 +324,18 @@ class CitationDetector(BaseDetector):
             "expected": float(expected),
         }
         details: dict[str, Any] = {
-            "flagged": formula_risk > self.at_risk or bool(invalid) or level == "high",
             "level": level,
             "at_risk": formula_risk > self.at_risk,
-            "citations": summary.model_dump(),
-            "features": features,
             "counts": counts,
             "count": self.count,
         }
-        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, details=details)
+        return Finding(
+            detector=self.name,
+            risk=risk,
+            flagged=formula_risk > self.at_risk or bool(invalid) or level == "high",
+            features=features,
+            citations=summary,
+            spans=spans,
+            notes=notes,
+            details=details,
+        )

@@ -18,7 +18,7 @@ from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.phrases import phrases_for
 from hallucheck.text.phrases import compile_phrases, lower_keep_offsets
-from hallucheck.types import Finding, Span
+from hallucheck.types import Finding, Role, Span
 
 __all__ = ["LexiconDetector", "PhraseMatch", "find_phrases", "seed_level"]
 
@@ -115,6 +115,8 @@ class LexiconDetector(BaseDetector):
     """
 
     name = "lexicon"
+
+    role: Role = "phrases"
     layer = 1
 
     def __init__(
@@ -171,11 +173,10 @@ class LexiconDetector(BaseDetector):
             "per_100_words": 100.0 * len(spans) / n_words,
         }
         details: dict[str, Any] = {
-            "flagged": risk >= 0.2,
             "level": {"medium": "moderate"}.get(level, level),
             "seed_level": level,
             "speculation_indicators": list(speculation),
             "fabrication_indicators": list(fabrication),
-            "features": features,
         }
-        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, details=details)
+        return Finding(detector=self.name, risk=risk, flagged=risk >= 0.2, features=features, spans=spans, notes=notes,
+                       details=details)

@@ -34,7 +34,7 @@ from hallucheck.text.entities import (
 )
 from hallucheck.text.language import base_language, detect_language
 from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, same_value, scan_numbers
-from hallucheck.types import Coverage, Evidence, Finding, Span
+from hallucheck.types import Coverage, Evidence, Finding, Role, Span
 
 __all__ = ["NumbersDetector", "SourceFacts", "source_facts"]
 
@@ -370,6 +370,8 @@ class NumbersDetector(BaseDetector):
     """
 
     name = "numbers"
+
+    role: Role = "facts"
     layer = 1
 
     def __init__(
@@ -435,7 +437,8 @@ class NumbersDetector(BaseDetector):
                 detector=self.name,
                 risk=0.0,
                 notes=["Answer is empty, nothing to check"],
-                details={"flagged": False, "features": _features(0, 0, 0, 0, 0)},
+                flagged=False,
+                features=_features(0, 0, 0, 0, 0),
             )
         facts = source_facts(analysis.source)
         if not analysis.source.text.strip():
@@ -500,8 +503,6 @@ class NumbersDetector(BaseDetector):
         risk = round(1.0 - keep, 6)
         features = _features(len(mentions), unsupported, contradicted, n_entities, unsupported_entities)
         details: dict[str, Any] = {
-            "flagged": risk >= 0.5,
-            "features": features,
             "unsupported_numbers": [s.text for s in number_spans if s.label == "baseless"],
             "contradicted_numbers": [s.text for s in number_spans if s.label == "contradiction"],
             "unsupported_entities": [s.text for s in spans if s not in number_spans],
@@ -512,7 +513,8 @@ class NumbersDetector(BaseDetector):
             notes.append(why)
             coverage = Coverage(answer_chars=len(answer), checked_chars=stopped_at,
                                 unchecked=[(stopped_at, len(answer))], note=why)
-        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, details=details, coverage=coverage)
+        return Finding(detector=self.name, risk=risk, flagged=risk >= 0.5, features=features, spans=spans, notes=notes,
+                       details=details, coverage=coverage)
 
     def _judge(
         self, analysis: CaseAnalysis, facts: SourceFacts, m: NumberMention, local: frozenset[str], close: frozenset[str],
@@ -550,6 +552,7 @@ class NumbersDetector(BaseDetector):
                 detector=self.name,
                 reason=f"the sources give {best_other.text!r} where the answer says {m.text!r}",
                 evidence=[ev],
+                kind="contradicted_figure",
             )
         near, near_score = self._nearest(facts, local)
         evidence = [self._evidence(analysis, facts, near, "nearest", near_score)] if near >= 0 else []
@@ -562,6 +565,7 @@ class NumbersDetector(BaseDetector):
             detector=self.name,
             reason=f"the {what} {m.text!r} does not occur in the sources",
             evidence=evidence,
+            kind="unsupported_figure",
         )
 
     def _entity(
@@ -598,6 +602,7 @@ class NumbersDetector(BaseDetector):
             detector=self.name,
             reason=f"the name {text!r} does not occur in the sources",
             evidence=evidence,
+            kind="unknown_name",
         )
 
 

@@ -27,6 +27,7 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.lexical.ngram import NgramDetector
 from hallucheck.detectors.semantic.semantic_align import DEFAULT_TOKEN_THRESHOLD, align
 from hallucheck.text.entities import find_entities
+from hallucheck.types import Role
 
 __all__ = ["ParaphraseNgramDetector", "fact_tokens", "DEFAULT_TOKEN_THRESHOLD", "DEFAULT_SENTENCE_THRESHOLD", "PARAPHRASE_TOKEN_THRESHOLD"]
 
@@ -48,6 +49,8 @@ class ParaphraseNgramDetector(NgramDetector):
     """
 
     name: ClassVar[str] = "ngram_semantic"
+
+    role: ClassVar[Role] = "semantic"
     layer: ClassVar[int] = 3
 
     def __init__(

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.semantic.semantic_align import DEFAULT_TOKEN_THRESHOLD, Alignment, align
-from hallucheck.types import Evidence, Finding, Span
+from hallucheck.types import Evidence, Finding, Role, Span
 
 __all__ = ["SemanticDetector", "DEFAULT_THRESHOLDS", "DEFAULT_THRESHOLD", "support_risk", "sentence_support"]
 
@@ -79,6 +79,8 @@ class SemanticDetector(BaseDetector):
     """
 
     name: ClassVar[str] = "semantic"
+
+    role: ClassVar[Role] = "semantic"
     layer: ClassVar[int] = 3
 
     def __init__(
@@ -144,7 +146,6 @@ class SemanticDetector(BaseDetector):
         bests = [res.best(r) for r in range(len(res.sentence_ids))]
         sentences = analysis.sentences
         details: dict[str, Any] = {
-            "flagged": bool(unsupported),
             "threshold": threshold,
             "backend": res.backend,
             "cross_lingual": res.cross_lingual,
@@ -167,9 +168,9 @@ class SemanticDetector(BaseDetector):
                 }
                 for r, si in enumerate(res.sentence_ids)
             ],
-            "features": self._features(res, supports, bests, unsupported),
         }
-        return Finding(detector=self.name, risk=round(risk, 6), spans=spans, notes=notes, details=details)
+        return Finding(detector=self.name, risk=round(risk, 6), flagged=bool(unsupported),
+                       features=self._features(res, supports, bests, unsupported), spans=spans, notes=notes, details=details)
 
     def _span(self, analysis: CaseAnalysis, res: Alignment, row: int, support: float, threshold: float) -> Span:
         seg = analysis.sentences[res.sentence_ids[row]]
@@ -250,5 +251,7 @@ class SemanticDetector(BaseDetector):
             detector=self.name,
             risk=0.0,
             notes=[*(notes or []), note],
-            details={"flagged": False, "sentences": [], "bertscore": None, "features": self._zero_features()},
+            flagged=False,
+            features=self._zero_features(),
+            details={"sentences": [], "bertscore": None},
         )

@@ -31,7 +31,7 @@ def test_seed_tesla_sentence_is_fully_novel() -> None:
     f = NgramDetector().detect(analyse("Tesla launched new cars", APPLE))
     sent = f.details["sentences"][0]
     assert sent["novelty"] == 1.0
-    assert f.details["flagged"] is True
+    assert f.flagged is True
     assert {"tesla", "launch", "new", "car"} <= set(sent["novel_ngrams"])
     assert f.risk == 1.0
 
@@ -41,7 +41,7 @@ def test_seed_louis_jordan_example() -> None:
     f = NgramDetector().detect(analyse("Louis Jordan survived 66 days at sea.", src))
     sent = f.details["sentences"][0]
     assert sent["novelty"] > 0.9  # the seed reports "90%+"
-    assert f.details["flagged"]
+    assert f.flagged
     assert {"louis", "jordan", "survive", "66", "day", "sea", "louis jordan"} <= set(sent["novel_ngrams"])
 
 
@@ -54,10 +54,10 @@ def test_seed_summary_paraphrase_is_fully_novel_so_any_threshold_below_one_flags
     for threshold in (0.4, 0.5, 0.6, 0.99):
         f = NgramDetector(threshold=threshold).detect(analyse(answer, src, task="summary"))
         assert f.details["sentences"][0]["novelty"] == 1.0
-        assert f.details["flagged"], threshold
+        assert f.flagged, threshold
     f = NgramDetector().detect(analyse(answer, src, task="summary"))
-    assert f.details["threshold"] == 0.5 and f.details["flagged"]
-    assert not NgramDetector(threshold=1.0).detect(analyse(answer, src, task="summary")).details["flagged"]
+    assert f.details["threshold"] == 0.5 and f.flagged
+    assert not NgramDetector(threshold=1.0).detect(analyse(answer, src, task="summary")).flagged
 
 
 def test_semantic_support_grounds_a_paraphrase() -> None:
@@ -66,14 +66,14 @@ def test_semantic_support_grounds_a_paraphrase() -> None:
     a.shared["semantic_support"] = [True] * len(a.tokens)
     f = NgramDetector().detect(a)
     assert f.details["sentences"][0]["novelty"] == 0.0
-    assert not f.details["flagged"] and not f.spans
+    assert not f.flagged and not f.spans
 
 
 def test_semantic_support_of_wrong_length_is_ignored_with_a_note() -> None:
     a = analyse("Tesla launched new cars", APPLE)
     a.shared["semantic_support"] = [True]
     f = NgramDetector().detect(a)
-    assert f.details["flagged"]
+    assert f.flagged
     assert any("semantic support ignored" in n for n in f.notes)
 
 
@@ -102,11 +102,11 @@ def test_task_thresholds_at_their_boundaries(task: str, threshold: float) -> Non
     f = det.detect(analyse(answer, src, task=task))
     assert f.details["threshold"] == threshold
     assert f.details["sentences"][0]["novelty"] == pytest.approx(threshold)
-    assert not f.details["flagged"], "novelty equal to the threshold is not over it"
+    assert not f.flagged, "novelty equal to the threshold is not over it"
     assert f.risk == pytest.approx(0.5)
     src, answer = sentence_with(at + 1)
     f = det.detect(analyse(answer, src, task=task))
-    assert f.details["flagged"]
+    assert f.flagged
     assert f.risk > 0.5
 
 
@@ -133,10 +133,10 @@ def test_per_n_thresholds_of_the_seed_dataset_mode() -> None:
     det = NgramDetector(n_thresholds={1: 0.3, 2: 0.2})
     # Unigrams all known, bigrams 1/3 new: over the bigram cut-off 0.2.
     f = det.detect(analyse("zorb quix blen frap.", "frap zorb quix blen."))
-    assert f.details["flagged"]
+    assert f.flagged
     assert f.details["n_thresholds"] == {"1": 0.3, "2": 0.2}
     # All pairs known: nothing over either cut-off.
-    assert not det.detect(analyse("zorb quix blen.", "zorb quix blen.")).details["flagged"]
+    assert not det.detect(analyse("zorb quix blen.", "zorb quix blen.")).flagged
 
 
 def test_spans_are_the_novel_word_runs_and_reason_lists_ngrams() -> None:
@@ -156,7 +156,7 @@ def test_spans_only_well_over_the_threshold() -> None:
     answer = "Apple acquired Company B in 2024 and Tesla launched new cars in Berlin."
     f = NgramDetector().detect(analyse(answer, APPLE))
     assert f.details["sentences"][0]["novelty"] == pytest.approx(11 / 19, abs=1e-4)
-    assert f.details["flagged"] and not f.spans
+    assert f.flagged and not f.spans
     assert NgramDetector(span_margin=0.15).detect(analyse(answer, APPLE)).spans
     # The margin is capped so that a fully novel sentence is always marked.
     assert NgramDetector(threshold=0.9, span_margin=0.3).detect(analyse("Tesla launched new cars", APPLE)).spans
@@ -177,14 +177,14 @@ def test_reason_lists_at_most_ten_ngrams() -> None:
 
 def test_empty_source_ngram_set_means_no_detection_with_a_note() -> None:
     f = NgramDetector().detect(analyse("Tesla launched new cars", "the of and it is."))
-    assert f.risk == 0.0 and not f.details["flagged"] and not f.spans
+    assert f.risk == 0.0 and not f.flagged and not f.spans
     assert any("no content n-grams" in n for n in f.notes)
 
 
 @pytest.mark.parametrize("answer", ["...", "!?", " "])
 def test_answer_without_words(answer: str) -> None:
     f = NgramDetector().detect(analyse(answer, APPLE))
-    assert f.risk == 0.0 and not f.details["flagged"]
+    assert f.risk == 0.0 and not f.flagged
     assert f.notes
 
 
@@ -198,7 +198,7 @@ def test_chinese_answer() -> None:
 
 def test_features_are_stable_finite_numbers() -> None:
     f = NgramDetector().detect(analyse("Apple acquired Company B in 2024. Tesla launched new cars.", APPLE))
-    feats = f.details["features"]
+    feats = f.features
     expected = {
         "max_novelty", "mean_novelty", "novelty", "novelty_n1", "novelty_n2", "flagged_fraction",
         "worst_novel_count", "novel_token_fraction", "sentences", "content_tokens",
@@ -206,7 +206,7 @@ def test_features_are_stable_finite_numbers() -> None:
     assert set(feats) == expected
     assert all(isinstance(v, float) and math.isfinite(v) for v in feats.values())
     assert feats["max_novelty"] == 1.0 and feats["flagged_fraction"] == 0.5 and feats["sentences"] == 2.0
-    empty = NgramDetector().detect(analyse("...", APPLE)).details["features"]
+    empty = NgramDetector().detect(analyse("...", APPLE)).features
     assert set(empty) == expected
 
 

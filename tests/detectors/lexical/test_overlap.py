@@ -52,7 +52,7 @@ def test_whole_text_rouge_reported_with_the_seed_flag() -> None:
     f = OverlapDetector().detect(analyse("zorb quix blen frap.", long_src))
     whole = f.details["rouge_l"]
     assert whole["precision"] == 1.0 and whole["fmeasure"] < 0.3 and whole["potential_hallucination"]
-    assert not f.details["flagged"], "judged by precision, the answer is covered"
+    assert not f.flagged, "judged by precision, the answer is covered"
 
 
 def source_covering(k: int) -> str:
@@ -64,9 +64,9 @@ def test_sentence_threshold_boundary() -> None:
     answer = " ".join(WORDS) + "."
     at = OverlapDetector().detect(analyse(answer, source_covering(3)))
     assert at.details["sentences"][0]["precision"] == pytest.approx(0.3)
-    assert not at.details["flagged"], "precision equal to 0.3 is not below it"
+    assert not at.flagged, "precision equal to 0.3 is not below it"
     below = OverlapDetector().detect(analyse(answer, source_covering(2)))
-    assert below.details["flagged"]
+    assert below.flagged
     assert below.risk > at.risk
 
 
@@ -81,7 +81,7 @@ def test_flagged_sentence_has_nearest_evidence_and_short_spans() -> None:
     contexts = ["Unrelated opening text about weather.", "Apple bought Company B in 2024 for cash."]
     answer = "Apple bought Company B in 2024 for cash. Apple also bought Tesla Motors with gold bars yesterday."
     f = OverlapDetector(span_threshold=0.3).detect(analyse(answer, contexts))
-    assert f.details["flagged"]
+    assert f.flagged
     flagged = [s for s in f.details["sentences"] if s["flagged"]]
     assert len(flagged) == 1 and answer[flagged[0]["start"] :].startswith("Apple also")
     span_texts = [s.text for s in f.spans]
@@ -97,7 +97,7 @@ def test_spans_only_below_the_span_threshold() -> None:
     answer = "Apple bought Company B in 2024. Apple also bought Tesla Motors with gold bars yesterday."
     f = OverlapDetector().detect(analyse(answer, "Apple bought Company B in 2024."))
     assert f.details["sentences"][1]["precision"] == pytest.approx(2 / 7, abs=1e-4)
-    assert f.details["flagged"] and not f.spans
+    assert f.flagged and not f.spans
     f = OverlapDetector().detect(analyse("Tesla made gold bars on Mars.", "Apple bought Company B in 2024."))
     assert f.spans
 
@@ -110,7 +110,7 @@ def test_sentence_span_mode() -> None:
 
 def test_short_sentences_are_not_judged() -> None:
     f = OverlapDetector().detect(analyse("Yes. Tesla Motors.", "Apple bought Company B in 2024."))
-    assert not f.details["flagged"] and not f.spans
+    assert not f.flagged and not f.spans
     assert any("no sentence has 3" in n for n in f.notes)
 
 
@@ -129,7 +129,7 @@ def test_long_source_uses_candidate_sentences(monkeypatch: pytest.MonkeyPatch) -
 @pytest.mark.parametrize("answer", ["...", "?!", "  "])
 def test_answer_without_words(answer: str) -> None:
     f = OverlapDetector().detect(analyse(answer, "Apple bought Company B."))
-    assert f.risk == 0.0 and not f.details["flagged"] and f.notes
+    assert f.risk == 0.0 and not f.flagged and f.notes
 
 
 def test_source_without_words() -> None:
@@ -150,7 +150,7 @@ def test_features_are_stable_finite_numbers() -> None:
         "mean_sentence_precision", "flagged_fraction", "sentences",
     }
     for answer in ("Apple bought Company B in 2024. Tesla made gold bars on Mars.", "..."):
-        feats = OverlapDetector().detect(analyse(answer, "Apple bought Company B in 2024.")).details["features"]
+        feats = OverlapDetector().detect(analyse(answer, "Apple bought Company B in 2024.")).features
         assert set(feats) == expected
         assert all(isinstance(v, float) and math.isfinite(v) for v in feats.values())
 

@@ -23,8 +23,8 @@ def test_runs_without_llm_and_flags_the_unsupported_clause() -> None:
     assert f is not None and f.details["origin"] == "rules" and f.cost.llm_calls == 0
     assert [c["text"] for c in f.details["claims"]] == ["It was founded in 2010 in Paris", "Jean Dupont leads a team of engineers"]
     assert [s.text for s in f.spans] == ["Jean Dupont leads a team of engineers"]
-    assert f.details["flagged"] and 0.5 < f.risk <= 1.0
-    assert set(f.details["features"]) == {"claims_total", "claims_unsupported_frac", "claims_min_support", "claims_mean_support"}
+    assert f.flagged and 0.5 < f.risk <= 1.0
+    assert set(f.features) == {"claims_total", "claims_unsupported_frac", "claims_min_support", "claims_mean_support"}
 
 
 def test_llm_claims_are_mapped_to_offsets() -> None:

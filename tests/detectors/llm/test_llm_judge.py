@@ -70,8 +70,8 @@ def test_verdict_becomes_spans_and_details() -> None:
         assert key in d
     assert d["decision"] == "continue" and d["dimensions"]["citation_quality"] == pytest.approx(0.1)
     assert d["unmatched_quotes"] == [{"quote": "It was loved by all", "label": "HALLUCINATION"}]
-    assert d["flagged"] is True
-    assert d["features"]["claims_total"] == 4.0 and d["features"]["llm_ok"] == 1.0
+    assert f.flagged is True and f.role == "llm_judge"
+    assert f.features["claims_total"] == 4.0 and f.features["llm_ok"] == 1.0
     assert f.cost.llm_calls == 1 and report.cost.llm_calls == 1
     assert "Jean Dupont" in llm.calls[0].prompt and "founded in 2010 in Paris." in llm.calls[0].prompt
 
@@ -95,7 +95,7 @@ def test_nonsense_is_a_finding_with_error_not_a_crash() -> None:
     report = judge(llm)
     f = report.finding("llm_judge")
     assert f is not None and f.error is not None and f.error.startswith("no_json")
-    assert f.risk == 0.0 and f.spans == [] and f.details["flagged"] is False and f.details["ran"] is False
+    assert f.risk == 0.0 and f.spans == [] and f.flagged is False and f.ran is False
     assert "Still no JSON" in f.details["raw"]  # the last reply is kept for debugging
     assert len(llm.calls) == 2 and f.cost.llm_calls == 2  # one re-ask
     Report.model_validate_json(report.to_json())

@@ -48,7 +48,7 @@ def test_budget_limits_the_samples() -> None:
     report = Checker(["self_consistency"], llm=llm, policy=MaxPolicy(), budget=Budget(max_llm_calls=2),
                      detector_options={"self_consistency": {"presence": "lexical", "n_samples": 5}}).check(CASE)
     f = report.finding("self_consistency")
-    assert f is not None and len(llm.calls) == 2 and f.details["features"]["sc_samples"] == 2.0
+    assert f is not None and len(llm.calls) == 2 and f.features["sc_samples"] == 2.0
     assert any("budget" in n for n in f.notes)
 
 

@@ -20,7 +20,7 @@ def test_different_numbers_for_the_same_attribute() -> None:
     span = f.spans[0]
     assert span.label == "contradiction"
     assert span.evidence[0].source_id == "answer" and "1990" in span.evidence[0].text
-    assert f.details["features"]["consistency_number_conflicts"] == 1.0
+    assert f.features["consistency_number_conflicts"] == 1.0
 
 
 def test_numbers_that_differ_with_their_qualifier_are_not_conflicts() -> None:
@@ -31,12 +31,12 @@ def test_numbers_that_differ_with_their_qualifier_are_not_conflicts() -> None:
 def test_negated_restatement() -> None:
     f = _run("The museum is open on Mondays. The museum is not open on Mondays.")
     assert len(f.spans) == 1 and f.spans[0].text.startswith("The museum is not")
-    assert f.details["features"]["consistency_negation_conflicts"] == 1.0
+    assert f.features["consistency_negation_conflicts"] == 1.0
 
 
 def test_unrelated_sentences_are_not_compared() -> None:
     f = _run("Paris has 2 million people. The river is 700 km long.")
-    assert f.spans == [] and f.details["features"]["consistency_related_pairs"] == 0.0
+    assert f.spans == [] and f.features["consistency_related_pairs"] == 0.0
 
 
 def test_chinese() -> None:
@@ -48,4 +48,4 @@ def test_chinese() -> None:
 def test_degenerate_answers(answer: str) -> None:
     f = _run(answer)
     assert f.risk == 0.0 and f.spans == []
-    assert f.details["features"]["consistency_conflicts"] == 0.0
+    assert f.features["consistency_conflicts"] == 0.0

@@ -30,8 +30,8 @@ def test_fabricated_facts_score_higher_than_supported_ones() -> None:
         return max(v for (a, b), v in probs.items() if a >= s and b <= s + len(word))
     assert p("Eiffel") > p("1937")
     assert p("billion") > p("Golden")
-    assert set(f.details["features"]) == set(FEATURE_KEYS)
-    assert all(0.0 <= v for v in f.details["features"].values())
+    assert set(f.features) == set(FEATURE_KEYS)
+    assert all(0.0 <= v for v in f.features.values())
 
 
 def test_spans_have_evidence_from_the_source() -> None:
@@ -82,7 +82,7 @@ def test_policy_features_do_not_move_with_the_span_threshold() -> None:
     )
     low = ModelDetector(threshold=0.05).detect(CaseAnalysis(case))
     high = ModelDetector(threshold=0.95).detect(CaseAnalysis(case))
-    assert low.details["features"] == high.details["features"]
+    assert low.features == high.features
     assert sum(s.end - s.start for s in low.spans) > sum(s.end - s.start for s in high.spans)
 
 

@@ -22,7 +22,7 @@ def run(answer: str, contexts: Any = ("a", "b", "c"), expected: bool | None = No
 
 
 def summary(f: Finding) -> CitationSummary:
-    return CitationSummary.model_validate(f.details["citations"])
+    return f.citations
 
 
 def test_registered_by_name() -> None:
@@ -40,7 +40,7 @@ def test_extracts_all_citations_and_validates_them() -> None:
     assert s.found == ["1", "2", "7", "3", "9"]
     assert s.valid == ["1", "2", "3"]
     assert s.invalid == ["7", "9"]
-    assert f.details["level"] == "high"  # any invalid citation is high risk
+    assert f.citations.level == "high"  # any invalid citation is high risk
     bad = [sp for sp in f.spans if sp.label == "invalid_citation"]
     assert [sp.text for sp in bad] == ["[2, 7]", "[9]"]
     assert all(sp.score == 1.0 for sp in bad)
@@ -97,8 +97,8 @@ def test_invalid_citation_flagged_even_when_rules_do_not_apply() -> None:
     s = summary(f)
     assert not s.applied
     assert s.invalid == ["4"]
-    assert f.details["level"] == "high"
-    assert f.details["flagged"]
+    assert f.citations.level == "high"
+    assert f.flagged
     assert f.risk > 0.6
     assert [sp.label for sp in f.spans] == ["invalid_citation"]
 
@@ -117,7 +117,7 @@ def test_uncited_long_sentences_reported_first_three_truncated() -> None:
     assert all(len(u) <= 100 for u in s.uncited_sentences)
     uncited = [sp for sp in f.spans if sp.label == "uncited"]
     assert len(uncited) == 4 and all(sp.score == 0.5 for sp in uncited)
-    assert f.details["level"] == "high"  # >= 3 uncited
+    assert f.citations.level == "high"  # >= 3 uncited
 
 
 def test_cited_long_sentence_is_not_uncited_and_short_ones_never_are() -> None:
@@ -137,7 +137,7 @@ def test_uncited_count_thresholds(n_uncited: int, level: str) -> None:
     s = summary(f)
     assert s.uncited_count == n_uncited
     assert s.risk <= 0.3
-    assert f.details["level"] == level
+    assert f.citations.level == level
 
 
 # ---- item 4 and 5: ratio and risk
@@ -149,7 +149,7 @@ def test_ratio_counts_distinct_valid_ids_as_the_guideline() -> None:
     assert s.claims == 4
     assert s.ratio == pytest.approx(2 / 4)
     assert s.risk == pytest.approx(0.5)
-    assert f.details["level"] == "moderate"
+    assert f.citations.level == "moderate"
 
 
 @pytest.mark.parametrize(
@@ -184,7 +184,7 @@ def test_risk_thresholds(n_sources_cited: int, n_claims: int, risk: float, level
     s = summary(f)
     assert s.claims == n_claims
     assert s.risk == pytest.approx(risk)
-    assert f.details["level"] == level
+    assert f.citations.level == level
     assert f.details["at_risk"] is (risk > 0.3 + 1e-9)
     assert f.risk >= s.risk  # the finding's risk is never below the guideline's
 
@@ -207,7 +207,7 @@ def test_finding_risk_agrees_with_level() -> None:
         (f"{SHORT} [1]. {SHORT}. {SHORT}. {SHORT}.", None),
     ]:
         f = run(answer, expected=expected)
-        assert level_for(f.risk) == f.details["level"]
+        assert level_for(f.risk) == f.citations.level
 
 
 # ---- items 6 and 7: empty answer, no claims
@@ -218,8 +218,8 @@ def test_empty_answer(answer: str) -> None:
     f = run(answer, expected=True)
     assert f.risk == 0.0
     assert EMPTY_NOTE in f.notes
-    assert f.details["level"] == "low"
-    assert not f.details["flagged"]
+    assert f.citations.level == "low"
+    assert not f.flagged
 
 
 @pytest.mark.parametrize("answer", ["Yes.", "No. Maybe. Fine.", "It opens at nine.", "…!?", "好的。谢谢！"])
@@ -257,19 +257,19 @@ def test_not_applied_without_markers_when_not_asked() -> None:
     f = run(f"{LONG}. {LONG}. {LONG}.")
     s = summary(f)
     assert not s.applied and not s.expected
-    assert f.risk == 0.0 and f.details["level"] == "low"
+    assert f.risk == 0.0 and f.citations.level == "low"
     assert not [sp for sp in f.spans if sp.label == "uncited"]
     assert s.uncited_sentences == [] and s.uncited_count == 0
     assert any("not applied" in n for n in f.notes)
     assert f.details["counts"]["uncited_count"] == 3.0
-    assert f.details["features"]["long_claims"] == 3.0  # the answer's shape, for learned policies
+    assert f.features["long_claims"] == 3.0  # the answer's shape, for learned policies
 
 
 def test_policy_features_do_not_depend_on_markers() -> None:
     """Correct citations must not count for or against an answer in a fitted policy: its
     features are the same with or without markers (the counts stay in details["counts"])."""
     plain, cited = run(f"{LONG}. {SHORT}. {LONG}."), run(f"{LONG} [1]. {SHORT} [Source 2]. {LONG}【3】.")
-    assert plain.details["features"] == cited.details["features"]
+    assert plain.features == cited.features
     assert plain.details["counts"] != cited.details["counts"]
 
 
@@ -277,7 +277,7 @@ def test_applied_when_expected() -> None:
     f = run(f"{LONG}. {LONG}. {LONG}.", expected=True)
     s = summary(f)
     assert s.applied and s.expected
-    assert s.risk == 1.0 and f.details["level"] == "high"
+    assert s.risk == 1.0 and f.citations.level == "high"
 
 
 def test_applied_when_answer_uses_markers() -> None:
@@ -285,7 +285,7 @@ def test_applied_when_answer_uses_markers() -> None:
     s = summary(f)
     assert s.applied and not s.expected
     assert s.uncited_count == 2
-    assert f.details["level"] == "high"  # ratio 1/3 -> risk 0.67
+    assert f.citations.level == "high"  # ratio 1/3 -> risk 0.67
 
 
 def test_not_applied_when_case_says_not_expected() -> None:
@@ -298,8 +298,7 @@ def test_not_applied_when_case_says_not_expected() -> None:
 
 def test_features_are_finite_numbers() -> None:
     for answer in ["", f"{SHORT} [1]. {LONG}.", "好的"]:
-        for key in ("features", "counts"):
-            feats = run(answer).details[key]
+        for feats in (run(answer).features, run(answer).details["counts"]):
             assert feats and all(isinstance(v, float) and v == v for v in feats.values())
 
 

@@ -67,7 +67,7 @@ def test_risk_formula_and_levels_of_seed_002() -> None:
     assert f.risk == pytest.approx(0.1) and f.details["seed_level"] == "low" and f.details["level"] == "low"
     f = run("It is probably fine, maybe.")
     assert f.risk == pytest.approx(0.2) and f.details["seed_level"] == "medium"
-    assert f.details["level"] == "moderate" and f.details["flagged"]
+    assert f.details["level"] == "moderate" and f.flagged
     f = run("Experts say it is probably fine, maybe.")
     assert f.risk == pytest.approx(0.5) and f.details["seed_level"] == "high"
     f = run("Experts say, studies show, research shows and data shows it, perhaps.")
@@ -78,8 +78,8 @@ def test_distinct_phrases_count_once_but_every_occurrence_is_a_span() -> None:
     f = run("It is probably red. It is probably blue.")
     assert f.risk == pytest.approx(0.1)
     assert len(f.spans) == 2
-    assert f.details["features"]["speculation"] == 1.0
-    assert f.details["features"]["speculation_occurrences"] == 2.0
+    assert f.features["speculation"] == 1.0
+    assert f.features["speculation_occurrences"] == 2.0
 
 
 def test_phrases_the_sources_use_are_not_flagged() -> None:
@@ -118,7 +118,7 @@ def test_longest_phrase_wins() -> None:
 def test_empty_and_punctuation(answer: str) -> None:
     f = run(answer)
     assert f.risk == 0.0 and f.spans == []
-    assert all(isinstance(v, float) for v in f.details["features"].values())
+    assert all(isinstance(v, float) for v in f.features.values())
 
 
 def test_empty_sources() -> None:

@@ -53,8 +53,8 @@ def test_seed_001_contradicted_price() -> None:
     assert ev.relation == "contradicts"
     assert ev.text == source and (ev.start, ev.end) == (0, len(source))
     assert "99€" in f.spans[0].reason
-    assert f.details["features"]["contradicted_numbers"] == 1.0
-    assert f.details["flagged"]
+    assert f.features["contradicted_numbers"] == 1.0
+    assert f.flagged
     assert run("Le produit coûte 99 €.", source).spans == []
 
 
@@ -92,7 +92,7 @@ def test_seed_002_supported_figures_are_quiet() -> None:
 def test_same_value_in_other_spelling_is_supported(answer: str, source: str, language: str) -> None:
     f = run(answer, source, language=language)
     assert f.details["unsupported_numbers"] == [] and f.details["contradicted_numbers"] == [], labelled(f)
-    assert f.details["features"]["numbers"] >= 1
+    assert f.features["numbers"] >= 1
 
 
 @pytest.mark.parametrize(
@@ -155,7 +155,7 @@ def test_risk_combines_spans_and_features_are_finite() -> None:
     f = run("It costs $25 and was made by Acme Corp in 1999.", "It is sold online.")
     assert {s.label for s in f.spans} == {"baseless"}
     assert 0.6 < f.risk < 1.0
-    feats = f.details["features"]
+    feats = f.features
     assert feats["unsupported_numbers"] == 2.0 and feats["unsupported_entities"] == 1.0
     assert all(isinstance(v, float) and v == v for v in feats.values())
     assert f.details["unsupported_numbers"] == ["$25", "1999"]

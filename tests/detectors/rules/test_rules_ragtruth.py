@@ -36,9 +36,9 @@ def test_rule_detectors_on_train_part_answers(ragtruth_path: Path) -> None:
                 assert f.error is None and 0.0 <= f.risk <= 1.0
                 for s in f.spans:
                     assert case.answer[s.start : s.end] == s.text
-                feats = f.details["features"]
+                feats = f.features
                 assert all(isinstance(v, float) and v == v for v in feats.values())
-                flagged[det.name] += bool(f.details["flagged"])
+                flagged[det.name] += bool(f.flagged)
             seen += 1
             if seen >= 120:
                 break

@@ -39,7 +39,7 @@ def test_invented_content_stays_novel() -> None:
 def test_detect_fills_shared_support_and_flags_invention() -> None:
     analysis = CaseAnalysis(Case(contexts=[SOURCE], answer="Apple bought Company B. The bakery sells croissants to tourists.", task="qa"))
     f = ParaphraseNgramDetector().detect(analysis)
-    assert f.details["flagged"]
+    assert f.flagged
     assert all("croissants" not in s.text or s.label == "baseless" for s in f.spans)
     assert any("croissants" in s.text for s in f.spans)
     assert len(analysis.shared["semantic_support"]) == len(analysis.tokens)

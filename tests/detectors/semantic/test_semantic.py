@@ -58,7 +58,7 @@ def test_paraphrase_supported_unrelated_flagged() -> None:
     analysis, f = run(SOURCE_EN, ANSWER_EN)
     para, unrelated = supports(f)
     assert para > unrelated + 0.2
-    assert f.details["flagged"] and f.risk > 0.5
+    assert f.flagged and f.risk > 0.5
     assert [s.text for s in f.spans] == ["It also runs a chain of bakeries in Tokyo."]
     span = f.spans[0]
     assert span.label == "baseless" and span.detector == "semantic"
@@ -70,7 +70,7 @@ def test_paraphrase_supported_unrelated_flagged() -> None:
 
 def test_supported_answer_is_not_flagged() -> None:
     _, f = run(SOURCE_EN, "The company, founded in Paris in 2010, builds electric bikes for commuters.")
-    assert not f.details["flagged"] and f.risk < 0.5 and not f.spans
+    assert not f.flagged and f.risk < 0.5 and not f.spans
 
 
 def test_alignment_is_shared_for_later_layers() -> None:
@@ -91,7 +91,7 @@ def test_bertscore_and_features_are_finite() -> None:
     bs = f.details["bertscore"]
     assert 0 < bs["precision"] <= 1 and 0 < bs["recall"] <= 1
     assert math.isclose(bs["f1"], 2 * bs["precision"] * bs["recall"] / (bs["precision"] + bs["recall"]), abs_tol=1e-3)
-    feats = f.details["features"]
+    feats = f.features
     for key in ("min_similarity", "mean_similarity", "bertscore_precision", "unsupported_fraction", "min_support"):
         assert key in feats and math.isfinite(feats[key])
     assert feats["unsupported_fraction"] == 0.5
@@ -114,7 +114,7 @@ def test_copied_answer_has_higher_precision_than_invented_one() -> None:
 )
 def test_degenerate_inputs_give_no_risk_and_a_note(source: str, answer: str, note: str) -> None:
     _, f = run(source, answer)
-    assert f.risk == 0.0 and not f.spans and not f.details["flagged"]
+    assert f.risk == 0.0 and not f.spans and not f.flagged
     assert any(note in n for n in f.notes)
 
 
@@ -124,7 +124,7 @@ def test_long_run_on_source_is_windowed() -> None:
     analysis, f = run(source, "On Mondays the museum is closed for cleaning.")
     best = analysis.shared["semantic_alignment"][0][0]
     assert "museum" in best[1] and len(best[1]) < len(source) / 3
-    assert f.details["features"]["source_units"] > 5
+    assert f.features["source_units"] > 5
 
 
 def test_threshold_options() -> None:
