@@ -13,7 +13,7 @@ __all__ = ["analysis", "finding", "citations", "llm", "ROLE_OF"]
 # The role each built-in detector gives its findings (what BaseDetector fills in).
 ROLE_OF: dict[str, Role] = {
     "citations": "citations", "lexicon": "phrases", "numbers": "facts", "ngram": "lexical", "overlap": "lexical",
-    "semantic": "semantic", "ngram_semantic": "semantic", "model": "tagger", "nli": "entailment",
+    "semantic": "semantic", "ngram_semantic": "semantic", "model": "tagger", "nli": "entailment", "triplets": "entailment",
     "consistency": "consistency", "llm_judge": "llm_judge", "two_step": "llm_judge", "claims": "claims",
     "self_consistency": "sampling", "knowledge": "knowledge",
 }

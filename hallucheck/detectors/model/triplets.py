@@ -15,7 +15,7 @@ with the source sentence as evidence. English is parsed with spaCy (extra ``trip
 turned active); other languages, or English without spaCy, use word order around a verb both
 sentences share (see :mod:`hallucheck.text.triples`), which gives no triple for passive clauses.
 
-Numbers for the learned policy are in ``details["features"]``: triples in the answer, how many
+Numbers for the learned policy are in ``Finding.features``: triples in the answer, how many
 met a source triple with the same verb, were supported, and each kind of conflict.
 """
 
@@ -32,7 +32,7 @@ from hallucheck.text.triples import (
     parse_triples,
     spacy_available,
 )
-from hallucheck.types import Evidence, Finding, Span
+from hallucheck.types import Evidence, Finding, Role, Span
 
 __all__ = ["TRIPLET_FEATURES", "TripletsDetector"]
 
@@ -79,6 +79,7 @@ class TripletsDetector(BaseDetector):
     answer and a source sentence share before their triples are compared; 2)."""
 
     name: ClassVar[str] = "triplets"
+    role: ClassVar[Role] = "entailment"
     layer: ClassVar[int] = 4
 
     def __init__(
@@ -135,7 +136,7 @@ class TripletsDetector(BaseDetector):
         feats = {k: 0.0 for k in TRIPLET_FEATURES}
         if not case.answer.strip() or not any(c.text.strip() for c in case.contexts):
             return Finding(detector=self.name, risk=0.0, notes=["nothing to compare: empty answer or no source"],
-                           details={"flagged": False, "features": feats})
+                           flagged=False, features=feats)
         language = analysis.language
         if language.split("-")[0].lower() not in ("en", "de", "fr", "zh"):
             # a short answer's language guess is unreliable; the sources say more
@@ -204,8 +205,7 @@ class TripletsDetector(BaseDetector):
         notes = [f"parser: {'spaCy (English)' if use_spacy else 'word order'}"]
         if not use_spacy and language.lower().startswith("en") and self.parser == "auto":
             notes.append("spaCy's English pipeline is not installed (extra 'triplets'): word-order rules used")
-        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes,
-                       details={"flagged": bool(spans), "features": feats})
+        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, flagged=bool(spans), features=feats)
 
 
 def _masked(text: str, offset: int, markers: list[tuple[int, int]]) -> str:

