@@ -71,7 +71,8 @@ class FakeWordsDetector(BaseDetector):
             if m.group().lower() not in known
         ]
         risk = len(spans) / len(words) if words else 0.0
-        return Finding(detector=self.name, risk=risk, spans=spans, flagged=bool(spans), features={"novel": risk})
+        return Finding(detector=self.name, risk=risk, spans=spans, flagged=bool(spans), features={"novel": risk},
+                       details={"novel_words": [s.text for s in spans]})
 
 
 @register

@@ -18,14 +18,15 @@ def test_default_json_leaves_out_detector_internals(invoke, case_file: Path) -> 
     report = json.loads(invoke("detect", str(case_file), *FAKE).stdout)
     assert report["spans"] and report["spans"][0]["evidence"]  # the verdict's evidence stays
     [finding] = report["findings"]
-    assert finding["details"] == {} and finding["spans"] == []
+    assert finding["details"] == {} and finding["features"] == {} and finding["spans"] == []
     assert finding["risk"] > 0 and finding["detector"] == "fake_words"
 
 
 def test_verbose_and_include_bring_them_back(invoke, case_file: Path) -> None:  # type: ignore[no-untyped-def]
     full = json.loads(invoke("detect", str(case_file), *FAKE, "--verbose").stdout)
     [finding] = full["findings"]
-    assert finding["details"]["features"] == {"novel": pytest.approx(finding["risk"])}
+    assert finding["features"] == {"novel": pytest.approx(finding["risk"])}
+    assert set(finding["details"]["novel_words"]) == {"Jean", "Dupont", "by"}
     assert {s["text"] for s in finding["spans"]} == {"Jean", "Dupont", "by"}
     some = json.loads(invoke("detect", str(case_file), *FAKE, "--include", "details").stdout)
     assert some["findings"][0]["details"] and some["findings"][0]["spans"] == []
