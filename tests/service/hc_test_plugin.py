@@ -56,7 +56,7 @@ class SleepDetector(BaseDetector):
 
     def _detect(self, analysis):  # type: ignore[no-untyped-def]
         time.sleep(float(analysis.case.metadata.get("sleep", 0)))
-        return Finding(detector=self.name, risk=0.0, details={"flagged": False})
+        return Finding(detector=self.name, risk=0.0, flagged=False)
 
 
 register_policy("test_max", f"{__name__}:MaxPolicy")
