@@ -61,12 +61,13 @@ def choose_spans(
 ) -> list[S]:
     """The spans a learned verdict shows, from ``(detector, spans)`` pairs in detector order.
 
-    The tagger's spans (``taggers``: the detectors of role ``tagger``, ``model`` by default) always, plus those of ``span_detectors`` when the
-    tagger ran, else of ``cheap_span_detectors``. When that leaves nothing although the tagger ran,
-    the spans of ``fallback_span_detectors``: a rejected or reviewed answer must say what to look
-    at, so it shows what the detectors at least as precise as the tagger on calib found (e.g. a
-    figure that contradicts the source) rather than nothing. Shared by the policy and by the
-    training's dev report, so the numbers recorded are those of the shipped behaviour.
+    The tagger's spans (``taggers``: the detectors of role ``tagger``, ``model`` by default)
+    always, plus those of ``span_detectors`` when the tagger ran, else of ``cheap_span_detectors``.
+    When that leaves nothing although the tagger ran, the spans of ``fallback_span_detectors``: a
+    rejected or reviewed answer must say what to look at, so it shows what the detectors at least
+    as precise as the tagger on calib found (e.g. a figure that contradicts the source) rather
+    than nothing. Shared by the policy and by the training's dev report, so the numbers recorded
+    are those of the shipped behaviour.
     """
 
     def collect(keep: Collection[str]) -> list[S]:
