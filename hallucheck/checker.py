@@ -19,8 +19,10 @@ from hallucheck.detectors import Detector, get_detector
 from hallucheck.errors import InputError
 from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.default import default_detectors
+from hallucheck.policies.floors import FloorTable, shipped_floors
+from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
-from hallucheck.spans import merge_spans
+from hallucheck.spans import merge_spans, tidy_spans
 from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,6 +49,11 @@ class Checker:
     ``detectors`` are names (see ``available_detectors()``) or Detector objects; options for
     named detectors go in ``detector_options``. ``llm`` is handed to detectors that need one;
     without it, LLM detectors are skipped with a note and no call is ever made.
+
+    Under every policy the verdict keeps a floor (``floors``: the policy's own floor table when
+    it has one, else the one shipped with the learned policy; see
+    :mod:`hallucheck.policies.floors`), an answer partly unchecked is not accepted, and an answer
+    nothing checked goes to review (:mod:`hallucheck.policies.safeguards`).
     """
 
     def __init__(
@@ -59,8 +66,11 @@ class Checker:
         budget: Budget | None = None,
         detector_options: Mapping[str, Mapping[str, Any]] | None = None,
         citations_expected: bool | None = None,
+        floors: FloorTable | None = None,
     ) -> None:
         self.policy: Policy = get_policy(policy) if isinstance(policy, str) else policy
+        own = getattr(self.policy, "floors", None)
+        self.floors: FloorTable = floors or (own if isinstance(own, FloorTable) else shipped_floors())
         self.llm = llm
         self.cascade = cascade
         self.budget = budget or Budget()
@@ -163,12 +173,13 @@ class Checker:
             finding = _safe_detect(det, analysis)
             findings.append(finding)
             timings[det.name] = finding.latency_ms
-        verdict = self.policy.decide(analysis, findings)
+        coverage = merge_coverage(findings, len(case.answer))
+        verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage)
         notes.extend(verdict.notes)
         for f in findings:
             notes.extend(f"{f.detector}: {n}" for n in f.notes)
         chosen = verdict.spans if verdict.spans is not None else [s for f in findings for s in f.spans]
-        spans = merge_spans(list(chosen), case.answer)
+        spans = tidy_spans(merge_spans(list(chosen), case.answer), case.answer, analysis.tokens)
         cost = _total_cost(findings)
         timings["total"] = (time.perf_counter() - t0) * 1000.0
         return Report(
@@ -182,7 +193,7 @@ class Checker:
             timings_ms=timings,
             notes=list(dict.fromkeys(notes)),
             cost=cost,
-            coverage=_coverage(findings, len(case.answer)),
+            coverage=coverage,
             policy=self.policy.name,
             language=analysis.language,
             task=case.task,
@@ -257,19 +268,6 @@ def _with_window(report: Report, window: SourceWindow, answer_chars: int) -> Rep
     coverage = cov.model_copy(update={"note": note, "source_chars": window.source_chars,
                                       "unread_source_chars": window.source_chars - window.read_chars})
     return report.model_copy(update={"coverage": coverage, "notes": [window.note, *report.notes]})
-
-
-def _coverage(findings: list[Finding], answer_chars: int) -> Coverage | None:
-    partial = [f.coverage for f in findings if f.coverage is not None and f.coverage.unchecked]
-    if not partial:
-        return None
-    unchecked = sorted({tuple(r) for c in partial for r in c.unchecked})
-    return Coverage(
-        answer_chars=answer_chars,
-        checked_chars=min(c.checked_chars for c in partial),
-        unchecked=[(a, b) for a, b in unchecked],
-        note="; ".join(c.note for c in partial if c.note),
-    )
 
 
 def check(

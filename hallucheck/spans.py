@@ -1,15 +1,26 @@
 """Merging spans from several detectors into one non-overlapping list for the report.
 
-Where spans overlap, the merged span covers their union, keeps the highest score, takes the
-label of the strongest span (contradiction outranks baseless on ties), and keeps every
-detector's evidence, so nothing a detector said is lost.
+Where spans overlap, the merged span covers their union and keeps every detector's evidence, so
+nothing a detector said is lost. Its label is the most precise detector's: a span with a precise
+``kind`` (an invalid citation id, a contradicted figure, ...) wins over any span without one, then
+the higher score, then the label rank below (contradiction before baseless on ties); so a figure
+the numbers detector found contradicted stays a ``contradiction`` where the tagger marked the
+same words ``baseless`` with a higher score.
+
+``tidy_spans`` then makes the report readable: spans are grown to whole words (a CJK character is
+a word unit of its own, so Chinese spans are whole characters), lose leading and trailing
+punctuation and space, and fragments made only of function words ("et il", ". You can") or a
+single CJK character ("年") are dropped, unless a detector marked them as precise evidence.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from hallucheck.text.tokens import Token
 from hallucheck.types import Span
 
-__all__ = ["merge_spans", "LABEL_PRIORITY"]
+__all__ = ["merge_spans", "tidy_spans", "LABEL_PRIORITY"]
 
 LABEL_PRIORITY = {
     "contradiction": 7,
@@ -44,7 +55,7 @@ def merge_spans(spans: list[Span], text: str) -> list[Span]:
             continue
         start = min(s.start for s in g)
         stop = max(s.end for s in g)
-        best = max(g, key=lambda s: (s.score, LABEL_PRIORITY.get(s.label, 0)))
+        best = max(g, key=lambda s: (s.kind is not None, s.score, LABEL_PRIORITY.get(s.label, 0)))
         detectors = sorted({s.detector for s in g})
         reasons = [s.reason for s in sorted(g, key=lambda s: -s.score) if s.reason]
         evidence = [e for s in g for e in s.evidence]
@@ -54,10 +65,56 @@ def merge_spans(spans: list[Span], text: str) -> list[Span]:
                 end=stop,
                 text=text[start:stop],
                 label=best.label,
-                score=best.score,
+                score=max(s.score for s in g),
+                kind=best.kind,
                 detector="+".join(detectors),
                 reason="; ".join(dict.fromkeys(reasons)),
                 evidence=evidence,
             )
         )
     return out
+
+
+# Labels whose span is a marker or a phrase, not words to grow: kept as the detector gave them.
+_AS_GIVEN = frozenset({"invalid_citation", "speculation", "uncited"})
+
+
+def _is_cjk(ch: str) -> bool:
+    o = ord(ch)
+    return 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0x20000 <= o <= 0x2FFFF
+
+
+def tidy_spans(spans: Sequence[Span], text: str, tokens: Sequence[Token]) -> list[Span]:
+    """Spans grown to whole words, trimmed of punctuation and space, fragments dropped.
+
+    ``tokens`` are the answer's tokens (``CaseAnalysis.tokens``). Spans with a precise ``kind``
+    or a marker-like label keep their offsets; merging again afterwards keeps them apart.
+    """
+    out: list[Span] = []
+    for s in spans:
+        if s.kind is not None or s.label in _AS_GIVEN:
+            out.append(s)
+            continue
+        words = [t for t in tokens if t.start < s.end and s.start < t.end and not t.is_punct and text[t.start:t.end].strip()]
+        if not words:
+            continue
+        start, end = words[0].start, words[-1].end
+        # a CJK word cut by the tagger: grow to the whole characters only (jieba words may be long)
+        if _is_cjk(text[start]) and start < s.start:
+            start = max(start, s.start)
+        if _is_cjk(text[end - 1]) and end > s.end:
+            end = min(end, s.end)
+        while start < end and not (text[start].isalnum() or _is_cjk(text[start])):
+            start += 1
+        while end > start and not (text[end - 1].isalnum() or _is_cjk(text[end - 1]) or text[end - 1] == "%"):
+            end -= 1
+        if end <= start:
+            continue
+        content = [t for t in words if not t.is_stop]
+        piece = text[start:end]
+        if not content or (len(piece) == 1 and _is_cjk(piece)):
+            continue
+        if (start, end) != (s.start, s.end):
+            s = s.model_copy(update={"start": start, "end": end, "text": piece})
+        out.append(s)
+    return merge_spans(out, text)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hallucheck.spans import LABEL_PRIORITY, merge_spans
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.cases import make_case
+from hallucheck.spans import LABEL_PRIORITY, merge_spans, tidy_spans
 from hallucheck.types import Evidence, Span
 
 TEXT = "The company was founded in 2010 in Paris by Jean Dupont and makes bicycles."
@@ -73,3 +75,42 @@ def test_overlap_takes_the_stronger_label_and_contradiction_wins_ties() -> None:
     assert m.reason == "new words; figure differs"
     touching = Span(start=20, end=25, text=TEXT[20:25], label="baseless", score=0.2, detector="model")
     assert len(merge_spans([b, touching], TEXT)) == 2  # touching spans stay apart
+
+
+def _span(text: str, part: str, label: str = "baseless", score: float = 0.9, detector: str = "model", **kw: object) -> Span:
+    a = text.index(part)
+    return Span(start=a, end=a + len(part), text=part, label=label, score=score, detector=detector, **kw)  # type: ignore[arg-type]
+
+
+def _tokens(answer: str, language: str = "en") -> list:  # type: ignore[type-arg]
+    return CaseAnalysis(make_case(contexts=["x"], answer=answer, language=language)).tokens
+
+
+def test_a_precise_contradiction_beats_a_stronger_baseless_span() -> None:
+    text = "2022年净利润为4.3亿元。"
+    tagger = _span(text, "净利润为4.3亿元", score=0.97)
+    numbers = _span(text, "4.3亿元", label="contradiction", score=0.8, detector="numbers", kind="contradicted_figure")
+    [merged] = merge_spans([tagger, numbers], text)
+    assert (merged.label, merged.kind, merged.score) == ("contradiction", "contradicted_figure", 0.97)
+    assert merged.detector == "model+numbers"
+
+
+def test_spans_grow_to_whole_words_and_lose_punctuation() -> None:
+    text = "The tower was finished in 1899. You can visit it daily."
+    out = tidy_spans([_span(text, "ished in 189"), _span(text, ". You can visit")], text, _tokens(text))
+    assert [s.text for s in out] == ["finished in 1899", "You can visit"]
+
+
+def test_function_word_fragments_and_lone_cjk_characters_are_dropped() -> None:
+    fr = "Le musée ferme à 18 heures et il rouvre demain."
+    assert tidy_spans([_span(fr, "et il")], fr, _tokens(fr, "fr")) == []
+    zh = "公司于2010年成立。"
+    assert tidy_spans([_span(zh, "年")], zh, _tokens(zh, "zh-Hans")) == []
+    kept = tidy_spans([_span(zh, "2010年")], zh, _tokens(zh, "zh-Hans"))
+    assert [s.text for s in kept] == ["2010年"]
+
+
+def test_precise_and_marker_spans_keep_their_offsets() -> None:
+    text = "It has a warranty [4]."
+    marker = _span(text, "[4]", label="invalid_citation", score=1.0, detector="citations", kind="invalid_citation")
+    assert tidy_spans([marker], text, _tokens(text)) == [marker]

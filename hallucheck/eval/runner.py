@@ -97,7 +97,9 @@ class ViewsPredictor:
 
     def predict(self, case: Any) -> dict[str, Prediction]:
         from hallucheck.analysis import CaseAnalysis
-        from hallucheck.spans import merge_spans
+        from hallucheck.policies.floors import FloorTable, shipped_floors
+        from hallucheck.policies.safeguards import final_verdict
+        from hallucheck.spans import merge_spans, tidy_spans
 
         checker = checker_for(CheckerSpec.of(self.detectors, self.policies[0], self.citations_expected))
         t0 = time.perf_counter()
@@ -119,11 +121,14 @@ class ViewsPredictor:
             for name in self.policies[1:]:
                 policy = _policy(name)
                 t1 = time.perf_counter()
-                verdict = policy.decide(analysis, report.findings)
+                # As the Checker does: floors, coverage and the nothing-checked rule on top.
+                own = getattr(policy, "floors", None)
+                verdict = final_verdict(policy, analysis, report.findings, own if isinstance(own, FloorTable) else shipped_floors(),
+                                        coverage=report.coverage)
                 decided = time.perf_counter() - t1
                 # As the Checker does: the policy's own choice of spans when it makes one.
                 chosen = verdict.spans if getattr(verdict, "spans", None) is not None else union
-                spans = merge_spans(list(chosen), case.answer)
+                spans = tidy_spans(merge_spans(list(chosen), case.answer), case.answer, analysis.tokens)
                 out[f"policy:{name}"] = Prediction(
                     hallucinated=verdict.hallucinated,
                     risk=min(max(float(verdict.risk_score), 0.0), 1.0),

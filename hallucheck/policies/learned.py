@@ -44,7 +44,10 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Verdict, decision_for
 from hallucheck.types import RAGTRUTH_TASKS, Finding, RiskLevel, Span
 
-__all__ = ["LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "choose_spans", "level_from_probability"]
+# Span labels the report always shows when the answer is flagged or sent to review.
+KEPT_LABELS: frozenset[str] = frozenset({"invalid_citation", "contradiction", "speculation"})
+
+__all__ = ["KEPT_LABELS", "LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "choose_spans", "level_from_probability"]
 
 
 S = TypeVar("S")
@@ -231,19 +234,24 @@ class LearnedPolicy:
     def detectors(self) -> list[str]:
         return list(self.spec["detectors"])
 
-    def _stage_for(self, ran: set[str]) -> Stage:
-        full = self.stages.get("full")
-        if full is not None and set(full.detectors) <= ran:
-            return full
-        return self.stages["cheap"]
+    def _stage_for(self, ran: set[str]) -> Stage | None:
+        """The largest fitted stage whose detectors all gave usable output; None when none did."""
+        fitting = [s for s in self.stages.values() if set(s.detectors) <= ran]
+        return max(fitting, key=lambda s: len(s.detectors), default=None)
+
+    def _stage_name(self, stage: Stage) -> str:
+        return next(k for k, v in self.stages.items() if v is stage)
 
     def probability(self, analysis: CaseAnalysis, findings: Sequence[Finding]) -> tuple[float, str, list[str]]:
-        """(calibrated probability, stage used, notes)."""
+        """(calibrated probability, stage used, notes); ValueError when no fitted stage has all
+        its detectors among the findings (``decide`` then hands over to the weighted policy)."""
         policy = self.for_language(analysis.language)
         if policy is not self:
             return policy.probability(analysis, findings)
         summaries = _summaries(findings)
         stage = self._stage_for(set(summaries))
+        if stage is None:
+            raise ValueError("no fitted stage of the learned policy has all its detectors among the findings")
         case = case_features(analysis.case.task, analysis.answer_chars, len(analysis.sentences))
         x, missing = stage.vector(stack_features(summaries, case))
         notes = []
@@ -255,12 +263,15 @@ class LearnedPolicy:
         absent = sorted(lacking - given)
         if absent:
             notes.append(f"learned policy: no output from {', '.join(absent)}; their calib medians were used")
-        return stage.probability(x), ("full" if stage is self.stages.get("full") else "cheap"), notes
+        return stage.probability(x), self._stage_name(stage), notes
 
     def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
         policy = self.for_language(analysis.language)
         if policy is not self:
             return policy.decide(analysis, findings)
+        ran = {f.detector for f in findings if f.usable}
+        if self._stage_for(ran) is None:
+            return self._fallback(analysis, findings, ran)
         p, stage, notes = self.probability(analysis, findings)
         hallucinated = p >= self.threshold
         level = level_from_probability(p, self.threshold)
@@ -276,10 +287,23 @@ class LearnedPolicy:
             spans=self._spans(findings, hallucinated or level != "low"),
         )
 
+    def _fallback(self, analysis: CaseAnalysis, findings: list[Finding], ran: set[str]) -> Verdict:
+        """The weighted policy's verdict, for detector sets no stage was fitted on: filling the
+        missing detectors' features with calib medians would make up evidence nobody found."""
+        from hallucheck.policies.weighted import WeightedPolicy
+
+        cheap = self.stages["cheap"].detectors
+        missing = sorted(set(cheap) - ran)
+        verdict = WeightedPolicy().decide(analysis, findings)
+        note = (f"learned policy: fitted on {', '.join(cheap)}; no usable output from {', '.join(missing)}, "
+                "so the weighted policy decided")
+        verdict.notes.insert(0, note)
+        return verdict
+
     def _spans(self, findings: Sequence[Finding], show: bool) -> list[Span]:
         usable_findings = [f for f in findings if f.usable and (self.model_spans or f.role != "tagger")]
         by_detector = [(f.detector, [s for s in f.spans if show or s.score >= self.span_keep_score]) for f in usable_findings]
-        return choose_spans(
+        out = choose_spans(
             by_detector,
             with_model=any(f.role == "tagger" for f in usable_findings),
             span_detectors=self.span_detectors,
@@ -287,6 +311,13 @@ class LearnedPolicy:
             fallback_span_detectors=self.fallback_span_detectors if show else (),
             taggers={f.detector for f in usable_findings if f.role == "tagger"},
         )
+        if show:
+            # What a detector found with a label of its own is never dropped by the fusion: an
+            # invalid citation id, a contradicted figure, a speculation phrase (the report's
+            # merging lets the more precise label win where spans overlap).
+            have = {id(s) for s in out}
+            out += [s for f in usable_findings for s in f.spans if s.label in KEPT_LABELS and id(s) not in have]
+        return out
 
     def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
         policy = self.for_language(analysis.language)

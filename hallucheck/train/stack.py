@@ -209,6 +209,11 @@ def fit_policy(
     spec.update(_fit_spans(cache_dir, gold, answers, oof["full"], oof["cheap"], thr, report, cheap, full))
     report["dev"] = _dev_report(cache_dir, gold, answers, stage_models, spec)
     spec["calib_report"] = report
+    # The floor table is measured apart (bench/floors.py): a refit keeps the one already written.
+    if Path(out).is_file():
+        previous = json.loads(Path(out).read_text(encoding="utf-8"))
+        if "floors" in previous:
+            spec["floors"] = previous["floors"]
     Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
     if tagger_config and "model_answer_threshold" in spec:
         write_tagger_thresholds(Path(tagger_config), spec)

@@ -161,3 +161,15 @@ def test_bad_files(tmp_path: Path) -> None:
         list(load_dataset(broken, "generic", split="dev"))
     with pytest.raises(InputError, match="unknown data format"):
         load_dataset(broken, "csv")
+
+
+def test_ragtruth_qa_passages_are_the_sources_the_generators_cited() -> None:
+    from hallucheck.eval.datasets import ragtruth_example
+
+    context = "First passage.\n\nSecond passage says 3 days.\n\nThird passage."
+    record = {"id": 7, "task_type": "QA", "query": "q", "context": context,
+              "output": "It takes 3 days (Passage 2).", "labels": []}
+    case = ragtruth_example(record).case
+    assert [s.id for s in case.contexts] == ["1", "2", "3"] and case.source_text == context
+    summary = ragtruth_example({**record, "task_type": "Summary"}).case
+    assert [s.id for s in summary.contexts] == ["1"] and summary.source_text == context

@@ -84,5 +84,6 @@ def test_policy_views_use_the_policys_own_spans(tmp_path: Path) -> None:
     result = evaluate(load_dataset(path, "generic"), predictor)
     union = result.view_summary("policy:fake_any")["overall"]["span"]["predicted_chars"]
     first = result.view_summary("policy:fake_first_span")["overall"]["span"]["predicted_chars"]
-    assert union == len("Lyon") + len("and") + len("Nice") + len("are")
+    # "and" and "are" alone are function-word fragments: report spans leave them out
+    assert union == len("Lyon") + len("Nice")
     assert first == len("Lyon")

@@ -124,11 +124,12 @@ def test_checker_reports_the_policy_spans(tmp_path: Path) -> None:
         def detect(self, analysis):  # type: ignore[no-untyped-def]
             return self.finding
 
-    dets = [Fake("ngram", 2, _f("ngram", 0.9, spans=[_span("ngram", 0, 3)])),
+    # whole words: report spans are grown to word boundaries, so the fake spans are words
+    dets = [Fake("ngram", 2, _f("ngram", 0.9, spans=[_span("ngram", 0, 4)])),
             Fake("model", 4, _f("model", 0.9, {"model_max": 0.9}, [_span("model", 5, 9)]))]
-    r = Checker(dets, policy=LearnedPolicy(_spec(tmp_path))).check(question="q", contexts=["src"], answer="abcdefghijkl")
+    r = Checker(dets, policy=LearnedPolicy(_spec(tmp_path))).check(question="q", contexts=["src"], answer="abcd efgh ijkl")
     assert [(s.start, s.end) for s in r.spans] == [(5, 9)]  # ngram spans are not in the full stage's fusion
-    rc = Checker(dets, policy=LearnedPolicy(_spec(tmp_path)), cascade=True).check(question="q", contexts=["src"], answer="abcdefghijkl")
+    rc = Checker(dets, policy=LearnedPolicy(_spec(tmp_path)), cascade=True).check(question="q", contexts=["src"], answer="abcd efgh ijkl")
     assert [f.detector for f in rc.findings] == ["ngram"]  # p_cheap = 0.88 is outside the band
 
 

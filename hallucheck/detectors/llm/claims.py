@@ -62,6 +62,11 @@ def _llm_claims(analysis: CaseAnalysis, session: LLMSession, language: str, reas
             s, e = m.start, m.end
         hint = e
         claims.append(Claim(s, e, answer[s:e], origin="llm", statement=c.text, match=m.method))
+    if not claims:
+        # An empty list, or only claims not found in the answer (a template's placeholder, text
+        # from elsewhere): the answer's own claims are then the rule splitter's, never none.
+        what = f"none of its {len(unmatched)} claims occur in the answer" if unmatched else "it returned no claims"
+        return None, f"unusable claim list: {what}", unmatched
     return claims, None, unmatched
 
 

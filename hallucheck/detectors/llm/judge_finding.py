@@ -119,14 +119,28 @@ def judge_details(detector: str, analysis: CaseAnalysis, verdicts: list[JudgeWin
     counts = {k: 0 for k in LABEL_WEIGHT}
     covered: list[tuple[int, int]] = []
     risks: list[float] = []
+    notes: list[str] = []
     derived = 0.0
     for ws, we, out in verdicts:
-        derived = max([derived, *(LABEL_WEIGHT[c.label] for c in out.claims)])
-        for c in out.claims:
-            counts[c.label] += 1
+        first, n_spans = len(claims_out), len(spans)
         _claim_spans(detector, analysis, sources, ws, we, out, spans, claims_out, unmatched, covered)
         _segment_spans(detector, analysis, ws, we, out, spans, unmatched, covered)
-        risks.append(out.hallucination_risk if out.hallucination_risk is not None else derived)
+        # A claim whose quote is not in the answer is no evidence about it: kept in details, it
+        # counts for nothing, and a risk resting only on such claims falls to the placed ones'.
+        placed = claims_out[first:]
+        kept = [e for e in placed if e["start"] is not None]
+        dropped = [e for e in placed if e["start"] is None and e["label"] != "SUPPORTED"]
+        for e in placed:
+            if e["start"] is not None or e["label"] == "SUPPORTED":
+                counts[e["label"]] += 1
+        window_derived = max((LABEL_WEIGHT[e["label"]] for e in kept), default=0.0)
+        derived = max(derived, window_derived)
+        window_risk = out.hallucination_risk if out.hallucination_risk is not None else window_derived
+        if dropped and len(spans) == n_spans and window_risk > window_derived:
+            window_risk = window_derived
+        if dropped:
+            notes.append(f"{len(dropped)} judge claim(s) quoting text that is not in the answer were dropped")
+        risks.append(window_risk)
     risk = max(risks) if risks else 0.0
     main = max(verdicts, key=lambda v: v[2].hallucination_risk or 0.0)[2] if verdicts else None
     total = sum(counts.values())
@@ -170,4 +184,5 @@ def judge_details(detector: str, analysis: CaseAnalysis, verdicts: list[JudgeWin
         "claims_extrapolation": float(counts["EXTRAPOLATION"]),
         "notes_unsupported": float(notes_state_unsupported(notes_text)),
     }
-    return JudgeResult(risk=risk, spans=spans, flagged=bool(risk > threshold), features=features, details=details)
+    return JudgeResult(risk=risk, spans=spans, flagged=bool(risk > threshold), features=features, details=details,
+                       notes=notes)

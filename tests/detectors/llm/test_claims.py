@@ -55,3 +55,11 @@ def test_empty_sources_and_chinese() -> None:
     assert f is not None and len(f.details["claims"]) == 2 and f.risk == 1.0
     f2 = checker.check(question="", contexts=["x"], answer="?!").finding("claims")
     assert f2 is not None and f2.risk == 0.0 and f2.details["claims"] == []
+
+
+def test_empty_or_placeholder_claim_lists_fall_back_to_the_rule_claims() -> None:
+    for reply in ({"claims": []}, {"claims": [{"text": "<claim 1>", "quote": "<exact quote>"}]}):
+        f = Checker(["claims"], llm=FakeLLM(json.dumps(reply)), policy=MaxPolicy()).check(CASE).finding("claims")
+        assert f is not None and f.error is None and f.details["origin"] == "rules", reply
+        assert len(f.details["claims"]) == 2 and f.flagged
+        assert any("unusable claim list" in n for n in f.notes)

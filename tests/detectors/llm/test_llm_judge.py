@@ -71,7 +71,9 @@ def test_verdict_becomes_spans_and_details() -> None:
     assert d["decision"] == "continue" and d["dimensions"]["citation_quality"] == pytest.approx(0.1)
     assert d["unmatched_quotes"] == [{"quote": "It was loved by all", "label": "HALLUCINATION"}]
     assert f.flagged is True and f.role == "llm_judge"
-    assert f.features["claims_total"] == 4.0 and f.features["llm_ok"] == 1.0
+    # the claim quoting "It was loved by all" (not in the answer) is dropped and counts for nothing
+    assert f.features["claims_total"] == 3.0 and f.features["llm_ok"] == 1.0
+    assert any("quoting text that is not in the answer were dropped" in n for n in f.notes)
     assert f.cost.llm_calls == 1 and report.cost.llm_calls == 1
     assert "Jean Dupont" in llm.calls[0].prompt and "founded in 2010 in Paris." in llm.calls[0].prompt
 
@@ -80,6 +82,17 @@ def test_risk_derived_from_claims_when_missing() -> None:
     verdict = {"claims": [{"quote": "by Jean Dupont", "label": "CONTRADICTION"}]}
     f = judge(FakeLLM(json.dumps(verdict))).finding("llm_judge")
     assert f is not None and f.risk == pytest.approx(0.9) and f.details["decision"] == "continue"
+
+
+def test_quotes_that_are_not_in_the_answer_set_no_risk() -> None:
+    verdict = {"claims": [{"quote": "founded in 2010 in Paris", "label": "SUPPORTED"},
+                          {"quote": "It was founded by aliens in 1850", "label": "HALLUCINATION"}],
+               "hallucination_risk": 0.9}
+    f = judge(FakeLLM(json.dumps(verdict))).finding("llm_judge")
+    assert f is not None and f.error is None and f.risk == 0.0 and not f.flagged and f.spans == []
+    assert f.features["claims_hallucination"] == 0.0
+    assert f.details["unmatched_quotes"] == [{"quote": "It was founded by aliens in 1850", "label": "HALLUCINATION"}]
+    assert any("1 judge claim(s) quoting text that is not in the answer were dropped" in n for n in f.notes)
 
 
 def test_broken_json_is_repaired() -> None:
