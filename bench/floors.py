@@ -31,12 +31,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench._common import RAGTRUTH, machine, write_result  # noqa: E402
-from hallucheck.analysis import CaseAnalysis  # noqa: E402
-from hallucheck.detectors import get_detector  # noqa: E402
-from hallucheck.eval.datasets import load_dataset  # noqa: E402
-from hallucheck.policies.floors import ALWAYS, MIN_PRECISION, MIN_SUPPORT, Floor, FloorTable, language_key  # noqa: E402
-from hallucheck.types import PRECISE_KINDS  # noqa: E402
+from bench._common import RAGTRUTH, machine, write_result
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors import get_detector
+from hallucheck.eval.datasets import load_dataset
+from hallucheck.policies.floors import ALWAYS, MIN_PRECISION, MIN_SUPPORT, Floor, FloorTable, language_key
+from hallucheck.types import PRECISE_KINDS
 
 DETECTORS = ("citations", "numbers")
 

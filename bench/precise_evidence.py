@@ -28,11 +28,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import RAGTRUTH, machine, write_result  # noqa: E402
+from _common import RAGTRUTH, machine, write_result
 
-from hallucheck.checker import Checker  # noqa: E402
-from hallucheck.eval.datasets import load_dataset  # noqa: E402
-from hallucheck.types import Report  # noqa: E402
+from hallucheck.checker import Checker
+from hallucheck.eval.datasets import load_dataset
+from hallucheck.types import Report
 
 EXPECTED = {"figure": "contradiction", "citation_invalid": "invalid_citation", "copy": None}
 

@@ -47,7 +47,8 @@ from hallucheck.types import RAGTRUTH_TASKS, Finding, RiskLevel, Span
 # Span labels the report always shows when the answer is flagged or sent to review.
 KEPT_LABELS: frozenset[str] = frozenset({"invalid_citation", "contradiction", "speculation"})
 
-__all__ = ["KEPT_LABELS", "LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "choose_spans", "level_from_probability"]
+__all__ = ["KEPT_LABELS", "LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "choose_spans",
+           "level_from_probability"]
 
 
 S = TypeVar("S")
@@ -240,7 +241,7 @@ class LearnedPolicy:
         return max(fitting, key=lambda s: len(s.detectors), default=None)
 
     def _stage_name(self, stage: Stage) -> str:
-        return next(k for k, v in self.stages.items() if v is stage)
+        return str(next(k for k, v in self.stages.items() if v is stage))
 
     def probability(self, analysis: CaseAnalysis, findings: Sequence[Finding]) -> tuple[float, str, list[str]]:
         """(calibrated probability, stage used, notes); ValueError when no fitted stage has all
