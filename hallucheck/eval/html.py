@@ -1,17 +1,25 @@
-"""A self-contained HTML evaluation report: tables, per-task bars (inline SVG) and flagged samples.
+"""A self-contained HTML evaluation report: tables, charts (inline SVG) and the telling answers.
 
 The page has no scripts, fonts or images from elsewhere, so it can be mailed, archived as a CI
 artefact, or opened offline. Input is the JSON payload of ``EvalResult.to_dict()`` (so a report
-can also be re-rendered from a saved JSON file).
+can also be re-rendered from a saved JSON file). The markup lives in the jinja2 template
+``templates/report.html.j2`` (autoescaped); this module only prepares numbers and chart
+coordinates for it.
+
+What it shows, and why: response- and span-level tables per task and per language; a
+precision-recall curve and precision / recall / F1 by threshold (the policy's decision is one
+point, other cut-offs are a choice); F1 bars per task; and the answers that teach most — the
+most confident false positives, the false negatives the checker was surest about, then true
+positives — with predicted spans coloured and gold spans underlined.
 """
 
 from __future__ import annotations
 
-import html
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
-__all__ = ["render_html", "highlight_answer"]
+__all__ = ["render_html", "highlight_answer", "highlight_segments"]
 
 _LABEL_COLORS = {
     "contradiction": "#f4a3a3",
@@ -23,143 +31,131 @@ _LABEL_COLORS = {
     "uncited": "#b9e6f2",
     "speculation": "#c9ddf7",
 }
-
-_CSS = """
-body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,Noto Sans,sans-serif;margin:2rem auto;max-width:1100px;
-color:#1d2430;padding:0 1rem}
-h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #dde;padding-bottom:.2rem}
-.meta{color:#667;font-size:.9rem}.cards{display:flex;gap:1rem;flex-wrap:wrap;margin:1rem 0}
-.card{border:1px solid #dde;border-radius:8px;padding:.6rem 1rem;min-width:9rem;background:#fafbfd}
-.card b{display:block;font-size:1.5rem}.card span{color:#667;font-size:.85rem}
-table{border-collapse:collapse;width:100%;margin:.5rem 0;font-variant-numeric:tabular-nums}
-th,td{border-bottom:1px solid #e6e8ee;padding:.3rem .6rem;text-align:right}th{background:#f3f5f9}
-td:first-child,th:first-child{text-align:left}
-.sample{border:1px solid #dde;border-radius:8px;padding:.7rem 1rem;margin:.8rem 0}
-.sample .head{font-size:.85rem;color:#556;margin-bottom:.4rem}
-.answer{white-space:pre-wrap}.gold{text-decoration:underline wavy #c0262d;text-underline-offset:3px}
-mark{border-radius:3px;padding:0 1px}.legend span{display:inline-block;margin-right:.8rem;font-size:.85rem}
-.ok{color:#1a7f37}.bad{color:#c0262d}svg text{font:12px system-ui,sans-serif}
-"""
+_OUTCOMES = {
+    "false_positive": (0, "False positives", "false positive", "bad"),
+    "false_negative": (1, "False negatives (missed hallucinations)", "false negative", "miss"),
+    "true_positive": (2, "True positives", "true positive", "ok"),
+}
 
 
-def _e(x: Any) -> str:
-    return html.escape(str(x), quote=True)
+@lru_cache(maxsize=1)
+def _template() -> Any:
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+    env = Environment(
+        loader=PackageLoader("hallucheck.eval", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=False,
+        lstrip_blocks=False,
+    )
+    return env.get_template("report.html.j2")
+
+
+def highlight_segments(answer: str, predicted: list[dict[str, Any]], gold: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``answer`` cut where any span starts or ends: each piece with its predicted label (and
+    colour, reason) if inside a predicted span, and whether it is inside a gold span."""
+    cuts = {0, len(answer)}
+    for s in [*predicted, *gold]:
+        cuts.update((max(0, min(int(s["start"]), len(answer))), max(0, min(int(s["end"]), len(answer)))))
+    points = sorted(cuts)
+    out: list[dict[str, Any]] = []
+    for a, b in zip(points, points[1:]):
+        if a >= b:
+            continue
+        hit = next((s for s in predicted if s["start"] <= a and b <= s["end"]), None)
+        label = hit.get("label", "") if hit is not None else ""
+        out.append({
+            "text": answer[a:b],
+            "label": label,
+            "color": _LABEL_COLORS.get(label, "#ddd") if hit is not None else "",
+            "reason": hit.get("reason", "") if hit is not None else "",
+            "gold": any(s["start"] <= a and b <= s["end"] for s in gold),
+        })
+    return out
+
+
+_MARKED = (
+    "{% for seg in segments %}{% if seg.label %}<mark style=\"background:{{ seg.color }}\" "
+    "title=\"{{ seg.label }}: {{ seg.reason }}\">{% endif %}{% if seg.gold %}<span class=\"gold\">{% endif %}"
+    "{{ seg.text }}{% if seg.gold %}</span>{% endif %}{% if seg.label %}</mark>{% endif %}{% endfor %}"
+)
+
+
+def highlight_answer(answer: str, predicted: list[dict[str, Any]], gold: list[dict[str, Any]]) -> str:
+    """HTML of ``answer`` with predicted spans as coloured marks and gold spans underlined."""
+    template = _template().environment.from_string(_MARKED)
+    return str(template.render(segments=highlight_segments(answer, predicted, gold)))
 
 
 def _f(x: Any) -> str:
     return "—" if x is None else f"{x:.3f}"
 
 
-def highlight_answer(answer: str, predicted: list[dict[str, Any]], gold: list[dict[str, Any]]) -> str:
-    """HTML of ``answer`` with predicted spans as coloured marks and gold spans underlined."""
-    cuts = {0, len(answer)}
-    for s in [*predicted, *gold]:
-        cuts.update((max(0, min(int(s["start"]), len(answer))), max(0, min(int(s["end"]), len(answer)))))
-    points = sorted(cuts)
-    parts: list[str] = []
-    for a, b in zip(points, points[1:]):
-        if a >= b:
-            continue
-        piece = _e(answer[a:b])
-        label = next((s.get("label", "") for s in predicted if s["start"] <= a and b <= s["end"]), None)
-        in_gold = any(s["start"] <= a and b <= s["end"] for s in gold)
-        if in_gold:
-            piece = f'<span class="gold">{piece}</span>'
-        if label is not None:
-            reason = next((s.get("reason", "") for s in predicted if s["start"] <= a and b <= s["end"]), "")
-            color = _LABEL_COLORS.get(label, "#ddd")
-            piece = f'<mark style="background:{color}" title="{_e(label)}: {_e(reason)}">{piece}</mark>'
-        parts.append(piece)
-    return "".join(parts)
+def _chart(width: int = 420, height: int = 320, xlabel: str = "", ylabel: str = "") -> dict[str, Any]:
+    left, top, right, bottom = 52, 12, 16, 46
+    w, h = width - left - right, height - top - bottom
+    ticks = [{"x": round(left + v * w, 1), "y": round(top + (1 - v) * h, 1), "label": f"{v:.1f}"} for v in (0, 0.25, 0.5, 0.75, 1.0)]
+    return {"width": width, "height": height, "left": left, "top": top, "w": w, "h": h, "ticks": ticks,
+            "xlabel": xlabel, "ylabel": ylabel}
 
 
-def _bars(per_task: dict[str, Any]) -> str:
-    """Grouped horizontal bars: response F1 and span F1 per task (inline SVG)."""
-    tasks = list(per_task)
-    if not tasks:
-        return ""
-    row_h, label_w, width = 44, 90, 560
-    height = row_h * len(tasks) + 30
-    out = [f'<svg width="{label_w + width + 60}" height="{height}" role="img" aria-label="F1 per task">']
-    for i, task in enumerate(tasks):
-        y = 10 + i * row_h
-        m = per_task[task]
-        out.append(f'<text x="0" y="{y + 20}">{_e(task)}</text>')
-        for k, (key, color, name) in enumerate(
-            (("response", "#4c78a8", "response F1"), ("span", "#f58518", "span F1"))
-        ):
-            value = float(m[key]["f1"] or 0.0)
-            yy = y + k * 17
-            out.append(
-                f'<rect x="{label_w}" y="{yy}" width="{max(1.0, value * width):.1f}" height="14" fill="{color}">'
-                f"<title>{_e(task)} {name} {value:.3f}</title></rect>"
-            )
-            out.append(f'<text x="{label_w + value * width + 6:.1f}" y="{yy + 12}">{value:.3f}</text>')
-    y = height - 8
-    out.append(f'<rect x="{label_w}" y="{y - 10}" width="12" height="10" fill="#4c78a8"/>')
-    out.append(f'<text x="{label_w + 16}" y="{y}">response F1</text>')
-    out.append(f'<rect x="{label_w + 120}" y="{y - 10}" width="12" height="10" fill="#f58518"/>')
-    out.append(f'<text x="{label_w + 136}" y="{y}">span F1 (characters)</text>')
-    out.append("</svg>")
-    return "".join(out)
+def _xy(c: dict[str, Any], x: float, y: float) -> tuple[float, float]:
+    return round(c["left"] + x * c["w"], 1), round(c["top"] + (1 - y) * c["h"], 1)
 
 
-def _metric_rows(overall: dict[str, Any], per_task: dict[str, Any]) -> tuple[str, str]:
-    resp, span = [], []
-    for name, m in [("all", overall), *per_task.items()]:
-        r, s = m["response"], m["span"]
-        resp.append(
-            f"<tr><td>{_e(name)}</td><td>{m['n']}</td><td>{r['positives']}</td><td>{r['predicted_positive']}</td>"
-            f"<td>{_f(r['precision'])}</td><td>{_f(r['recall'])}</td><td><b>{_f(r['f1'])}</b></td>"
-            f"<td>{_f(r['accuracy'])}</td><td>{_f(r['auroc'])}</td></tr>"
-        )
-        span.append(
-            f"<tr><td>{_e(name)}</td><td>{_f(s['precision'])}</td><td>{_f(s['recall'])}</td><td><b>{_f(s['f1'])}</b></td>"
-            f"<td>{_f(s['answer_mean_precision'])}</td><td>{_f(s['answer_mean_recall'])}</td>"
-            f"<td>{_f(s['answer_mean_f1'])}</td></tr>"
-        )
-    return "".join(resp), "".join(span)
+def _line(c: dict[str, Any], pairs: list[tuple[float, float]]) -> str:
+    return " ".join("{},{}".format(*_xy(c, x, y)) for x, y in pairs)
 
 
-def _views_table(views: dict[str, Any]) -> str:
+def _curves(curve: list[dict[str, float]], overall: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The precision-recall chart and the by-threshold chart, or (None, None) without scores."""
+    if not curve or not any(p.get("flagged") for p in curve):
+        return None, None
+    pr = _chart(xlabel="recall", ylabel="precision")
+    by_recall = sorted((p["recall"], p["precision"]) for p in curve if p.get("flagged"))
+    pr["line"] = _line(pr, by_recall)
+    resp = overall["response"]
+    pr["point"] = None
+    if resp.get("precision") is not None and resp.get("recall") is not None:
+        x, y = _xy(pr, resp["recall"], resp["precision"])
+        label_y = y + 18 if y < pr["top"] + 20 else y - 8  # keep the label inside the plot
+        pr["point"] = {"x": x, "y": y, "ly": label_y, "p": resp["precision"], "r": resp["recall"]}
+    th = _chart(xlabel="threshold (risk ≥ t is flagged)", ylabel="value")
+    th["series"] = [
+        {"name": name, "color": color, "line": _line(th, [(p["threshold"], p[key]) for p in curve])}
+        for key, name, color in (("precision", "precision", "#4c78a8"), ("recall", "recall", "#f58518"), ("f1", "F1", "#54a24b"))
+    ]
+    best = max(curve, key=lambda p: (p["f1"], -p["threshold"]))
+    th["best"] = {"x": _xy(th, best["threshold"], 0)[0], "t": best["threshold"], "f1": best["f1"]} if best["f1"] > 0 else None
+    return pr, th
+
+
+def _bars(per_task: dict[str, Any]) -> dict[str, Any]:
+    row_h, left, width = 44, 90, 560
     rows = []
-    for name, v in views.items():
-        r, s = v["overall"]["response"], v["overall"]["span"]
-        per_task = " ".join(f"{_e(t)} {_f(m['response']['f1'])}" for t, m in v["per_task"].items())
-        rows.append(
-            f"<tr><td>{_e(name)}</td><td>{_f(r['precision'])}</td><td>{_f(r['recall'])}</td><td><b>{_f(r['f1'])}</b></td>"
-            f"<td>{_f(r['auroc'])}</td><td>{_f(s['precision'])}</td><td>{_f(s['recall'])}</td><td>{_f(s['f1'])}</td>"
-            f"<td>{per_task}</td><td>{v.get('responses_per_second_one_core', 0):.0f}</td></tr>"
-        )
-    return (
-        "<h2>All configurations</h2><table><tr><th>view</th><th>resp. P</th><th>resp. R</th><th>resp. F1</th>"
-        "<th>AUROC</th><th>span P</th><th>span R</th><th>span F1</th><th>F1 per task</th><th>resp/s (1 core)</th></tr>"
-        + "".join(rows)
-        + "</table>"
-    )
+    for i, (task, m) in enumerate(per_task.items()):
+        y = 10 + i * row_h
+        rects = []
+        for k, (key, color, name) in enumerate((("response", "#4c78a8", "response F1"), ("span", "#f58518", "span F1"))):
+            value = float(m[key]["f1"] or 0.0)
+            rects.append({"y": y + k * 17, "w": round(max(1.0, value * width), 1), "color": color, "name": name, "value": value})
+        rows.append({"task": task, "y": y, "rects": rects})
+    return {"rows": rows, "left": left, "width": left + width + 60, "height": row_h * len(rows) + 30}
 
 
-def _samples(samples: list[dict[str, Any]]) -> str:
-    if not samples:
-        return "<p>No answer was flagged.</p>"
-    labels = sorted({s["label"] for x in samples for s in x["predicted_spans"]})
-    legend = "".join(
-        f'<span><mark style="background:{_LABEL_COLORS.get(lab, "#ddd")}">{_e(lab)}</mark></span>' for lab in labels
-    )
-    legend += '<span><span class="gold">gold hallucination</span> (underlined)</span>'
-    out = [f'<p class="legend">{legend}</p>']
+def _samples(samples: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
     for x in samples:
-        correct = x["hallucinated"] == x["gold_hallucinated"]
-        verdict = (
-            f'<b class="{"ok" if correct else "bad"}">'
-            f'{"true positive" if correct else "false positive"}</b>'
-        )
-        out.append(
-            f'<div class="sample"><div class="head">{verdict} · id {_e(x.get("id") or "—")} · line {x.get("line", "")} · '
-            f'task {_e(x["task"])} · risk {x["risk"]:.2f} {_e(x.get("risk_level", ""))}</div>'
-            f'<div class="answer">{highlight_answer(x["answer"], x["predicted_spans"], x["gold_spans"])}</div></div>'
-        )
-    return "".join(out)
+        kind = x.get("outcome") or ("true_positive" if x.get("gold_hallucinated") else "false_positive")
+        rank, title, word, css = _OUTCOMES.get(kind, _OUTCOMES["true_positive"])
+        out.append({
+            **x, "id": x.get("id"), "line": x.get("line", ""), "language": x.get("language", ""),
+            "risk_level": x.get("risk_level", ""), "outcome": kind, "outcome_rank": rank, "outcome_title": title,
+            "outcome_word": word, "outcome_class": css,
+            "segments": highlight_segments(x["answer"], x["predicted_spans"], x["gold_spans"]),
+        })
+    return sorted(out, key=lambda x: x["outcome_rank"])
 
 
 def render_html(payload: dict[str, Any], title: str = "hallucheck evaluation") -> str:
@@ -168,46 +164,34 @@ def render_html(payload: dict[str, Any], title: str = "hallucheck evaluation") -
     overall, per_task = metrics["overall"], metrics["per_task"]
     cfg = payload.get("config", {})
     tp = payload.get("throughput", {})
-    resp_rows, span_rows = _metric_rows(overall, per_task)
     r, s = overall["response"], overall["span"]
-    cards = "".join(
-        f'<div class="card"><b>{value}</b><span>{_e(name)}</span></div>'
-        for name, value in (
+    samples = _samples(payload.get("samples", []))
+    labels = sorted({sp["label"] for x in samples for sp in x["predicted_spans"]})
+    pr, th = _curves(payload.get("curve") or [], overall)
+    context = {
+        "title": title,
+        "config_line": " · ".join(
+            f"{k}: {v if not isinstance(v, list) else ', '.join(map(str, v))}" for k, v in cfg.items() if v is not None
+        ),
+        "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "wall_seconds": float(tp.get("wall_seconds", 0.0)),
+        "workers": tp.get("workers", 1),
+        "cards": [
             ("responses", payload.get("n", overall["n"])),
             ("response F1", _f(r["f1"])),
             ("response AUROC", _f(r["auroc"])),
             ("span F1 (chars)", _f(s["f1"])),
             ("responses / s", f"{tp.get('responses_per_second', 0):.1f}"),
-        )
-    )
-    config_line = " · ".join(
-        f"{_e(k)}: {_e(v if not isinstance(v, list) else ', '.join(map(str, v)))}" for k, v in cfg.items() if v is not None
-    )
-    errors = payload.get("detector_errors") or {}
-    error_html = (
-        "<p class='bad'>Detectors that failed on some responses: "
-        + ", ".join(f"{_e(k)} ({v})" for k, v in errors.items())
-        + "</p>"
-        if errors
-        else ""
-    )
-    generated = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>{_e(title)}</title><style>{_CSS}</style></head><body>
-<h1>{_e(title)}</h1>
-<p class="meta">{config_line}<br>generated {generated} · {tp.get('wall_seconds', 0):.1f} s wall with {tp.get('workers', 1)} worker(s)</p>
-<div class="cards">{cards}</div>{error_html}
-<h2>Response level</h2>
-<p class="meta">Hallucinated = the answer has at least one labelled span. AUROC ranks answers by risk score.</p>
-<table><tr><th>task</th><th>n</th><th>hallucinated</th><th>flagged</th><th>precision</th><th>recall</th><th>F1</th><th>accuracy</th><th>AUROC</th></tr>{resp_rows}</table>
-<h2>Span level (character overlap)</h2>
-<p class="meta">Micro: overlapping characters over all answers / predicted (precision) or gold (recall) characters.
-Answer-mean: the same ratios averaged per answer (RAGTruth style).</p>
-<table><tr><th>task</th><th>precision</th><th>recall</th><th>F1</th><th>answer-mean P</th><th>answer-mean R</th>
-<th>answer-mean F1</th></tr>{span_rows}</table>
-<h2>F1 per task</h2>{_bars(per_task)}
-{_views_table(payload["views"]) if payload.get("views") else ""}
-<h2>Flagged answers (sample)</h2>{_samples(payload.get("samples", []))}
-</body></html>
-"""
+        ],
+        "errors": sorted((payload.get("detector_errors") or {}).items()),
+        "task_rows": [("all", overall), *per_task.items()],
+        "language_rows": sorted((payload.get("metrics_by_language") or {}).items()),
+        "pr": pr,
+        "th": th,
+        "bars": _bars(per_task),
+        "views": list((payload.get("views") or {}).items()),
+        "samples": samples,
+        "sample_size": max((sum(1 for x in samples if x["outcome"] == k) for k in _OUTCOMES), default=0),
+        "legend": [(lab, _LABEL_COLORS.get(lab, "#ddd")) for lab in labels],
+    }
+    return str(_template().render(**context))

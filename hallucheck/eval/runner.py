@@ -15,6 +15,7 @@ predicts no hallucinated characters, whatever weak signals its report lists.
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -46,6 +47,7 @@ class Prediction:
     seconds: float = 0.0
     risk_level: str = ""
     errors: list[str] = field(default_factory=list)
+    language: str = ""
 
 
 def _span_tuples(spans: Iterable[Any]) -> list[tuple[int, int, str, str]]:
@@ -60,6 +62,7 @@ def prediction_from_report(report: Any, seconds: float) -> Prediction:
         seconds=seconds,
         risk_level=report.risk_level,
         errors=[f"{f.detector}: {f.error}" for f in report.findings if f.error],
+        language=report.language,
     )
 
 
@@ -165,6 +168,9 @@ class EvalResult:
     samples: list[dict[str, Any]] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=dict)
+    # The primary view by language, and its (risk, gold) pairs for the precision-recall curve.
+    by_language: MetricsAccumulator = field(default_factory=MetricsAccumulator)
+    scores: list[tuple[float, bool]] = field(default_factory=list)
 
     @property
     def primary(self) -> str:
@@ -194,8 +200,76 @@ class EvalResult:
         }
         if len(self.views) > 1:
             out["views"] = {v: self.view_summary(v) for v in self.views}
+        out["metrics_by_language"] = self.by_language.summary()["per_task"]
+        out["curve"] = threshold_curve(self.scores)
         out["detector_errors"] = self.errors
         out["samples"] = self.samples
+        return out
+
+
+def threshold_curve(scores: list[tuple[float, bool]], points: int = 101) -> list[dict[str, float]]:
+    """Precision, recall and F1 of "risk >= threshold" at ``points`` thresholds from 0 to 1.
+
+    Why: the policy's decision is one point; this shows what any other cut-off would give, so a
+    user can pick one for their own precision/recall trade-off (on the data it was measured on).
+    """
+    positives = sum(1 for _, g in scores if g)
+    ordered = sorted(scores, key=lambda x: -x[0])
+    out: list[dict[str, float]] = []
+    k = tp = fp = 0
+    for step in range(points - 1, -1, -1):
+        t = step / (points - 1)
+        while k < len(ordered) and ordered[k][0] >= t - 1e-12:
+            tp += ordered[k][1]
+            fp += not ordered[k][1]
+            k += 1
+        precision = tp / (tp + fp) if tp + fp else 1.0
+        recall = tp / positives if positives else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        out.append({"threshold": round(t, 4), "precision": round(precision, 6), "recall": round(recall, 6),
+                    "f1": round(f1, 6), "flagged": tp + fp})
+    return out[::-1]
+
+
+_OUTCOME_ORDER = {"false_positive": 0, "false_negative": 1, "true_positive": 2}
+
+
+def _outcome(predicted: bool, gold: bool) -> str | None:
+    if predicted and gold:
+        return "true_positive"
+    if predicted:
+        return "false_positive"
+    return "false_negative" if gold else None
+
+
+class _Samples:
+    """The most telling answers of each outcome, ``size`` of each, in bounded memory.
+
+    False positives with the highest risk (the most confident mistakes), false negatives with the
+    lowest risk (the hallucinations the checker was surest about missing), true positives with the
+    highest risk; a heap per outcome keeps only the best ``size`` while the data streams by.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.heaps: dict[str, list[tuple[float, int, dict[str, Any]]]] = {k: [] for k in _OUTCOME_ORDER}
+
+    def offer(self, n: int, example: Example, pred: Prediction) -> None:
+        kind = _outcome(pred.hallucinated, example.gold.hallucinated)
+        if kind is None or self.size <= 0:
+            return
+        key = -pred.risk if kind == "false_negative" else pred.risk
+        heap = self.heaps[kind]
+        item = (key, -n, {})
+        if len(heap) < self.size:
+            heapq.heappush(heap, (key, -n, {**_sample(example, pred), "outcome": kind}))
+        elif item[:2] > heap[0][:2]:
+            heapq.heapreplace(heap, (key, -n, {**_sample(example, pred), "outcome": kind}))
+
+    def ordered(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for kind in _OUTCOME_ORDER:
+            out.extend(x for _, _, x in sorted(self.heaps[kind], key=lambda r: (-r[0], -r[1])))
         return out
 
 
@@ -205,6 +279,7 @@ def _sample(example: Example, pred: Prediction) -> dict[str, Any]:
         "id": example.gold.id,
         "line": example.line,
         "task": case.task,
+        "language": pred.language or case.language or "",
         "answer": case.answer,
         "hallucinated": pred.hallucinated,
         "risk": pred.risk,
@@ -233,7 +308,9 @@ def evaluate(
 
     views = {v: MetricsAccumulator() for v in predictor.views()}
     primary = next(iter(views))
-    samples: list[dict[str, Any]] = []
+    picked = _Samples(sample_size)
+    by_language = MetricsAccumulator()
+    scores: list[tuple[float, bool]] = []
     errors: dict[str, int] = {}
     pending: deque[Example] = deque()
 
@@ -266,13 +343,24 @@ def evaluate(
         for name in failed:
             errors[name] = errors.get(name, 0) + 1
         first = preds.get(primary)
-        if first is not None and first.hallucinated and len(samples) < sample_size:
-            samples.append(_sample(example, first))
+        if first is not None:
+            picked.offer(n, example, first)
+            scores.append((first.risk, gold.hallucinated))
+            by_language.add(
+                first.language or example.case.language or "?",
+                gold=gold.hallucinated,
+                gold_spans=gold.spans,
+                predicted=first.hallucinated,
+                risk=first.risk,
+                predicted_spans=[(a, b) for a, b, _, _ in first.spans],
+                seconds=first.seconds,
+            )
         n += 1
         if on_progress is not None:
             on_progress(n)
     wall = time.perf_counter() - t0
     return EvalResult(
-        views=views, n=n, wall_seconds=wall, workers=workers, samples=samples, errors=errors, config=dict(config or {})
+        views=views, n=n, wall_seconds=wall, workers=workers, samples=picked.ordered(), errors=errors,
+        config=dict(config or {}), by_language=by_language, scores=scores,
     )
 

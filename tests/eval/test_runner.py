@@ -40,14 +40,31 @@ def test_report_predictor_counts_by_hand(data: Path) -> None:
     result = evaluate(load_dataset(data, "generic"), ReportPredictor(spec), on_progress=seen.append, config={"x": 1})
     assert result.n == 4 and seen == [1, 2, 3, 4]
     _check_numbers(result)
-    assert [x["id"] for x in result.samples] == ["1", "3"]  # the flagged answers
-    assert result.samples[1]["predicted_spans"][0]["start"] == 0
+    # mistakes first: the false positive, the missed hallucination, then the true positive
+    assert [(x["id"], x["outcome"]) for x in result.samples] == [
+        ("3", "false_positive"), ("4", "false_negative"), ("1", "true_positive")]
+    assert result.samples[0]["predicted_spans"][0]["start"] == 0
     payload = result.to_dict()
     assert payload["config"] == {"x": 1} and payload["n"] == 4
+    assert set(payload["metrics_by_language"]) == {"en"} and payload["metrics_by_language"]["en"]["n"] == 4
+    curve = payload["curve"]
+    assert curve[0]["threshold"] == 0.0 and curve[0]["recall"] == 1.0 and curve[-1]["threshold"] == 1.0
     json.dumps(payload)  # JSON-ready
     page = render_html(payload)
     assert page.startswith("<!doctype html>") and "<svg" in page and "Lyon" in page
     assert "http://" not in page and "https://" not in page  # self-contained
+    for heading in ("False positives (1)", "False negatives (missed hallucinations) (1)", "True positives (1)",
+                    "By language", "precision-recall curve", "<polyline"):
+        assert heading in page, heading
+    assert page.index("False positives") < page.index("False negatives") < page.index("True positives")
+
+
+def test_the_page_escapes_what_it_shows(data: Path, tmp_path: Path) -> None:
+    records = [{**RECORDS[0], "answer": "The sky is <script>alert(1)</script> green."}]
+    path = write_jsonl(tmp_path / "x.jsonl", records)
+    result = evaluate(load_dataset(path, "generic"), ReportPredictor(CheckerSpec.of(["fake_words"], "fake_any")))
+    page = render_html(result.to_dict(), title="<b>t</b>")
+    assert "<script>" not in page and "</script>" not in page and "&lt;/" in page and "&lt;b&gt;t&lt;/b&gt;" in page
 
 
 def test_parallel_gives_the_same_numbers(data: Path) -> None:
