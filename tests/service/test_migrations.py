@@ -157,3 +157,20 @@ def test_new_store_is_created_at_head_and_the_command_upgrades(tmp_path):
             assert {c["name"] for c in insp.get_columns(table)} == want, table
             assert {ix.name for ix in Base.metadata.tables[table].indexes} == {ix["name"] for ix in insp.get_indexes(table)}
     engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["--help"], 0, "usage: python -m hallucheck.service.migrations"),
+        (["not a url"], 2, "error: cannot read the database URL"),
+        (["postgresql+psycopg://app@127.0.0.1:1/none"], 1, "error: cannot upgrade 127.0.0.1:1/none"),
+    ],
+)
+def test_the_command_answers_help_and_bad_urls_without_a_traceback(args, code, message):
+    proc = subprocess.run([sys.executable, "-m", "hallucheck.service.migrations", *args], check=False,
+                          capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])))
+    assert proc.returncode == code, proc.stderr
+    assert message in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
