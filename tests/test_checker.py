@@ -138,8 +138,8 @@ def test_report_spans_are_the_policys_choice_or_else_all_findings_merged() -> No
     merged = _checker(dets).check(CASE).spans
     # merged, then kept to whole words: "2012 in Lyon" without the closing period
     assert [(s.start, s.end, s.detector) for s in merged] == [(18, 30, "a+b")]
-    chosen = Span(start=0, end=2, text="It", label="baseless", score=0.9, detector="policy")
-    assert [(s.start, s.end) for s in _checker(dets, MaxPolicy(spans=[chosen])).check(CASE).spans] == [(0, 2)]
+    chosen = Span(start=26, end=30, text="Lyon", label="baseless", score=0.9, detector="policy")
+    assert [(s.start, s.end) for s in _checker(dets, MaxPolicy(spans=[chosen])).check(CASE).spans] == [(26, 30)]
 
 
 def test_an_empty_answer_runs_no_detector() -> None:
