@@ -10,6 +10,7 @@ every attempt and the agent-loop action.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from typing import Any, Literal
@@ -32,7 +33,7 @@ router = APIRouter(prefix="/v1", tags=["guard"])
 
 _ERRORS = {
     401: {"model": ErrorResponse}, 413: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
-    429: {"model": ErrorResponse}, 503: {"model": ErrorResponse},
+    429: {"model": ErrorResponse}, 503: {"model": ErrorResponse}, 504: {"model": ErrorResponse},
 }
 _LOCK = threading.Lock()
 
@@ -97,6 +98,7 @@ def _llm(request: Request) -> Any:
              summary="Answer from the sources with forced citations, check, repair; the final answer is stored")
 async def guard(req: GuardRequest, request: Request, who: Principal = Depends(principal),
                 ctx: ServiceContext = Depends(get_context)) -> GuardResponse:
+    started = time.monotonic()
     if (req.iteration is None) != (req.max_iterations is None):
         raise ApiError(422, "invalid_request", "give iteration and max_iterations together")
     probe = Case(question=req.question, contexts=req.contexts or [Source(id="-", text="")], answer="")
@@ -106,8 +108,18 @@ async def guard(req: GuardRequest, request: Request, who: Principal = Depends(pr
     g = Guard(llm, ctx.checker, max_attempts=req.max_attempts, strategy=req.strategy, temperature=req.temperature,
               abstain=req.abstain, correction=req.correction, stop_early=req.stop_early)
     t0 = time.perf_counter()
-    result = await g.aanswer(req.question, req.contexts, language=req.language, iteration=req.iteration,
-                             max_iterations=req.max_iterations)
+    limit = ctx.settings.request_timeout_s
+    try:
+        # The request's deadline covers generation, checks and repairs; past it the answer is
+        # dropped (cancelled between steps) and nothing is stored, like a /v1/check that times out.
+        result = await asyncio.wait_for(
+            g.aanswer(req.question, req.contexts, language=req.language, iteration=req.iteration,
+                      max_iterations=req.max_iterations),
+            timeout=max(limit - (time.monotonic() - started), 0.0),
+        )
+    except TimeoutError:
+        raise ApiError(504, "timeout", f"the guarded answer did not finish within {limit:g} s "
+                       "(HALLUCHECK_REQUEST_TIMEOUT); nothing was stored") from None
     seconds = time.perf_counter() - t0
     cid, created = await run_in_threadpool(_store, ctx, req, result, who.key_id, seconds)
     return GuardResponse(id=cid, created_at=created, **result.model_dump())

@@ -73,3 +73,38 @@ def test_guard_bad_requests(app, payload):
     with TestClient(app) as client:
         r = client.post("/v1/guard", json=payload)
         assert r.status_code == 422 and "error" in r.json()
+
+
+class _SlowLLM(FakeLLM):
+    """Answers like FakeLLM, but only after ``delay`` seconds (an LLM server that hangs)."""
+
+    def __init__(self, *args, delay: float, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.delay = delay
+
+    async def acomplete(self, messages, **settings):
+        import asyncio
+
+        await asyncio.sleep(self.delay)
+        return self.complete(messages, **settings)
+
+
+def test_guard_past_the_request_deadline_is_504_and_stores_nothing(tmp_path, monkeypatch):
+    import time
+
+    for name in ("BACKEND", "MODEL", "MODEL_PATH", "BASE_URL", "DEPLOYMENT"):
+        monkeypatch.delenv(f"HALLUCHECK_LLM_{name}", raising=False)
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'slow.db'}", detectors=("citations",), policy="tiered", auth=False,
+                        retention_days=None, rate_per_second=1000.0, rate_burst=1000, request_timeout_s=0.5)
+    ctx = ServiceContext.build(settings)
+    ctx.checker = ScriptedChecker()  # type: ignore[assignment]
+    app = create_app(settings, context=ctx)
+    set_guard_llm(app, _SlowLLM(["The link is valid for 24 hours [source:FAQ-2]."], delay=5.0))
+    with TestClient(app) as client:
+        t0 = time.monotonic()
+        r = client.post("/v1/guard", json=BODY)
+        took = time.monotonic() - t0
+        assert r.status_code == 504, r.text
+        assert r.json()["error"]["code"] == "timeout"
+        assert took < 4.0
+        assert client.get("/v1/checks").json()["total"] == 0
