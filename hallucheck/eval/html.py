@@ -3,8 +3,8 @@
 The page has no scripts, fonts or images from elsewhere, so it can be mailed, archived as a CI
 artefact, or opened offline. Input is the JSON payload of ``EvalResult.to_dict()`` (so a report
 can also be re-rendered from a saved JSON file). The markup lives in the jinja2 template
-``templates/report.html.j2`` (autoescaped); this module only prepares numbers and chart
-coordinates for it.
+``templates/report.html.j2`` (autoescaped; its page frame and span marks are the shared ones of
+:mod:`hallucheck.pages`); this module only prepares numbers and chart coordinates for it.
 
 What it shows, and why: response- and span-level tables per task and per language; a
 precision-recall curve and precision / recall / F1 by threshold (the policy's decision is one
@@ -16,21 +16,12 @@ positives — with predicted spans coloured and gold spans underlined.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
+
+from hallucheck.pages import LABEL_COLORS, highlight_segments, page_template
 
 __all__ = ["render_html", "highlight_answer", "highlight_segments"]
 
-_LABEL_COLORS = {
-    "contradiction": "#f4a3a3",
-    "fabrication": "#ffc680",
-    "baseless": "#fde58a",
-    "distortion": "#e3c4f5",
-    "extrapolation": "#f6efa6",
-    "invalid_citation": "#f2a6e0",
-    "uncited": "#b9e6f2",
-    "speculation": "#c9ddf7",
-}
 _OUTCOMES = {
     "false_positive": (0, "False positives", "false positive", "bad"),
     "false_negative": (1, "False negatives (missed hallucinations)", "false negative", "miss"),
@@ -38,54 +29,10 @@ _OUTCOMES = {
 }
 
 
-@lru_cache(maxsize=1)
-def _template() -> Any:
-    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-
-    env = Environment(
-        loader=PackageLoader("hallucheck.eval", "templates"),
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        undefined=StrictUndefined,
-        trim_blocks=False,
-        lstrip_blocks=False,
-    )
-    return env.get_template("report.html.j2")
-
-
-def highlight_segments(answer: str, predicted: list[dict[str, Any]], gold: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``answer`` cut where any span starts or ends: each piece with its predicted label (and
-    colour, reason) if inside a predicted span, and whether it is inside a gold span."""
-    cuts = {0, len(answer)}
-    for s in [*predicted, *gold]:
-        cuts.update((max(0, min(int(s["start"]), len(answer))), max(0, min(int(s["end"]), len(answer)))))
-    points = sorted(cuts)
-    out: list[dict[str, Any]] = []
-    for a, b in zip(points, points[1:]):
-        if a >= b:
-            continue
-        hit = next((s for s in predicted if s["start"] <= a and b <= s["end"]), None)
-        label = hit.get("label", "") if hit is not None else ""
-        out.append({
-            "text": answer[a:b],
-            "label": label,
-            "color": _LABEL_COLORS.get(label, "#ddd") if hit is not None else "",
-            "reason": hit.get("reason", "") if hit is not None else "",
-            "gold": any(s["start"] <= a and b <= s["end"] for s in gold),
-        })
-    return out
-
-
-_MARKED = (
-    "{% for seg in segments %}{% if seg.label %}<mark style=\"background:{{ seg.color }}\" "
-    "title=\"{{ seg.label }}: {{ seg.reason }}\">{% endif %}{% if seg.gold %}<span class=\"gold\">{% endif %}"
-    "{{ seg.text }}{% if seg.gold %}</span>{% endif %}{% if seg.label %}</mark>{% endif %}{% endfor %}"
-)
-
-
 def highlight_answer(answer: str, predicted: list[dict[str, Any]], gold: list[dict[str, Any]]) -> str:
     """HTML of ``answer`` with predicted spans as coloured marks and gold spans underlined."""
-    template = _template().environment.from_string(_MARKED)
-    return str(template.render(segments=highlight_segments(answer, predicted, gold)))
+    marks = page_template("hallucheck.eval", "marks.html.j2").module
+    return str(marks.marked(highlight_segments(answer, predicted, gold)))
 
 
 def _f(x: Any) -> str:
@@ -192,6 +139,6 @@ def render_html(payload: dict[str, Any], title: str = "hallucheck evaluation") -
         "views": list((payload.get("views") or {}).items()),
         "samples": samples,
         "sample_size": max((sum(1 for x in samples if x["outcome"] == k) for k in _OUTCOMES), default=0),
-        "legend": [(lab, _LABEL_COLORS.get(lab, "#ddd")) for lab in labels],
+        "legend": [(lab, LABEL_COLORS.get(lab, "#ddd")) for lab in labels],
     }
-    return str(_template().render(**context))
+    return str(page_template("hallucheck.eval", "report.html.j2").render(**context))

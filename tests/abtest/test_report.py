@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 from scripted_checker import ScriptedChecker
 
-from hallucheck.abtest.cases import demo_cases
+from hallucheck.abtest.cases import ABCase, demo_cases
 from hallucheck.abtest.charts import charts_available
 from hallucheck.abtest.extractive import EXTRACTIVE_NOTE, ExtractiveLLM
 from hallucheck.abtest.report import render_html, render_markdown, write_report
 from hallucheck.abtest.runner import ABTester
 from hallucheck.llm.fake import FakeLLM
+from hallucheck.pages import page_template
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +34,29 @@ def test_html_escapes_and_highlights(result):
     assert "<mark " in page and ">HIGH</mark>" in page
     assert "&lt;b&gt;bonus&lt;/b&gt;" in page and "<b>bonus</b>" not in page
     assert page.count('class="run"') == 4
+
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def test_html_escapes_script_in_every_text_it_shows():
+    case = ABCase(id=f"c{SCRIPT}", question=f"Why {SCRIPT}?", contexts=[{"id": "S<1>", "text": f"Refunds {SCRIPT} in 30 days."}],
+                  expected_keywords=[SCRIPT])
+    llm = FakeLLM(lambda m, s: f"Answer: HIGH {SCRIPT}\n\nAnswer: HIGH {SCRIPT}")
+    res = ABTester(llm, ["basic", "chain_of_thought"], ScriptedChecker(), backend_note=f"note {SCRIPT}").run([case])
+    page = render_html(res, {})
+    assert "<script" not in page and "</script>" not in page
+    assert page.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 7  # id, question, source, keyword, note, answers, raw
+    assert "[S&lt;1&gt;]" in page
+
+
+def test_html_comes_from_the_packaged_template_with_the_shared_frame(result):
+    template = page_template("hallucheck.abtest", "report.html.j2")
+    assert template.environment.autoescape("report.html.j2") is True
+    page = render_html(result, {})
+    layout = page_template("hallucheck.abtest", "layout.html.j2").render()
+    assert page[: page.index("<title>")] == layout[: layout.index("<title>")]  # the frame shared with the eval report
+    assert page.count(".gold{") == 1
 
 
 @pytest.mark.skipif(not charts_available(), reason="matplotlib (extra 'report') not installed")

@@ -12,6 +12,7 @@ from hallucheck.batch import CheckerSpec
 from hallucheck.eval.datasets import load_dataset
 from hallucheck.eval.html import render_html
 from hallucheck.eval.runner import ReportPredictor, ViewsPredictor, evaluate
+from hallucheck.pages import page_template
 
 RECORDS = TINY_RECORDS
 
@@ -65,6 +66,8 @@ def test_the_page_escapes_what_it_shows(data: Path, tmp_path: Path) -> None:
     result = evaluate(load_dataset(path, "generic"), ReportPredictor(CheckerSpec.of(["fake_words"], "fake_any")))
     page = render_html(result.to_dict(), title="<b>t</b>")
     assert "<script>" not in page and "</script>" not in page and "&lt;/" in page and "&lt;b&gt;t&lt;/b&gt;" in page
+    layout = page_template("hallucheck.eval", "layout.html.j2").render()
+    assert page[: page.index("<title>")] == layout[: layout.index("<title>")]  # the frame shared with the A/B test report
 
 
 def test_parallel_gives_the_same_numbers(data: Path) -> None:
