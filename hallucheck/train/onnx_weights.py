@@ -1,0 +1,96 @@
+"""Weights of a shipped (int8 ONNX) span tagger, read back into a ``SpanTagger`` state dict.
+
+Why: the float checkpoint of a shipped tagger is not kept with the package, but a new run should be
+able to start where the shipped one stands (``TrainConfig.init_from = "…/model.onnx"``) instead of
+from the bare encoder. Dynamic int8 quantisation keeps every linear weight as an int8 matrix with
+a scale and a zero point; dequantised, it is within one quantisation step of the float weight, which
+is a fine place to start training from.
+
+How a weight is found: the exporter names each ``MatMulInteger`` output after the module that made
+it (``/inner/encoder/encoder/layer.0/attention/self/query/MatMul…``), so the module path gives the
+parameter name; the weight is stored as the transposed ``[in, out]`` matrix. Biases, layer norms and
+embedding tables keep their parameter names (with the exporter's ``inner.`` prefix).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["state_dict_from_onnx", "widen_head"]
+
+_PREFIX = "inner."
+
+
+def _module_path(output_name: str) -> str:
+    """``/inner/head/head.2/MatMul_output_0_quantized`` -> ``head.2``."""
+    parts = [p for p in output_name.split("/") if p][:-1]
+    out: list[str] = []
+    for p in parts:
+        if out and p.startswith(out[-1] + "."):
+            out[-1] = p  # the exporter repeats a container's name: head/head.2
+        else:
+            out.append(p)
+    path = ".".join(out)
+    return path[len(_PREFIX):] if path.startswith(_PREFIX) else path
+
+
+def _dequantise(q: np.ndarray, scale: np.ndarray, zero: np.ndarray) -> np.ndarray:
+    return ((q.astype(np.float32) - zero.astype(np.float32)) * scale.astype(np.float32)).astype(np.float32)
+
+
+def state_dict_from_onnx(path: str | Path) -> dict[str, Any]:
+    """Float tensors by ``SpanTagger`` parameter name, read from an exported tagger ``model.onnx``."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    out: dict[str, Any] = {}
+    for name, arr in inits.items():
+        if not name.startswith(_PREFIX) or name.endswith(("_scale", "_zero_point")):
+            continue
+        if arr.dtype.kind not in "fiu":
+            continue
+        if name.endswith("_quantized"):  # a quantised table (embeddings): same name without the suffix
+            base = name[: -len("_quantized")]
+            arr = _dequantise(arr, inits[base + "_scale"], inits[base + "_zero_point"])
+            name = base
+        out[name[len(_PREFIX):]] = torch.from_numpy(np.array(arr, dtype=np.float32))
+    for node in model.graph.node:
+        weight = node.input[1] if len(node.input) > 1 else ""
+        if node.op_type == "MatMulInteger" and weight.endswith("_quantized") and weight in inits:
+            stem = weight[: -len("_quantized")]
+            w = _dequantise(inits[weight], inits[stem + "_scale"], inits[stem + "_zero_point"])
+        elif node.op_type == "MatMul" and weight in inits and not weight.startswith(_PREFIX):
+            w = inits[weight].astype(np.float32)  # a float export
+        else:
+            continue
+        out[_module_path(node.output[0]) + ".weight"] = torch.from_numpy(np.ascontiguousarray(w.T))
+    return out
+
+
+def widen_head(state: dict[str, Any], n_types: int) -> dict[str, Any]:
+    """A binary (supported / unsupported) head made into ``n_types`` classes with the same P(unsupported).
+
+    Every unsupported type starts as a copy of the old "unsupported" row with its bias lowered by
+    log(n_types - 1), so the summed probability of "not supported" — what spans are cut at — is
+    unchanged at the start and training only has to learn how to split it.
+    """
+    import math
+
+    import torch
+
+    w, b = state["head.2.weight"], state["head.2.bias"]
+    if w.shape[0] == n_types:
+        return state
+    if w.shape[0] != 2 or n_types < 2:
+        raise ValueError(f"cannot widen a head of {w.shape[0]} classes to {n_types}")
+    shift = math.log(n_types - 1)
+    state = dict(state)
+    state["head.2.weight"] = torch.cat([w[:1]] + [w[1:2]] * (n_types - 1), dim=0)
+    state["head.2.bias"] = torch.cat([b[:1]] + [b[1:2] - shift] * (n_types - 1), dim=0)
+    return state
