@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["Abandoned", "Ticket", "current_ticket", "guard_detectors", "working_on"]
+__all__ = ["Abandoned", "Ticket", "TicketedChecker", "current_ticket", "guard_detectors", "working_on"]
 
 
 class Abandoned(BaseException):
@@ -102,3 +102,47 @@ def guard_detectors(checker: Any) -> Any:
     """Wrap the detectors of ``checker`` (in place) so that abandoned checks stop between them."""
     checker.detectors = [d if isinstance(d, _Guarded) else _Guarded(d) for d in checker.detectors]
     return checker
+
+
+class TicketedChecker:
+    """A Checker whose every check works for ``ticket`` (so it stops once the request gave up),
+    and that can say when its last running check has ended.
+
+    Why: a route that drives several checks itself (the guard: generate, check, repair, check)
+    runs them on threads of its own; past the deadline the route answers at once, and its
+    admission slot must be given back only when the check still running has really stopped.
+    """
+
+    def __init__(self, inner: Any, ticket: Ticket) -> None:
+        self._inner = inner
+        self._ticket = ticket
+        self._lock = threading.Lock()
+        self._running = 0
+        self._on_idle: Callable[[], None] | None = None
+
+    def check(self, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            self._running += 1
+        try:
+            self._ticket.check()
+            with working_on(self._ticket):
+                return self._inner.check(*args, **kwargs)
+        finally:
+            with self._lock:
+                self._running -= 1
+                callback = self._on_idle if self._running == 0 else None
+                if callback is not None:
+                    self._on_idle = None
+            if callback is not None:
+                callback()
+
+    def when_idle(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once no check is running: now, or when the running one ends."""
+        with self._lock:
+            if self._running:
+                self._on_idle = callback
+                return
+        callback()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)

@@ -21,13 +21,15 @@ from starlette.concurrency import run_in_threadpool
 
 from hallucheck.prevent.guard import Guard, GuardResult
 from hallucheck.service.context import Principal, ServiceContext
-from hallucheck.service.deps import get_context, principal, take
+from hallucheck.service.deadline import Abandoned, Ticket, TicketedChecker
+from hallucheck.service.deps import caller, get_context, take
 from hallucheck.service.errors import ApiError
 from hallucheck.service.schemas import ErrorResponse
 from hallucheck.service.store import build_record, new_id, utcnow
+from hallucheck.service.work import admit, timeout_error
 from hallucheck.types import Case, Source
 
-__all__ = ["router", "GuardRequest", "GuardResponse", "set_guard_llm"]
+__all__ = ["router", "GuardRequest", "GuardResponse", "guard_chars", "set_guard_llm"]
 
 router = APIRouter(prefix="/v1", tags=["guard"])
 
@@ -36,6 +38,13 @@ _ERRORS = {
     429: {"model": ErrorResponse}, 503: {"model": ErrorResponse}, 504: {"model": ErrorResponse},
 }
 _LOCK = threading.Lock()
+GUARD_MAX_TOKENS = 512  # the generated answer's bound, in tokens
+_CHARS_PER_TOKEN = 4  # a generous average, to bound the answer's characters for admission
+
+
+def guard_chars(question: str, contexts: list[Source]) -> int:
+    """The characters a guard reads: its prompt (question, sources) and the longest answer it may get."""
+    return len(question) + sum(len(c.text) for c in contexts) + GUARD_MAX_TOKENS * _CHARS_PER_TOKEN
 
 
 class GuardRequest(BaseModel):
@@ -96,7 +105,7 @@ def _llm(request: Request) -> Any:
 
 @router.post("/guard", response_model=GuardResponse, responses=_ERRORS,
              summary="Answer from the sources with forced citations, check, repair; the final answer is stored")
-async def guard(req: GuardRequest, request: Request, who: Principal = Depends(principal),
+async def guard(req: GuardRequest, request: Request, who: Principal = Depends(caller),
                 ctx: ServiceContext = Depends(get_context)) -> GuardResponse:
     started = time.monotonic()
     if (req.iteration is None) != (req.max_iterations is None):
@@ -104,22 +113,34 @@ async def guard(req: GuardRequest, request: Request, who: Principal = Depends(pr
     probe = Case(question=req.question, contexts=req.contexts or [Source(id="-", text="")], answer="")
     ctx.check_limits(probe)
     llm = _llm(request)
-    take(ctx, who, float(req.max_attempts))  # every repair may cost a generation and a check
-    g = Guard(llm, ctx.checker, max_attempts=req.max_attempts, strategy=req.strategy, temperature=req.temperature,
-              abstain=req.abstain, correction=req.correction, stop_early=req.stop_early)
+    # one token for the answer and one for every repair it may take, all at once (a refused
+    # guard takes none)
+    take(ctx, who, 1.0 + req.max_attempts)
+    # Admitted like a check, by its cost: it reads the question and sources to generate an answer
+    # of up to max_tokens, then checks that answer against them (repairs reuse the same slot).
+    ticket = Ticket(started + ctx.settings.request_timeout_s)
+    chars = guard_chars(req.question, req.contexts)
+    grant = await admit(ctx, chars, ticket, checks=2.0)
+    checker = TicketedChecker(ctx.checker, ticket)
+    g = Guard(llm, checker, max_attempts=req.max_attempts, strategy=req.strategy, temperature=req.temperature,
+              abstain=req.abstain, correction=req.correction, stop_early=req.stop_early, max_tokens=GUARD_MAX_TOKENS)
     t0 = time.perf_counter()
-    limit = ctx.settings.request_timeout_s
     try:
         # The request's deadline covers generation, checks and repairs; past it the answer is
-        # dropped (cancelled between steps) and nothing is stored, like a /v1/check that times out.
+        # dropped (cancelled between steps, a running check stops at its next detector or window)
+        # and nothing is stored, like a /v1/check that times out.
         result = await asyncio.wait_for(
             g.aanswer(req.question, req.contexts, language=req.language, iteration=req.iteration,
                       max_iterations=req.max_iterations),
-            timeout=max(limit - (time.monotonic() - started), 0.0),
+            timeout=max(ticket.remaining(), 0.0),
         )
-    except TimeoutError:
-        raise ApiError(504, "timeout", f"the guarded answer did not finish within {limit:g} s "
-                       "(HALLUCHECK_REQUEST_TIMEOUT); nothing was stored") from None
+        if not ticket.commit():
+            raise Abandoned
+    except (TimeoutError, Abandoned):
+        ticket.abandon()
+        raise timeout_error(ctx, "the guarded answer") from None
+    finally:
+        checker.when_idle(lambda: ctx.admission.release_threadsafe(grant))
     seconds = time.perf_counter() - t0
     cid, created = await run_in_threadpool(_store, ctx, req, result, who.key_id, seconds)
     return GuardResponse(id=cid, created_at=created, **result.model_dump())

@@ -20,7 +20,6 @@ too large) is a plain JSON error with its 4xx status.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Callable
@@ -34,7 +33,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import ClientDisconnect
 
 from hallucheck.errors import InputError
-from hallucheck.service.admission import Overloaded
 from hallucheck.service.context import Principal, ServiceContext
 from hallucheck.service.deadline import Abandoned, Ticket, working_on
 from hallucheck.service.deps import get_context, principal
@@ -42,7 +40,7 @@ from hallucheck.service.errors import ApiError
 from hallucheck.service.routes_check import _case
 from hallucheck.service.schemas import CheckRequest, CheckResponse, ErrorResponse
 from hallucheck.service.store import build_record, new_id, utcnow
-from hallucheck.service.work import case_chars
+from hallucheck.service.work import admit, case_chars, run_in_worker
 from hallucheck.streaming import CheckStream, SentenceCheck, stream_case
 from hallucheck.types import Case
 
@@ -284,40 +282,13 @@ async def _step(ctx: ServiceContext, chars: int, fn: Callable[..., T], *args: An
     (503 ``overloaded`` / 504 ``timeout`` as error events). Waiting for the client's next piece
     holds no slot and does not count against the deadline."""
     ticket = Ticket(time.monotonic() + ctx.settings.request_timeout_s)
-    cost = float(chars) * max(1, len(getattr(ctx.checker, "detectors", ()) or ()))
-    try:
-        grant = await ctx.admission.acquire(chars, cost, max(0.0, ticket.remaining()))
-    except Overloaded as exc:
-        ctx.metrics.refused.labels("busy").inc()
-        raise ApiError(503, "overloaded", f"{exc}; nothing was stored, retry later") from None
-    loop = asyncio.get_running_loop()
+    grant = await admit(ctx, chars, ticket)
 
     def work() -> T:
         with working_on(ticket):
             return fn(*args, ticket)
 
-    try:
-        fut = loop.run_in_executor(ctx.executor, work)
-    except BaseException:
-        ctx.admission.release(grant)
-        raise
-
-    def done(f: asyncio.Future[Any]) -> None:
-        ctx.admission.release(grant)
-        if not f.cancelled():
-            f.exception()  # retrieved here: an abandoned worker's Abandoned is expected
-
-    fut.add_done_callback(done)
-    try:
-        return await asyncio.wait_for(asyncio.shield(fut), max(0.0, ticket.remaining()))
-    except TimeoutError:
-        if not ticket.abandon():
-            return await fut  # the worker had begun its write: its result stands
-    except Abandoned:
-        pass
-    ctx.metrics.refused.labels("timeout").inc()
-    raise ApiError(504, "timeout", f"the check did not finish within {ctx.settings.request_timeout_s:g} s "
-                   "(HALLUCHECK_REQUEST_TIMEOUT); nothing was stored")
+    return await run_in_worker(ctx, grant, ticket, work)
 
 
 def _feed(stream: CheckStream, text: str, ticket: Ticket) -> list[SentenceCheck]:

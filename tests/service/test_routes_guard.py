@@ -108,3 +108,83 @@ def test_guard_past_the_request_deadline_is_504_and_stores_nothing(tmp_path, mon
         assert r.json()["error"]["code"] == "timeout"
         assert took < 4.0
         assert client.get("/v1/checks").json()["total"] == 0
+
+
+# ---- admission by cost, like /v1/check -------------------------------------------------------
+
+def _admission_app(tmp_path, monkeypatch, **overrides):
+    for name in ("BACKEND", "MODEL", "MODEL_PATH", "BASE_URL", "DEPLOYMENT"):
+        monkeypatch.delenv(f"HALLUCHECK_LLM_{name}", raising=False)
+    options = {"db_url": f"sqlite:///{tmp_path / 'adm.db'}", "detectors": ("citations",), "policy": "tiered", "auth": False,
+               "retention_days": None, "rate_per_second": 1000.0, "rate_burst": 1000, "workers": 2,
+               "small_request_chars": 1000, **overrides}
+    settings = Settings(**options)
+    ctx = ServiceContext.build(settings)
+    ctx.checker = ScriptedChecker()  # type: ignore[assignment]
+    return create_app(settings, context=ctx), ctx
+
+
+SMALL_CHECK = {"question": "How long?", "contexts": ["The link is valid for 24 hours."], "answer": "24 hours [1]."}
+HEAVY_CHECK = {**SMALL_CHECK, "answer": "The link is valid for 24 hours [1]. " * 40}
+
+
+def test_a_guard_is_admitted_by_cost_and_heavy_ones_leave_small_checks_alone(tmp_path, monkeypatch):
+    """One heavy slot, one small: a guard (its prompt plus the answer it may get is over the small
+    lane's 1,000 characters) holds the heavy slot while its LLM writes, so a heavy check waits for
+    it, and a small check goes straight through."""
+    import threading
+    import time
+
+    from hallucheck.service.routes_guard import guard_chars
+    from hallucheck.types import Source
+
+    assert guard_chars(BODY["question"], [Source(**BODY["contexts"][0])]) > 1000
+    app, ctx = _admission_app(tmp_path, monkeypatch)
+    set_guard_llm(app, _SlowLLM(["The link is valid for 24 hours [source:FAQ-2]."], delay=1.5))
+    with TestClient(app) as client:
+        out = {}
+        t = threading.Thread(target=lambda: out.setdefault("guard", client.post("/v1/guard", json=BODY)))
+        t.start()
+        time.sleep(0.4)
+        assert ctx.admission.snapshot()["heavy"]["running"] == 1  # the guard holds the heavy slot
+        t0 = time.monotonic()
+        small = client.post("/v1/check", json=SMALL_CHECK)
+        small_s = time.monotonic() - t0
+        t0 = time.monotonic()
+        heavy = client.post("/v1/check", json=HEAVY_CHECK)
+        heavy_s = time.monotonic() - t0
+        t.join()
+        assert small.status_code == 200 and small_s < 0.8, (small.status_code, small_s)
+        assert out["guard"].status_code == 200, out["guard"].text
+        assert heavy.status_code == 200 and heavy_s > 0.5, (heavy.status_code, heavy_s)  # waited for the guard
+        assert ctx.admission.snapshot()["heavy"]["running"] == 0  # handed back
+
+
+def test_a_guard_over_capacity_or_rate_gets_the_same_json_as_a_check(tmp_path, monkeypatch):
+    import threading
+    import time
+
+    app, ctx = _admission_app(tmp_path, monkeypatch, max_waiting=0)
+    set_guard_llm(app, _SlowLLM(["The link is valid for 24 hours [source:FAQ-2]."], delay=1.0))
+    with TestClient(app) as client:
+        out = {}
+        t = threading.Thread(target=lambda: out.setdefault("first", client.post("/v1/guard", json=BODY)))
+        t.start()
+        time.sleep(0.3)
+        refused = [client.post("/v1/guard", json=BODY), client.post("/v1/check", json=HEAVY_CHECK)]
+        t.join()
+        assert out["first"].status_code == 200
+        for r in refused:
+            assert r.status_code == 503, r.text
+            assert r.json()["error"]["code"] == "overloaded" and int(r.headers["retry-after"]) >= 1
+        assert client.get("/v1/checks").json()["total"] == 1  # the first guard only
+
+    app, ctx = _admission_app(tmp_path, monkeypatch, rate_per_second=0.001, rate_burst=4)
+    set_guard_llm(app, FakeLLM(["The link is valid for 24 hours [source:FAQ-2]."]))
+    with TestClient(app) as client:
+        assert client.post("/v1/guard", json={**BODY, "max_attempts": 2}).status_code == 200  # 1 + 2 tokens
+        limited = [client.post("/v1/guard", json={**BODY, "max_attempts": 2}), client.post("/v1/check", json=SMALL_CHECK),
+                   client.post("/v1/check", json=SMALL_CHECK)]
+        assert limited[1].status_code == 200  # the last token
+        for r in (limited[0], limited[2]):
+            assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited" and "retry-after" in r.headers
