@@ -58,6 +58,23 @@ def _where(err: dict[str, Any]) -> str:
     return ".".join(loc) or "body"
 
 
+_TOO_DEEP = ("the request body nests too deeply: the JSON parser's depth limit was reached "
+             "(metadata may nest at most 32 levels)")
+
+
+def _too_deep(exc: BaseException) -> bool:
+    """Whether ``exc`` comes from Python's recursion limit (the JSON parser recurses once per
+    level of nesting, so a body nested about a thousand levels deep ends there)."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # a short cause chain: FastAPI wraps the parser's error once
+        if seen is None:
+            return False
+        if isinstance(seen, RecursionError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -70,12 +87,25 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400 and _too_deep(exc):
+            # FastAPI answers any body its JSON parser could not read with a bare 400; a body
+            # nested past the parser's depth is well-formed JSON that is too deep, like metadata
+            # nested past 32 levels, so it gets the same 422.
+            return error_response(422, "invalid_request", _TOO_DEEP)
+        if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):
+            # the parser's other failures (invalid UTF-8, an integer of 4,300+ digits): malformed
+            # like any body that is not JSON
+            return error_response(400, "malformed_json", "the request body is not valid JSON")
         code = _CODES.get(exc.status_code, "error")
         return error_response(exc.status_code, code, str(exc.detail), headers=getattr(exc, "headers", None))
 
     @app.exception_handler(ApiError)
     async def _api(_: Request, exc: ApiError) -> JSONResponse:
         return error_response(exc.status, exc.code, exc.message, headers=exc.headers)
+
+    @app.exception_handler(RecursionError)
+    async def _deep(_: Request, exc: RecursionError) -> JSONResponse:
+        return error_response(422, "invalid_request", _TOO_DEEP)
 
     @app.exception_handler(InputError)
     async def _input(_: Request, exc: InputError) -> JSONResponse:

@@ -211,12 +211,27 @@ def test_dashboard_keeps_the_key_out_of_local_storage():
     assert "localStorage.setItem" not in code and "localStorage.getItem" not in code
 
 
-@pytest.mark.parametrize("depth", [40, 260, 300, 900])
+@pytest.mark.parametrize("depth", [40, 260, 300, 900, 1000, 5000, 100_000])
 def test_deeply_nested_metadata_is_422(server, depth):
+    """Past about 1,000 levels the JSON parser itself gives up (Python's recursion limit): the
+    same 422 as metadata nested past its 32 levels, never the parser's bare 400."""
     meta = '{"a":' * depth + "1" + "}" * depth
     body = json.dumps({k: v for k, v in CLEAN.items()})[:-1] + ', "metadata": ' + meta + "}"
     r = httpx.post(server.url + "/v1/check", content=body.encode(), headers={"content-type": "application/json"})
     assert error(r, 422)["code"] == "invalid_request"
+
+
+@pytest.mark.parametrize("path", ["/v1/check", "/v1/check/batch", "/v1/guard", "/v1/check/stream"])
+def test_any_body_nested_past_the_parser_is_422_and_malformed_json_stays_400(server, path):
+    deep = "[" * 50_000 + "]" * 50_000
+    headers = {"content-type": "application/json"}
+    r = httpx.post(server.url + path, content=('{"question": "q", "contexts": ' + deep + "}").encode(), headers=headers)
+    assert error(r, 422)["code"] == "invalid_request", r.text
+    assert "nests too deeply" in r.json()["error"]["message"]
+    for malformed in (b'{"question": "q", "contexts": [', b'{"question": "\xff"}', b"{" + b'"a":' * 3 + b"}",
+                      b'{"question": ' + b"1" * 5000 + b"}"):
+        r = httpx.post(server.url + path, content=malformed, headers=headers)
+        assert error(r, 400)["code"] == "malformed_json", (malformed, r.text)
 
 
 def test_a_stream_that_goes_silent_is_dropped_and_stores_nothing(server_factory):
