@@ -3,7 +3,8 @@
 Precise evidence is a span the detectors mark with a ``kind``: an invalid citation id
 (``citations``), a figure that contradicts the same quantity in the sources or that the sources
 do not give, a name the sources never mention (``numbers``). For each kind and language this
-runs those detectors over labelled answers of the ``calib`` part (never dev) and counts, of the
+runs those detectors over labelled answers of the ``train`` and ``calib`` parts (never dev; each
+part is a data set of its own) and counts, of the
 answers holding at least one span of the kind, the share labelled hallucinated (answer-level
 precision: what a floor would decide) and the share of such spans that overlap a labelled span.
 
@@ -100,7 +101,8 @@ def main() -> None:
     ap.add_argument("--data", action="append", default=[], metavar="LANG=PATH", help="generic labelled records of one language")
     ap.add_argument("--ragtruth", default=str(RAGTRUTH), help="RAGTruth train file (English)")
     ap.add_argument("--no-ragtruth", action="store_true")
-    ap.add_argument("--part", default="calib", choices=["train", "calib"], help="RAGTruth part (never dev: the floors are chosen here)")
+    ap.add_argument("--part", default="train,calib",
+                    help="RAGTruth parts, comma-separated, each counted as a data set of its own (never dev: the floors are chosen here)")
     ap.add_argument("--data-parts", default="train,calib", help="parts of the --data sets, comma-separated (never dev)")
     ap.add_argument("--limit", type=int, default=None, help="answers per data set")
     ap.add_argument("--min-precision", type=float, default=MIN_PRECISION)
@@ -110,7 +112,10 @@ def main() -> None:
 
     results: dict[str, dict[tuple[str, str], dict[str, int]]] = {}
     if not args.no_ragtruth:
-        results[f"ragtruth {args.part}"] = measure("ragtruth", args.ragtruth, "ragtruth", args.part, "en", args.limit)
+        for part in args.part.split(","):
+            if part not in ("train", "calib"):
+                ap.error(f"--part: {part!r} is not train or calib (dev is for reporting only)")
+            results[f"ragtruth {part}"] = measure("ragtruth", args.ragtruth, "ragtruth", part, "en", args.limit)
     for item in args.data:
         lang, _, path = item.partition("=")
         if not path:

@@ -63,7 +63,7 @@ _NOT_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "ok", "okay", "yes", 
 REFERENCE_WORDS = frozenset(
     "passage passages source sources document documents doc docs context contexts article text "
     "section chapter page pages paragraph point points item items step steps option options tip tips "
-    "method methods part parts stage stages phase figure fig table appendix line lines question example "
+    "method methods part parts stage stages phase figure fig table appendix line lines question example fact facts "
     "quelle quellen dokument abschnitt kapitel seite punkt schritt schritte teil absatz "
     "étape étapes extrait chapitre partie paragraphe".split()
 )

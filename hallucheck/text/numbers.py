@@ -540,6 +540,73 @@ def _scan_dates(lt: str, text: str, reading: _Reading, runs: _Runs, out: list[Nu
                 taken.take(a, b)
 
 
+_MONTH_RANGE_BEFORE = re.compile(
+    rf"(?<![{_LAT}])(?P<mon>{trie_pattern(MONTHS)})\.?\s*(?:to|until|till|through|thru|and|or|-|–|—|bis|und|au|à|et)\s*$"
+)
+
+
+def _scan_month_ranges(lt: str, text: str, out: list[NumberMention], taken: _Taken) -> None:
+    """The first month of a range that names its year once: "from January to October 2023" gives
+    January 2023 as well as October 2023."""
+    for m in list(out):
+        if m.kind != "date" or m.year is None or m.month is None or m.day is not None:
+            continue
+        mt = _MONTH_RANGE_BEFORE.search(lt, max(0, m.start - 24), m.start)
+        if mt is None or not taken.free(*mt.span("mon")):
+            continue
+        a, b = mt.span("mon")
+        word = mt["mon"]
+        if word in ("may", "mar", "mai", "sept") and not text[a].isupper():
+            continue
+        month = MONTHS[word]
+        if month >= m.month:
+            continue  # a range runs forward within its year
+        mention = _date(a, b, text[a:b], m.year, month, None)
+        if mention is not None:
+            out.append(mention)
+            taken.take(a, b)
+
+
+_FRACTION = re.compile(r"(?<![\d.,/])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?![\d/]|[.,]\d)")
+_FRACTION_DENOMINATORS = frozenset({2, 3, 4, 5, 6, 8, 10, 12, 16})
+_RATING_AFTER = re.compile(r"\s*(?:stars?|points?|pts\b|sterne|étoiles|分|星)")
+_WHOLE_BEFORE = re.compile(r"(?<![\d.,/])(?P<w>\d{1,3})[ \u00a0]$")
+VULGAR_FRACTIONS: dict[str, float] = {
+    "½": 1 / 2, "⅓": 1 / 3, "⅔": 2 / 3, "¼": 1 / 4, "¾": 3 / 4, "⅕": 1 / 5, "⅖": 2 / 5, "⅗": 3 / 5, "⅘": 4 / 5,
+    "⅙": 1 / 6, "⅚": 5 / 6, "⅛": 1 / 8, "⅜": 3 / 8, "⅝": 5 / 8, "⅞": 7 / 8,
+}
+_VULGAR = re.compile(r"(?:(?<![\d.,])(?P<w>\d{1,3})[ \u00a0]?)?(?P<f>[½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞])")
+
+
+def _fraction_mention(lt: str, text: str, taken: _Taken, a: int, b: int, value: float) -> NumberMention:
+    """A fraction at [a, b), with the whole number written before it ("1 1/2") when there is one."""
+    whole = _WHOLE_BEFORE.search(lt, max(0, a - 5), a)
+    if whole is not None and taken.free(whole.start("w"), a):
+        a, value = whole.start("w"), value + int(whole["w"])
+    return NumberMention(a, b, text[a:b], "number", value, 0.0, "", repr(value))
+
+
+def _scan_fractions(lt: str, text: str, starts: list[int], out: list[NumberMention], taken: _Taken) -> None:
+    """Fractions read as one value: "1/3", "1 1/2 cups", "½", "1½". A pair whose second number is
+    not a usual denominator, or is not the larger, stays two numbers ("24/7", "4/15")."""
+    for mt in _at(_FRACTION, lt, starts, taken):
+        num, den = int(mt["a"]), int(mt["b"])
+        if not 1 <= num < den or den not in _FRACTION_DENOMINATORS or _RATING_AFTER.match(lt, mt.end()):
+            continue  # "4/5 stars" is a rating, read as 4 on a scale of 5
+        mention = _fraction_mention(lt, text, taken, mt.start(), mt.end(), num / den)
+        out.append(mention)
+        taken.take(mention.start, mention.end)
+    if lt.isascii():
+        return
+    for mt in _VULGAR.finditer(lt):
+        a, b = mt.span()
+        if not taken.free(a, b):
+            continue
+        value = VULGAR_FRACTIONS[mt["f"]] + (int(mt["w"]) if mt["w"] else 0)
+        out.append(NumberMention(a, b, text[a:b], "number", value, 0.0, "", repr(value)))
+        taken.take(a, b)
+
+
 def _says_hours(s: str) -> bool:
     """"19 Uhr" / "19h" are 24-hour times."""
     return s.endswith("uhr") or s.endswith("h")
@@ -557,7 +624,7 @@ def _scan_times(lt: str, text: str, runs: _Runs, out: list[NumberMention], taken
             if h > 24 or mi > 59:
                 continue
             ap = (gd.get("ap") or "").lower()
-            if ap and h <= 12:
+            if ap and 1 <= h <= 12:  # "0:00 PM" (hour 0) is read as written
                 h = h % 12 + (12 if ap == "p" else 0)
             minutes = (h % 24) * 60 + mi
             # "5:00" without am/pm may mean 5 pm: such a time matches either half of the day
@@ -741,9 +808,13 @@ def _scan(text: str, language: str) -> tuple[list[NumberMention], list[NumberMen
     runs = _digit_runs(lt)
     if runs.all:
         _scan_dates(lt, text, reading, runs, out, taken)
+        _scan_month_ranges(lt, text, out, taken)
         _scan_times(lt, text, runs, out, taken)
         _scan_phones(lt, text, runs.phone, out, taken)
+        _scan_fractions(lt, text, runs.numeric, out, taken)
         _scan_numbers(lt, text, reading, runs.all, out, taken)
+    elif not lt.isascii():
+        _scan_fractions(lt, text, [], out, taken)
     first_spelled = len(out)
     if reading.lang != "zh":
         _scan_spelled(lt, text, out, taken)

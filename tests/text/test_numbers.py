@@ -292,3 +292,29 @@ def test_invariant_mentions_leave_out_spelled_numbers_and_language_dependent_rea
 def test_a_four_digit_quantity_with_a_unit_is_not_a_year(text: str, kind: str) -> None:
     (m,) = [m for m in find_numbers(text, "en") if m.value is not None and m.value >= 1000]
     assert m.kind == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("from 1/3 to 1/2 of the total", [1 / 3, 1 / 2]),
+        ("from 1/3 to ½ of the total", [1 / 3, 1 / 2]),
+        ("add 1 1/2 cups of wine and 1½ cups of stock", [1.5, 1.5]),
+        ("open 24/7", [24.0, 7.0]),  # not a fraction
+        ("rated 4/5 stars", [4.0, 5.0]),  # a rating
+    ],
+)
+def test_fractions(text: str, values: list[float]) -> None:
+    assert [m.value for m in find_numbers(text, "en")] == pytest.approx(values)
+
+
+def test_the_first_month_of_a_range_takes_the_year() -> None:
+    ms = find_numbers("He served from January to October 2023.", "en")
+    assert [(m.kind, m.year, m.month) for m in ms] == [("date", 2023, 1), ("date", 2023, 10)]
+    assert [m.key for m in find_numbers("from October to January 2023", "en")] == ["2023-1-?"]
+
+
+def test_hour_zero_with_pm_is_read_as_written() -> None:
+    a, b = find_numbers("open from 0:00 AM to 0:00 PM", "en")
+    (c,) = find_numbers("0:0", "en")
+    assert a.value == b.value == c.value == 0.0 and same_value(b, c)

@@ -194,6 +194,18 @@ class SourceFacts:
             close.append(frozenset(norms[max(0, i - 1) : i] + norms[j : j + 1]))
         return neighbours, close
 
+    @cached_property
+    def units(self) -> list[str]:
+        """The content word right after each figure ("people" in "72 people"), or "" when the
+        next token is punctuation, a stop word or a number."""
+        cols = self.source.columns
+        starts, norms, facts = cols.starts, cols.norms, cols.facts
+        out: list[str] = []
+        for m in self.mentions:
+            j = bisect_left(starts, m.end)
+            out.append(norms[j] if j < len(starts) and facts[j] else "")
+        return out
+
     @property
     def neighbours(self) -> list[frozenset[str]]:
         """Content lemmas near each figure: what it measures."""
@@ -255,6 +267,32 @@ _SELF_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _OPEN_PAREN = re.compile(r"\(\s*[^()\d]{0,12}$")
+# The second figure of a range inside such parentheses: "55-75°F (13-24°C)".
+_OPEN_PAREN_RANGE = re.compile(r"\(\s*[^()\d]{0,12}\d[\d.,]*\s*(?:[-–—]|to|bis|à)\s*[^()\d]{0,4}$")
+# Round-the-clock idioms, not quantities: "open 24/7", "24x7 support", "24/7/365".
+_IDIOM = re.compile(r"(?<![\d.,])24\s*[/x×]\s*7(?:\s*/\s*365)?(?![\d.,])")
+# Words that say a figure is rounded or a bound: "over 3,800 people", "nearly $195,000".
+_HEDGE_BEFORE = re.compile(
+    r"(?:\b(?:(?P<low>over|more\s+than|at\s+least|upwards\s+of|just\s+over|in\s+excess\s+of|über|mehr\s+als|"
+    r"mindestens|plus\s+de|au\s+moins)|(?P<high>nearly|almost|under|less\s+than|fewer\s+than|up\s+to|just\s+under|"
+    r"knapp|fast|fast|presque|moins\s+de|près\s+de)|(?:about|approximately|approx\.|around|roughly|some|close\s+to|"
+    r"circa|ca\.|an\s+estimated|estimated|rund|etwa|ungefähr|environ|quelque))\s+|~\s*|约|約|大约|大約"
+    r"|(?P<low_zh>超过|超過|逾)|(?P<high_zh>近|将近|將近))$",
+    re.IGNORECASE,
+)
+_HEDGE_SHARE = 0.1  # and a hedged figure is never more than 10% off the source's
+# A rate, not a total: "$1.50 per square foot", "10 mg/kg", "$5 a month", "twice each day".
+_RATE_AFTER = re.compile(
+    r"\s*(?:[^\W\d_]+\s+){0,2}?(?:per\b|/\s*[^\W\d_]|each\b|a\s+(?:day|week|month|year|hour|night|minute|person)\b|"
+    r"an\s+hour\b|pro\b|par\b|je\b)",
+    re.IGNORECASE,
+)
+_RANGE_AFTER = re.compile(r"\s*(?:[-–—]|to|and|or|bis|à)\s*\d")
+_RATE_BEFORE = re.compile(r"\b(?:every|each|per|alle|jede[nrs]?|chaque|tous\s+les)\s+$", re.IGNORECASE)
+# An arithmetic result: "$50,000 x 2.4% = $1,200".
+_EQUALS_BEFORE = re.compile(r"=\s*(?:approximately\s+|about\s+|~\s*|≈\s*)?$", re.IGNORECASE)
+_OPERATOR = re.compile(r"(?:^|\s)([x×*/÷+\-−–])(?=\s)")
+_EXPRESSION_BREAK = re.compile(r"[=:;\n]|[.!?](?:\s|$)")
 
 
 def _meta_word(text: str, end: int) -> str | None:
@@ -277,6 +315,9 @@ def _not_a_claim(answer: str, m: NumberMention, supported_end: int, source_meta:
     """
     if m.kind not in ("number", "ordinal"):
         return False
+    idiom = _IDIOM.search(answer, max(0, m.start - 6), min(len(answer), m.end + 10))
+    if idiom and idiom.start() <= m.start and m.end <= idiom.end():
+        return True
     before = answer[max(0, m.start - 40) : m.start]
     ref = _REFERENCE_BEFORE.search(before)
     if ref and ref.group(1).lower() in REFERENCE_WORDS:
@@ -309,7 +350,7 @@ def _conversion(answer: str, m: NumberMention, supported_end: int) -> bool:
     """A figure in parentheses right after a supported one: a conversion the answer may have
     worked out itself ("145 degrees F (63 degrees C)")."""
     return m.kind in ("number", "ordinal") and 0 <= m.start - supported_end <= 30 and bool(
-        _OPEN_PAREN.search(answer, supported_end, m.start)
+        _OPEN_PAREN.search(answer, supported_end, m.start) or _OPEN_PAREN_RANGE.search(answer, supported_end, m.start)
     )
 
 
@@ -325,7 +366,9 @@ def _question_words(question: str) -> frozenset[str]:
 
 
 def _four_digits(m: NumberMention) -> bool:
-    return m.value is not None and m.value >= 1000 and m.value == int(m.value)
+    """A plain number of four digits or more written without a separator, which may measure what
+    a year-like figure does ("MTU of 1460" against "14600"); "500,000" or "12,000" do not."""
+    return m.value is not None and m.value >= 1000 and m.value == int(m.value) and m.text.strip().isdigit()
 
 
 def _compatible(a: NumberMention, b: NumberMention) -> bool:
@@ -349,6 +392,136 @@ def _compatible(a: NumberMention, b: NumberMention) -> bool:
             return False
         return any(p is not None and q is not None for p, q in ((a.year, b.year), (a.month, b.month), (a.day, b.day)))
     return a.kind == b.kind
+
+
+def _hedged_match(answer: str, m: NumberMention, facts: SourceFacts, work: list[int]) -> bool:
+    """A rounded or bounded figure that restates a source figure: "over 3,800" for 3,862, "nearly
+    $195,000" for $194,497. Only where the answer says it is not exact, and within 5%."""
+    if m.value is None or not m.value or not _plain(m):
+        return False
+    hedge = _HEDGE_BEFORE.search(answer, max(0, m.start - 24), m.start)
+    if hedge is None:
+        return False
+    v = float(m.value)
+    # the figure's own rounding: 3,800 is rounded to hundreds, 79 to units, 2.5 to tenths
+    unit = max(m.precision, 1.0) if v == int(v) else m.precision
+    if v == int(v) and v >= 10:
+        text = str(int(abs(v)))
+        unit = float(10 ** (len(text) - len(text.rstrip("0"))))
+    slack = min(unit, _HEDGE_SHARE * abs(v)) + 1e-9 * abs(v)
+    low = bool(hedge.group("low") or hedge.group("low_zh"))  # "over 3,800": the true figure is above
+    high = bool(hedge.group("high") or hedge.group("high_zh"))  # "nearly $195,000": below
+    work[0] += len(facts.mentions)
+    for s in facts.mentions:
+        if not _plain(s) or s.weak or s.kind != m.kind or not _compatible(m, s):
+            continue
+        d = float(s.value) - v  # type: ignore[arg-type]
+        if abs(d) <= slack and not (low and d < -1e-9) and not (high and d > 1e-9):
+            return True
+    return False
+
+
+def _operand_value(m: NumberMention) -> float | None:
+    if m.value is None or not _plain(m):
+        return None
+    return float(m.value) / 100.0 if m.kind == "percent" else float(m.value)
+
+
+def _computed(answer: str, m: NumberMention, mentions: Sequence[NumberMention]) -> bool:
+    """Whether ``m`` is the right result of arithmetic the answer writes out just before it:
+    "$50,000 x 2.4% = $1,200", "$4,000 (sales) - $3,000 (cost of sales) = $1,000".
+
+    Only two or more figures joined by one operator each (x × * / ÷ + -) count, evaluated left
+    to right, and the result must agree within the rounding of the written result; a wrong
+    result is judged like any other figure.
+    """
+    if m.value is None or not _plain(m):
+        return False
+    eq = _EQUALS_BEFORE.search(answer, max(0, m.start - 16), m.start)
+    if eq is None:
+        return False
+    eq_at = answer.rfind("=", 0, m.start)
+    stop = max((b.end() for b in _EXPRESSION_BREAK.finditer(answer, max(0, eq_at - 200), eq_at)), default=max(0, eq_at - 200))
+    operands = [o for o in mentions if stop <= o.start and o.end <= eq_at]
+    if len(operands) < 2:
+        return False
+    total = _operand_value(operands[0])
+    for left, right in zip(operands, operands[1:]):
+        ops = _OPERATOR.findall(answer[left.end : right.start])
+        value = _operand_value(right)
+        if total is None or value is None or len(ops) != 1:
+            return False
+        op = ops[0]
+        if op in "x×*":
+            total *= value
+        elif op in "/÷":
+            if not value:
+                return False
+            total /= value
+        elif op == "+":
+            total += value
+        else:
+            total -= value
+    if total is None:
+        return False
+    result = float(m.value)
+    tolerance = max(m.precision / 2.0, 0.005) + 1e-9 * max(abs(result), 1.0)
+    return abs(total - result) <= tolerance
+
+
+def _is_rate(text: str, m: NumberMention) -> bool:
+    """Whether a figure is a rate ("$1.50 per square foot", "every 30 minutes") rather than a total."""
+    return bool(_RATE_AFTER.match(text, m.end) or _RATE_BEFORE.search(text, max(0, m.start - 16), m.start))
+
+
+def _mantissa(m: NumberMention) -> str:
+    """The digits of a figure as written, before any scale word: "2.4" for "2.4 million"."""
+    digits = "".join(ch for ch in m.text if ch.isdigit() or ch in ".,")
+    return digits.strip(".,")
+
+
+_COUNTED = frozenset({"number", "percent", "money", "ordinal"})
+
+
+def _answer_unit(analysis: CaseAnalysis, m: NumberMention) -> str:
+    """The content word right after a figure of the answer ("people" in "3,800 people"), or ""."""
+    for sentence in analysis.tokens_by_sentence:
+        if not sentence or sentence[-1].end <= m.end:
+            continue
+        nxt = next((t for t in sentence if t.start >= m.end), None)
+        if nxt is None or nxt.is_punct or nxt.is_stop or nxt.is_number:
+            return ""
+        return nxt.norm
+    return ""
+
+
+def _same_quantity(
+    m: NumberMention, other: NumberMention, unit: str, other_unit: str, rate: bool, hedged: bool, source_text: str
+) -> bool:
+    """Whether a source figure can measure what the answer's figure measures, so that a different
+    value there contradicts it. Not when the words that name what is counted differ ("25 years"
+    against "12,000 women"), when one is a rate and the other a total ("$1.50 per square foot"
+    against "$480 for 1000 square feet"), when the source's figure is a bound the answer's value
+    keeps ("at least 165 degrees" against "250 degrees"; not when the answer gives a bound too,
+    "more than 22" against "more than 4", nor for a range, "at least 6 to 8"), or when the two write the same digits
+    and only the answer's scale word differs (the source's was not read: "2.4 milllion")."""
+    if m.kind in _COUNTED and other.kind in _COUNTED:
+        if unit and other_unit and unit != other_unit:
+            return False
+        if rate != _is_rate(source_text, other):
+            return False
+    if _plain(m) and _plain(other) and m.kind == other.kind and not hedged and not _RANGE_AFTER.match(source_text, other.end):
+        bound = _HEDGE_BEFORE.search(source_text, max(0, other.start - 24), other.start)
+        if bound is not None:  # "at least 165 degrees" is not contradicted by "250-300 degrees"
+            if (bound.group("low") or bound.group("low_zh")) and m.value >= other.value:  # type: ignore[operator]
+                return False
+            if (bound.group("high") or bound.group("high_zh")) and m.value <= other.value:  # type: ignore[operator]
+                return False
+    if m.value is not None and other.value is not None and m.value != other.value:
+        digits = _mantissa(m)
+        if digits and digits == _mantissa(other) and other.text.strip(" .,").replace(",", "") == digits.replace(",", ""):
+            return False
+    return True
 
 
 def _overlap(local: frozenset[str], sentence: frozenset[str]) -> tuple[float, int]:
@@ -454,6 +627,7 @@ class NumbersDetector(BaseDetector):
         work = [0]  # source figures compared so far (see MAX_COMPARISONS)
         stopped_at: int | None = None
         supported: NumberMention | None = None
+        computed: list[NumberMention] = []
         for si, group in enumerate(by_sentence):
             if stopped_at is not None:
                 break
@@ -461,7 +635,17 @@ class NumbersDetector(BaseDetector):
                 if work[0] > MAX_COMPARISONS:
                     stopped_at = m.start
                     break
-                if any(same_value(m, q) for q in question_mentions) or facts.gives(m):
+                if (
+                    any(same_value(m, q) for q in question_mentions) or facts.gives(m)
+                    or any(same_value(m, c) for c in computed) or _hedged_match(answer, m, facts, work)
+                ):
+                    supported_end = m.end
+                    supported = m
+                    continue
+                if _computed(answer, m, mentions):
+                    # The answer's own arithmetic, done right ("$50,000 x 2.4% = $1,200"): the
+                    # operands are checked as figures of their own, the result restates them.
+                    computed.append(m)
                     supported_end = m.end
                     supported = m
                     continue
@@ -528,6 +712,11 @@ class NumbersDetector(BaseDetector):
         candidates = sorted({k for w in local for k in index.get(w, ())})
         if work is not None:
             work[0] += len(candidates)
+        unit = _answer_unit(analysis, m) if m.kind in _COUNTED else ""
+        rate = _is_rate(analysis.answer, m)
+        hedged = bool(_HEDGE_BEFORE.search(analysis.answer, max(0, m.start - 24), m.start))
+        source_text = facts.source.text
+        best_k = -1
         for k in candidates:
             other = facts.mentions[k]
             if other.weak and m.kind != "number" or not _compatible(m, other):
@@ -540,8 +729,14 @@ class NumbersDetector(BaseDetector):
             score, _ = _overlap(local, facts.sentence_norms[idx])
             key = (len(close & facts.close[k]), tight, near, score)
             if key > best_key:
-                best, best_key, best_other = idx, key, other
-        if best >= 0 and best_key[3] >= self.contradiction_overlap and best_other is not None:
+                best, best_key, best_other, best_k = idx, key, other, k
+        # The source figure that best matches the answer's in context must measure the same
+        # quantity; when it does not, the answer's figure is unsupported, not contradicted (a
+        # weaker match further away would only be a guess).
+        if (
+            best >= 0 and best_key[3] >= self.contradiction_overlap and best_other is not None
+            and _same_quantity(m, best_other, unit, facts.units[best_k], rate, hedged, source_text)
+        ):
             ev = self._evidence(analysis, facts, best, "contradicts", best_key[3])
             return Span(
                 start=m.start,

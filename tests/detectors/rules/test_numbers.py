@@ -260,3 +260,75 @@ def test_a_figure_in_parentheses_the_sources_give_differently_is_a_contradiction
     # a conversion the sources do not give is still not held against the answer
     f = run("Cook it to 145 degrees F (63 degrees C).", "Cook the pork to 145 degrees F.")
     assert labelled(f) == []
+
+
+# ---- what makes a different figure a contradiction (the same quantity, stated as exact)
+
+
+def kinds(f: Finding) -> list[tuple[str, str | None]]:
+    return [(s.text, s.kind) for s in f.spans]
+
+
+def test_a_hedged_rounded_figure_restates_the_source() -> None:
+    source = "The earthquake killed 3,862 people, and agents seized $194,497 in cash."
+    assert run("The earthquake killed over 3,800 people.", source).spans == []
+    assert run("Agents seized nearly $195,000 in cash.", source).spans == []
+    # the bound must point the right way, and a hedge does not stretch an unrounded figure
+    assert kinds(run("The earthquake killed nearly 3,800 people.", source)) == [("3,800", "contradicted_figure")]
+    assert kinds(run("The water is around 79°F.", "The water temperature is 82°F.")) == [("79", "contradicted_figure")]
+
+
+def test_the_answers_own_correct_arithmetic_is_not_a_contradiction() -> None:
+    source = "Example: $50,000 x 4 percent (.04) = $2,000 annual increase. Inflation was 2.4% that year."
+    f = run("The real increase is $50,000 x 2.4% = $1,200, so the raise after inflation is $1,200.", source)
+    assert f.spans == []
+    wrong = run("The real increase is $50,000 x 2.4% = $1,500.", source)
+    assert [s.text for s in wrong.spans] == ["$1,500"]
+
+
+def test_a_figure_that_counts_something_else_is_not_contradicted() -> None:
+    source = "He paid for sex with more than 12,000 women during visits to the Philippines over the years."
+    f = run("He paid for sex during visits to the Philippines over 25 years.", source)
+    assert kinds(f) == [("25", "unsupported_figure")]
+    same = run("He paid for sex with more than 15,000 women during visits to the Philippines.", source)
+    assert kinds(same) == [("15,000", "contradicted_figure")]
+
+
+def test_a_rate_and_a_total_are_different_quantities() -> None:
+    source = "The cost to install drywall is about $1.50 per square foot."
+    f = run("Installing drywall costs about $480 for the whole room.", source)
+    assert [s.kind for s in f.spans] == ["unsupported_figure"]
+    assert kinds(run("Installing drywall costs about $2.50 per square foot.", source)) == [("$2.50", "contradicted_figure")]
+
+
+def test_a_value_inside_the_sources_bound_is_not_contradicted() -> None:
+    source = "Reheat the chicken until it reaches at least 165 degrees Fahrenheit."
+    f = run("Reheat the chicken until it reaches 180 degrees Fahrenheit.", source)
+    assert [s.kind for s in f.spans] == ["unsupported_figure"]
+    assert kinds(run("Reheat the chicken until it reaches 150 degrees Fahrenheit.", source)) == [("150", "contradicted_figure")]
+    # the answer's own bound and a range in the source are compared as they are
+    keys = "The server corrupted keys with more than 4 sub-keys."
+    assert kinds(run("The server corrupted keys with more than 22 sub-keys.", keys)) == [("22", "contradicted_figure")]
+    pw = "Choose a password of at least 6 to 8 characters."
+    assert kinds(run("Choose a password of at least 60 to 8 characters.", pw)) == [("60", "contradicted_figure")]
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        ("The nursing home provides skilled care 24/7.", "Nursing homes provide skilled nursing care for 24 hours a day."),
+        ("Slaves made up 1/3 to 1/2 of the population.", "Slaves made up from 1/3 to ½ of the total population."),
+        ("He became Speaker in January 2023.", "He served as speaker from January to October 2023."),
+        ("It has over 2.4 million likes.", "The photo has earned more than 2.4 milllion likes."),
+        ("Many cans are recycled (Passage 2, Fact 5).", "Below are 40 facts about recycling. Many cans are recycled."),
+        ("Grow them at 55-75°F (13-24°C).", "Onions grow best when the temperature ranges from 55 to 75 degrees Fahrenheit."),
+    ],
+)
+def test_faithful_figures_are_not_contradicted(answer: str, source: str) -> None:
+    assert [s for s in run(answer, source).spans if s.kind == "contradicted_figure"] == []
+
+
+def test_a_large_count_is_not_compared_with_a_year() -> None:
+    source = "The tourist center is expected to attract half-a-million visitors per year when it opens in 2017."
+    f = run("The tourist center is expected to attract 500,000 visitors when it opens.", source)
+    assert [s.kind for s in f.spans] == ["unsupported_figure"]
