@@ -304,6 +304,33 @@ def _meta_word(text: str, end: int) -> str | None:
     return word[:-1] if word.endswith("s") else word
 
 
+def _reference_word(answer: str, m: NumberMention) -> str | None:
+    """The word that makes a figure a reference to a part ("passage 3", "lines 7 to 10"), or None."""
+    if m.kind not in ("number", "ordinal"):
+        return None
+    ref = _REFERENCE_BEFORE.search(answer[max(0, m.start - 40) : m.start])
+    word = ref.group(1).lower() if ref else ""
+    return word if word in REFERENCE_WORDS else None
+
+
+_LABEL_BEFORE = re.compile(r"(?:^|\n)[ \t*#>\-•]*[^\W\d_]+\.?\s*$")
+_CITE_OPEN = re.compile(r"\([^()\n]*$")
+
+
+def _own_label(answer: str, m: NumberMention) -> bool:
+    """A numbered part that is the answer's own layout ("Step 3:" opening a line) or a pointer to
+    the sources in parentheses ("(Passage 2, Fact 5)"), not a claim about the text."""
+    before = answer[max(0, m.start - 40) : m.start]
+    return bool(_LABEL_BEFORE.search(before) or _CITE_OPEN.search(before))
+
+
+def _sources_number(facts: SourceFacts, word: str) -> bool:
+    """Whether the sources number their own parts with ``word`` too ("lines 7 to 10"): then a
+    part the answer numbers differently in the same context is a changed figure, not a reference
+    to the sources' layout."""
+    return re.search(rf"(?<![^\W\d_]){re.escape(word)}\.?\s*(?:#|no\.?\s*|nr\.?\s*)?\d", facts.lower) is not None
+
+
 def _not_a_claim(answer: str, m: NumberMention, supported_end: int, source_meta: Collection[str] = ()) -> bool:
     """Figures that are not claims about the world.
 
@@ -319,8 +346,7 @@ def _not_a_claim(answer: str, m: NumberMention, supported_end: int, source_meta:
     if idiom and idiom.start() <= m.start and m.end <= idiom.end():
         return True
     before = answer[max(0, m.start - 40) : m.start]
-    ref = _REFERENCE_BEFORE.search(before)
-    if ref and ref.group(1).lower() in REFERENCE_WORDS:
+    if _reference_word(answer, m) is not None:
         return True
     if m.value in (5.0, 10.0, 100.0) and _SCALE_BEFORE.search(before):
         return True
@@ -657,6 +683,16 @@ class NumbersDetector(BaseDetector):
                     if supported is None or not _paren_differs(facts, supported, m):
                         continue
                 elif _not_a_claim(answer, m, supported_end, facts.meta_words):
+                    ref = _reference_word(answer, m)
+                    if ref is None or _own_label(answer, m) or not _sources_number(facts, ref):
+                        continue
+                    # A numbered part the sources number too: held against the answer only when
+                    # the sources give another number in the same context ("lines 7 to 10").
+                    local = self._local(analysis, si, m.start, m.end)
+                    span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1), work)
+                    if span.label == "contradiction":
+                        number_spans.append(span)
+                        contradicted += 1
                     continue
                 local = self._local(analysis, si, m.start, m.end)
                 span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1), work)

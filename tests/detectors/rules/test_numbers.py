@@ -332,3 +332,13 @@ def test_a_large_count_is_not_compared_with_a_year() -> None:
     source = "The tourist center is expected to attract half-a-million visitors per year when it opens in 2017."
     f = run("The tourist center is expected to attract 500,000 visitors when it opens.", source)
     assert [s.kind for s in f.spans] == ["unsupported_figure"]
+
+
+def test_a_numbered_part_the_sources_number_differently_is_a_changed_figure() -> None:
+    source = 'You can process this document with tex(1) after commenting lines 7 to 10 and adding "\\input manmac".'
+    f = run('You can process this document with tex(1) after commenting lines 2 to 10 and adding "\\input manmac".', source)
+    assert kinds(f) == [("2", "contradicted_figure")]
+    # the answer's own steps and its pointers to the sources stay references
+    steps = "Step 1: open the box. Step 2: remove the cover and press the button for 10 seconds."
+    assert run("Step 3: remove the cover and press the button for 10 seconds.", steps).spans == []
+    assert run("Press the button for 10 seconds (Step 3).", steps).spans == []
