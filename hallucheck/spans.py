@@ -8,9 +8,10 @@ the numbers detector found contradicted stays a ``contradiction`` where the tagg
 same words ``baseless`` with a higher score.
 
 ``tidy_spans`` then makes the report readable: spans are grown to whole words (a CJK character is
-a word unit of its own, so Chinese spans are whole characters), lose leading and trailing
-punctuation and space, and fragments made only of function words ("et il", ". You can") or a
-single CJK character ("年") are dropped, unless a detector marked them as precise evidence.
+a word unit of its own, so Chinese spans are whole characters), lose leading punctuation and
+trailing space (closing punctuation the detector marked with the words, such as a sentence's
+full stop, stays), and fragments made only of function words ("et il", ". You can") or a single
+CJK character ("年") are dropped, unless a detector marked them as precise evidence.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def _is_cjk(ch: str) -> bool:
 
 
 def tidy_spans(spans: Sequence[Span], text: str, tokens: Sequence[Token]) -> list[Span]:
-    """Spans grown to whole words, trimmed of punctuation and space, fragments dropped.
+    """Spans grown to whole words, trimmed of leading punctuation and of space, fragments dropped.
 
     ``tokens`` are the answer's tokens (``CaseAnalysis.tokens``). Spans with a precise ``kind``
     or a marker-like label keep their offsets; merging again afterwards keeps them apart.
@@ -110,6 +111,13 @@ def tidy_spans(spans: Sequence[Span], text: str, tokens: Sequence[Token]) -> lis
             end -= 1
         if end <= start:
             continue
+        # Closing punctuation the detector marked with the words ("... 2 am.", "...)") stays: a
+        # flagged sentence ends with its full stop, as labelled spans do.
+        tail = s.end
+        while tail > end and text[tail - 1].isspace():
+            tail -= 1
+        if tail > end and not any(ch.isalnum() or _is_cjk(ch) for ch in text[end:tail]):
+            end = tail
         content = [t for t in words if not t.is_stop]
         piece = text[start:end]
         if not content or (len(piece) == 1 and _is_cjk(piece)):

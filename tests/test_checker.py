@@ -136,8 +136,8 @@ def test_coverage_is_the_least_any_detector_checked() -> None:
 def test_report_spans_are_the_policys_choice_or_else_all_findings_merged() -> None:
     dets = [Scripted("a", 1, [], risk=0.9, spans=[(18, 22)]), Scripted("b", 2, [], risk=0.6, spans=[(20, 31)])]
     merged = _checker(dets).check(CASE).spans
-    # merged, then kept to whole words: "2012 in Lyon" without the closing period
-    assert [(s.start, s.end, s.detector) for s in merged] == [(18, 30, "a+b")]
+    # merged, then kept to whole words: "2012 in Lyon." with the closing period detector b marked
+    assert [(s.start, s.end, s.detector) for s in merged] == [(18, 31, "a+b")]
     chosen = Span(start=26, end=30, text="Lyon", label="baseless", score=0.9, detector="policy")
     assert [(s.start, s.end) for s in _checker(dets, MaxPolicy(spans=[chosen])).check(CASE).spans] == [(26, 30)]
 

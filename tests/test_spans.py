@@ -114,3 +114,19 @@ def test_precise_and_marker_spans_keep_their_offsets() -> None:
     text = "It has a warranty [4]."
     marker = _span(text, "[4]", label="invalid_citation", score=1.0, detector="citations", kind="invalid_citation")
     assert tidy_spans([marker], text, _tokens(text)) == [marker]
+
+
+def test_closing_punctuation_the_detector_marked_stays_but_leading_punctuation_goes() -> None:
+    from hallucheck.spans import tidy_spans
+    from hallucheck.text import tokenize
+
+    text = "It opens at 9. It closes at 2 am. Then, it rests."
+    tokens = tokenize(text, "en")
+
+    def tidy(a: int, b: int) -> tuple[int, int]:
+        (s,) = tidy_spans([Span(start=a, end=b, text=text[a:b], label="baseless", score=0.9, detector="t")], text, tokens)
+        return s.start, s.end
+
+    assert text[slice(*tidy(13, 33))] == "It closes at 2 am."  # ". It closes at 2 am." loses its leading ". "
+    assert text[slice(*tidy(15, 34))] == "It closes at 2 am."  # the trailing space goes, the full stop stays
+    assert text[slice(*tidy(18, 31))] == "closes at 2 am"  # a stop the detector did not mark is not added

@@ -120,8 +120,8 @@ class FloorTable:
         risk = max(verdict.risk_score, *(fl.precision if fl.precision is not None else 1.0 for _, fl in hits))
         notes = list(verdict.notes)
         for s, fl in hits[:5]:
-            why = (f"precision {fl.precision:.2f} on {fl.support} answers ({fl.data})" if fl.precision is not None
-                   else "a floor by rule")
+            # the data behind the figure is in the policy file's floor table (``data``), not in every report
+            why = f"precision {fl.precision:.2f} on {fl.support} answers" if fl.precision is not None else "a floor by rule"
             notes.append(f"floor: {s.kind.replace('_', ' ') if s.kind else s.label} {s.text!r} makes the answer "
                          f"hallucinated ({language_key(language)}: {why})")
         spans = verdict.spans

@@ -317,7 +317,8 @@ class LearnedPolicy:
             # invalid citation id, a contradicted figure, a speculation phrase (the report's
             # merging lets the more precise label win where spans overlap).
             have = {id(s) for s in out}
-            out += [s for f in usable_findings for s in f.spans if s.label in KEPT_LABELS and id(s) not in have]
+            out += [s for f in usable_findings for s in f.spans
+                    if s.label in KEPT_LABELS and id(s) not in have and (s.label != "speculation" or f.flagged)]
         return out
 
     def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
