@@ -7,6 +7,7 @@ text, because a RAG log repeats the same retrieved passages for many answers.
 
 from __future__ import annotations
 
+import time
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
@@ -159,6 +160,14 @@ class CaseAnalysis:
     def __init__(self, case: Case) -> None:
         self.case = case
         self.shared: dict[str, Any] = {}
+        # The time.monotonic() instant the check must be done by (None: no limit); the Checker
+        # sets it from its budget and the caller's deadline (hallucheck.deadline).
+        self.deadline: float | None = None
+
+    def out_of_time(self) -> bool:
+        """Whether the check's deadline has passed: a long detector asks between its windows,
+        stops there, and reports the part it did not read as unchecked coverage."""
+        return self.deadline is not None and time.monotonic() >= self.deadline
 
     @cached_property
     def language(self) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.cases import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS, make_case
+from hallucheck.deadline import current_deadline
 from hallucheck.detectors import Detector, get_detector
 from hallucheck.errors import InputError
 from hallucheck.policies import Policy, get_policy
@@ -34,8 +35,11 @@ __all__ = ["Budget", "Checker", "check", "make_case", "MAX_ANSWER_CHARS", "MAX_S
 class Budget:
     """Limits for one check (None = unlimited).
 
-    ``max_seconds`` is wall time: no layer starts after it, and every LLM call ends by it (the
-    HTTP backends cut the request, its retries and any ``Retry-After`` wait to what is left).
+    ``max_seconds`` is wall time: no layer starts after it, a long detector stops at its next
+    window (the span tagger's, an LLM judge's) and reports the rest as unchecked, so the answer
+    goes to review, and every LLM call ends by it (the HTTP backends cut the request, its retries
+    and any ``Retry-After`` wait to what is left). A deadline set around the check
+    (:func:`hallucheck.deadline.time_limit`, a service request's) counts the same way.
     ``max_llm_calls`` counts calls across all detectors.
     """
 
@@ -154,9 +158,15 @@ class Checker:
                 timings_ms={"total": (time.perf_counter() - t0) * 1000.0},
             )
         analysis.shared["llm_calls_left"] = self.budget.max_llm_calls
-        # LLM calls made for this check must end within the time budget, not only start within it.
-        if self.budget.max_seconds is not None:
-            analysis.shared["llm_deadline"] = time.monotonic() + self.budget.max_seconds
+        # The check's deadline: its own time budget or the caller's (a service request's), the
+        # earlier. No layer starts after it, long detectors stop at their next window, and LLM
+        # calls made for this check must end by it, not only start before it.
+        own = time.monotonic() + self.budget.max_seconds if self.budget.max_seconds is not None else None
+        outer = current_deadline()
+        deadline = min((d for d in (own, outer) if d is not None), default=None)
+        if deadline is not None:
+            analysis.deadline = deadline
+            analysis.shared["llm_deadline"] = deadline
         findings: list[Finding] = []
         timings: dict[str, float] = {}
         current_layer = None
@@ -166,10 +176,9 @@ class Checker:
                 if self.cascade and findings and not self.policy.escalate(analysis, findings, det.layer):
                     notes.append(f"cascade stopped before layer {det.layer}: earlier layers were conclusive")
                     break
-                if self.budget.max_seconds is not None and findings:
-                    if time.perf_counter() - t0 > self.budget.max_seconds:
-                        notes.append(f"time budget spent before layer {det.layer}")
-                        break
+                if findings and analysis.out_of_time():
+                    notes.append(f"time budget spent before layer {det.layer}")
+                    break
             finding = _safe_detect(det, analysis)
             findings.append(finding)
             timings[det.name] = finding.latency_ms

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,9 @@ __all__ = ["TAGGER_DIR", "TaggerUnavailable", "Tagger", "TaggedAnswer", "get_tag
 TAGGER_DIR = Path(__file__).resolve().parent / "tagger"
 _LOCK = threading.Lock()
 _CACHE: dict[str, Tagger] = {}
+# Windows run between two looks at the deadline: a few seconds of work at most on a loaded
+# 2-core machine, so a check stops soon after its time is up.
+_STOP_BATCH = 4
 
 
 class TaggerUnavailable(RuntimeError):
@@ -51,6 +55,7 @@ class TaggedAnswer:
     window_probs: list[np.ndarray]
     view: SourceView
     conflict: np.ndarray | None = None
+    stopped: bool = False  # the check's deadline passed before every window was read
 
 
 def tagger_available(model_dir: str | Path | None = None) -> bool:
@@ -144,12 +149,33 @@ class Tagger:
         sentences: list[Segment] | None = None,
         tokens: list[Token] | None = None,
         max_windows: int | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> tuple[TaggedAnswer, int]:
-        """Token probabilities for ``answer``; returns (result, windows skipped because of max_windows)."""
+        """Token probabilities for ``answer``; returns (result, windows not read: beyond
+        ``max_windows``, or left when ``stop`` said the time was up).
+
+        With ``stop`` the windows run in answer order, a few at a time, and ``stop`` is asked
+        before each few: what was read is then a prefix of the answer (``TaggedAnswer.stopped``
+        says the time ran out).
+        """
         view = self.view(contexts, language)
         windows, skipped = encode_answer_windows(answer, question, view, self.tokenizer, language, self.settings,
-                                                 sentences, tokens, max_windows=max_windows)
-        wprobs, wconflict = self.run_typed(windows)
+                                                 sentences, tokens, max_windows=max_windows, stop=stop)
+        stopped = stop is not None and stop()
+        if stop is None:
+            wprobs, wconflict = self.run_typed(windows)
+        else:
+            wprobs, wconflict = [], [] if self.typed else None
+            for a in range(0, len(windows), _STOP_BATCH):
+                if stop():
+                    stopped = True
+                    break
+                probs, conflict = self.run_typed(windows[a : a + _STOP_BATCH], _STOP_BATCH)
+                wprobs.extend(probs)
+                if wconflict is not None and conflict is not None:
+                    wconflict.extend(conflict)
+            skipped += len(windows) - len(wprobs)
+            windows = windows[: len(wprobs)]
         merged: dict[tuple[int, int], tuple[float, int, float]] = {}
         for k, (w, p) in enumerate(zip(windows, wprobs)):
             c = wconflict[k] if wconflict is not None else np.zeros(len(p), dtype=np.float32)
@@ -168,6 +194,7 @@ class Tagger:
                 wprobs,
                 view,
                 np.array([merged[k][2] for k in keys], dtype=np.float32) if wconflict is not None else None,
+                stopped,
             ),
             skipped,
         )

@@ -15,6 +15,7 @@ sentence word pieces; every sentence of a window gets its own retrieved evidence
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -273,11 +274,14 @@ def encode_answer_windows(
     answer_tokens: list[Token] | None = None,
     spans: list[LabelSpan] | None = None,
     max_windows: int | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[list[Window], int]:
     """The first ``max_windows`` windows of an answer (all when None) and how many more there are.
 
     Only the windows returned get their evidence chosen: choosing it is the costly part (every
     sentence ranks every source unit), so a very long answer is not paid for beyond the cap.
+    ``stop`` (the check's deadline) is asked before each window: once it says yes, the windows
+    left are not built and count as the ones beyond the cap.
 
     A word piece's label is the type index (see ``TOKEN_TYPES``) of the labelled span it overlaps;
     where a conflict and a baseless span overlap, conflict wins (it is the stronger claim).
@@ -299,7 +303,10 @@ def encode_answer_windows(
         groups = groups[:max_windows]
     windows: list[Window] = []
     blank = [0.0] * N_FEATURES
-    for group in groups:
+    for k, group in enumerate(groups):
+        if stop is not None and stop():
+            skipped += len(groups) - k
+            break
         first = group[0][0]
         t_ids: list[int] = []
         t_off: list[tuple[int, int]] = []

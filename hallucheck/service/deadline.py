@@ -2,7 +2,8 @@
 
 A thread cannot be killed, so a request whose deadline passes answers at once (504) and leaves
 its worker a ``Ticket`` marked abandoned. The worker stops at the next detector (every detector
-of the service's Checker is wrapped to look at the ticket of the thread that runs it) and never
+of the service's Checker is wrapped to look at the ticket of the thread that runs it), or inside
+a long one at its next window (the ticket's deadline is the check's, :mod:`hallucheck.deadline`), and never
 stores anything: the ticket is either abandoned by the request or committed by the worker before
 its write, never both, so "answered 200" keeps meaning "stored" and a 504 means "not stored".
 """
@@ -14,6 +15,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from hallucheck.deadline import deadline_scope
 
 __all__ = ["Abandoned", "Ticket", "TicketedChecker", "current_ticket", "guard_detectors", "working_on"]
 
@@ -68,10 +71,12 @@ def current_ticket() -> Ticket | None:
 
 @contextmanager
 def working_on(ticket: Ticket) -> Iterator[Ticket]:
-    """Mark this thread as working for ``ticket`` (what the detector wrappers look at)."""
+    """Mark this thread as working for ``ticket`` (what the detector wrappers look at), and make
+    its deadline the deadline of the checks run here (long detectors stop at their next window)."""
     _local.ticket = ticket
     try:
-        yield ticket
+        with deadline_scope(ticket.deadline):
+            yield ticket
     finally:
         _local.ticket = None
 

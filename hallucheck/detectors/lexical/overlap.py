@@ -30,7 +30,7 @@ from hallucheck.detectors.lexical.ngram import novelty_risk
 from hallucheck.detectors.lexical.source_index import SourceIndex, locate_in_sources, source_index
 from hallucheck.detectors.lexical.token_runs import marked_runs
 from hallucheck.text import Token
-from hallucheck.types import Evidence, Finding, Role, Span
+from hallucheck.types import Coverage, Evidence, Finding, Role, Span
 
 __all__ = ["OverlapDetector", "SentenceOverlap", "rouge_l", "interpret_rouge"]
 
@@ -40,6 +40,8 @@ SpanMode = Literal["runs", "sentence"]
 # (those sharing the most content words), because packed masks grow with the source.
 MAX_PACKED_WORDS = 6000
 CANDIDATES = 24
+# Sentences compared between two looks at the check's deadline (a look is a clock read).
+_STOP_EVERY = 8
 # Uncovered share at which the risk is 0.5 (half of such RAGTruth train answers were hallucinated).
 RISK_CENTER = 0.75
 # Flagged sentences get spans only below this precision: on the RAGTruth train part this raised
@@ -160,7 +162,14 @@ class OverlapDetector(BaseDetector):
         big = sum(len(s) for s in seqs) > MAX_PACKED_WORDS
         if big:
             notes.append(f"long sources: each sentence compared with its {CANDIDATES} most similar source sentences")
-        for so in out:
+        stop = analysis.out_of_time if analysis.deadline is not None else None
+        for k, so in enumerate(out):
+            if stop is not None and k % _STOP_EVERY == 0 and stop():
+                # the check's time is up: the sentences from here on are not compared (and not
+                # returned, so none of them reads as sharing no words with the sources)
+                notes.append(f"the check's time was up: sentences {k + 1}-{len(out)} were not compared")
+                del out[k:]
+                break
             if not so.words:
                 continue
             if big:
@@ -215,10 +224,18 @@ class OverlapDetector(BaseDetector):
         if all(t.is_punct for t in analysis.tokens):
             return self._empty("answer has no words; overlap cannot be measured", base)
         sentences = self.score_sentences(analysis, notes)
+        coverage = None
+        if len(sentences) < len(analysis.sentences):  # stopped at the deadline
+            first = analysis.sentences[len(sentences)].start
+            coverage = Coverage(answer_chars=len(case.answer), checked_chars=first, unchecked=[(first, len(case.answer))],
+                                note="the check's time was up before every sentence was compared with the sources")
         judged = [so for so in sentences if len(so.words) >= self.min_words]
         for so in judged:
             so.flagged = so.precision < self.sentence_threshold
-        whole = self._whole(analysis, index, notes)
+        if coverage is None:
+            whole = self._whole(analysis, index, notes)
+        else:
+            whole = {"precision": None, "recall": None, "fmeasure": None, "interpretation": None}
         if not judged:
             notes.append(f"no sentence has {self.min_words} or more words to compare")
         flagged = [so for so in judged if so.flagged]
@@ -253,7 +270,7 @@ class OverlapDetector(BaseDetector):
             ],
         }
         return Finding(detector=self.name, risk=round(risk, 6), flagged=bool(flagged), features=features, spans=spans,
-                       notes=notes, details=details)
+                       notes=notes, details=details, coverage=coverage)
 
     def _risk(self, whole_precision: float | None, min_precision: float | None) -> float:
         """The uncovered share ``u = 1 − mean(whole-answer LCS precision, least-covered sentence's

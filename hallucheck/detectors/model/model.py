@@ -11,7 +11,9 @@ tagger (token types supported / conflict / baseless) also says what kind of unsu
 Every sentence of the answer is read (long sentences in overlapping windows). The source is not
 read whole: for each window the best-matching source units fill the model's input, and the
 Finding's notes say how much of the source the evidence covered. ``max_windows`` caps the work on
-huge answers; sentences beyond it are reported in ``Finding.coverage``.
+huge answers; sentences beyond it are reported in ``Finding.coverage``, and so are those left when
+the check's deadline passes (the windows then run in answer order and the deadline is looked at
+between every few).
 """
 
 from __future__ import annotations
@@ -119,6 +121,7 @@ class ModelDetector(BaseDetector):
         tagged, skipped = tagger.tag(
             answer, case.question or "", contexts, analysis.language,
             analysis.sentences, analysis.tokens, self.max_windows,
+            stop=analysis.out_of_time if analysis.deadline is not None else None,
         )
         pspans = probs_to_spans(answer, tagged.offsets, tagged.probs, thr, analysis.tokens)
         spans = [self._span(analysis, tagged, ps) for ps in pspans if any(c.isalnum() for c in answer[ps.start : ps.end])]
@@ -154,7 +157,8 @@ class ModelDetector(BaseDetector):
                 answer_chars=len(case.answer),
                 checked_chars=covered_to,
                 unchecked=[(covered_to, len(case.answer))],
-                note=f"{skipped} model windows beyond max_windows={self.max_windows} were not read",
+                note=(f"the check's time was up: {skipped} model windows were not read" if tagged.stopped
+                      else f"{skipped} model windows beyond max_windows={self.max_windows} were not read"),
             )
         return Finding(
             detector=self.name,

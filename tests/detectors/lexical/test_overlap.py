@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from deadline_clock import CountedDeadline
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.cases import make_case
@@ -178,3 +179,16 @@ def test_bad_options_are_clear_errors(options: dict[str, object]) -> None:
 def test_registered_by_name() -> None:
     det = get_detector("overlap", sentence_threshold=0.4)
     assert isinstance(det, OverlapDetector) and det.layer == 2 and det.sentence_threshold == 0.4
+
+
+def test_a_deadline_stops_the_comparison_between_sentences_and_states_the_unread_range():
+    answer = " ".join(f"The {WORDS[i % 10]} met the {WORDS[(i + 3) % 10]} in year {1900 + i}." for i in range(40))
+    case = make_case(question="q", contexts=[answer], answer=answer, language="en")
+    full = OverlapDetector().detect(CaseAnalysis(case))
+    assert full.coverage is None and len(full.details["sentences"]) == 40
+    cut = OverlapDetector().detect(CountedDeadline(case, after=2))  # looks at sentences 1 and 9, then 17
+    assert len(cut.details["sentences"]) == 16
+    start = CaseAnalysis(case).sentences[16].start
+    assert cut.coverage is not None and cut.coverage.unchecked == [(start, len(answer))]
+    assert any("sentences 17-40 were not compared" in n for n in cut.notes)
+    assert cut.details["rouge_l"]["precision"] is None  # the whole-text LCS is not started after the deadline

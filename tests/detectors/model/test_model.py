@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from deadline_clock import CountedDeadline
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.model.model import FEATURE_KEYS, ModelDetector
@@ -122,3 +123,41 @@ def test_typed_tagger_spans_say_contradiction_or_baseless() -> None:
     assert _span_type(typed, 5, 9)[0] == "baseless"
     binary = TaggedAnswer(offsets, [0, 0, 0], probs, [], [], None)  # type: ignore[arg-type]
     assert _span_type(binary, 0, 9) == ("baseless", 0.0)
+
+
+LONG = " ".join(f"Sentence number {i} says the Golden Gate Bridge opened in 1937 and is painted orange." for i in range(400))
+
+
+def test_a_deadline_stops_the_tagger_between_windows_and_states_the_unread_range() -> None:
+    from hallucheck.models.tagger import get_tagger
+
+    case = Case(question="Tell me about the bridge.", contexts=[SOURCE], answer=LONG)
+    tagged, skipped = get_tagger().tag(LONG, case.question, (SOURCE,), "en")
+    n = len(tagged.windows)
+    assert skipped == 0 and n > 8
+    # every window is built (n looks) and the first few run (2 more looks), then the time is up
+    f = ModelDetector(max_windows=1000).detect(CountedDeadline(case, after=n + 2))
+    assert f.error is None and f.coverage is not None
+    [(start, end)] = f.coverage.unchecked
+    assert end == len(LONG) and 0 < start < len(LONG) // 2
+    assert "time was up" in f.coverage.note and f"{n - 4} model windows" in f.coverage.note
+    assert max(e for _, e in f.details["token_probs"]["offsets"]) == start  # read up to there, nothing after
+
+
+@pytest.mark.slow
+def test_a_tiny_deadline_on_a_long_answer_gives_review_naming_the_unchecked_range() -> None:
+    import time
+
+    from hallucheck.checker import Budget, Checker
+
+    ModelDetector().detect(CaseAnalysis(Case(question="q", contexts=[SOURCE], answer="The bridge is orange.")))  # load
+    checker = Checker(["model"], policy="weighted", budget=Budget(max_seconds=0.2),
+                      detector_options={"model": {"max_windows": 1000}})
+    t0 = time.monotonic()
+    report = checker.check(question="Tell me about the bridge.", contexts=[SOURCE], answer=LONG)
+    took = time.monotonic() - t0
+    assert report.coverage is not None and report.coverage.unchecked[-1][1] == len(LONG)
+    a, b = report.coverage.unchecked[0]
+    assert report.decision != "accept"
+    assert any(f"answer characters {a}-{b} were not checked" in note for note in report.notes), report.notes
+    assert took < 10.0, took  # the whole answer takes far longer: the tagger stopped at the deadline
