@@ -124,6 +124,16 @@ def _admission_app(tmp_path, monkeypatch, **overrides):
     return create_app(settings, context=ctx), ctx
 
 
+def _guard_in_background(client):  # type: ignore[no-untyped-def]
+    """A guard request sent from another thread: join the thread, then read ``out["guard"]``."""
+    import threading
+
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("guard", client.post("/v1/guard", json=BODY)))
+    t.start()
+    return t, out
+
+
 SMALL_CHECK = {"question": "How long?", "contexts": ["The link is valid for 24 hours."], "answer": "24 hours [1]."}
 HEAVY_CHECK = {**SMALL_CHECK, "answer": "The link is valid for 24 hours [1]. " * 40}
 
@@ -132,7 +142,6 @@ def test_a_guard_is_admitted_by_cost_and_heavy_ones_leave_small_checks_alone(tmp
     """One heavy slot, one small: a guard (its prompt plus the answer it may get is over the small
     lane's 1,000 characters) holds the heavy slot while its LLM writes, so a heavy check waits for
     it, and a small check goes straight through."""
-    import threading
     import time
 
     from hallucheck.service.routes_guard import guard_chars
@@ -142,9 +151,7 @@ def test_a_guard_is_admitted_by_cost_and_heavy_ones_leave_small_checks_alone(tmp
     app, ctx = _admission_app(tmp_path, monkeypatch)
     set_guard_llm(app, _SlowLLM(["The link is valid for 24 hours [source:FAQ-2]."], delay=1.5))
     with TestClient(app) as client:
-        out = {}
-        t = threading.Thread(target=lambda: out.setdefault("guard", client.post("/v1/guard", json=BODY)))
-        t.start()
+        t, out = _guard_in_background(client)
         time.sleep(0.4)
         assert ctx.admission.snapshot()["heavy"]["running"] == 1  # the guard holds the heavy slot
         t0 = time.monotonic()
@@ -161,19 +168,16 @@ def test_a_guard_is_admitted_by_cost_and_heavy_ones_leave_small_checks_alone(tmp
 
 
 def test_a_guard_over_capacity_or_rate_gets_the_same_json_as_a_check(tmp_path, monkeypatch):
-    import threading
     import time
 
     app, ctx = _admission_app(tmp_path, monkeypatch, max_waiting=0)
     set_guard_llm(app, _SlowLLM(["The link is valid for 24 hours [source:FAQ-2]."], delay=1.0))
     with TestClient(app) as client:
-        out = {}
-        t = threading.Thread(target=lambda: out.setdefault("first", client.post("/v1/guard", json=BODY)))
-        t.start()
+        t, out = _guard_in_background(client)
         time.sleep(0.3)
         refused = [client.post("/v1/guard", json=BODY), client.post("/v1/check", json=HEAVY_CHECK)]
         t.join()
-        assert out["first"].status_code == 200
+        assert out["guard"].status_code == 200
         for r in refused:
             assert r.status_code == 503, r.text
             assert r.json()["error"]["code"] == "overloaded" and int(r.headers["retry-after"]) >= 1
