@@ -9,8 +9,9 @@ Cases (built from RAGTruth answers and sources, the shared train file; nothing i
 - ``both``: the long answer against the long sources.
 
 Each case runs as ``python -m hallucheck detect CASE.json`` (the default stack unless
-``--detectors``) in its own process; wall time and the process's peak resident memory
-(``wait4``) are printed and written to ``bench/results/large_inputs.json``.
+``--detectors``) in its own process; wall time and that process's own peak resident memory
+(its ``VmHWM``, see :mod:`hallucheck.eval.peak_memory`: the child's rusage would count this
+bench's size at fork) are printed and written to ``bench/results/large_inputs.json``.
 
     python bench/large_inputs.py                 # all three cases
     python bench/large_inputs.py --cases long_source --detectors citations,numbers
@@ -22,7 +23,6 @@ import argparse
 import gzip
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -100,29 +100,23 @@ def main() -> int:
 
 
 def _run(path: Path, detectors: str | None) -> dict[str, object]:
-    cmd = [sys.executable, "-m", "hallucheck", "detect", str(path)]
+    sys.path.insert(0, str(REPO))
+    from hallucheck.eval.peak_memory import measure_command
+
+    args = ["detect", str(path)]
     if detectors:
-        cmd += ["--detectors", detectors]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    report = json.loads(stdout) if proc.returncode == 0 else {}
+        args += ["--detectors", detectors]
+    run = measure_command(args, env={**os.environ, "PYTHONPATH": str(REPO)})
+    report = json.loads(run.stdout) if run.returncode == 0 else {}
     case = json.loads(path.read_text(encoding="utf-8"))
     return {
         "answer_chars": len(case["answer"]),
         "source_chars": sum(len(c) for c in case["contexts"]),
-        "exit": proc.returncode,
-        "seconds": round(seconds, 1),
-        "peak_mb": round(usage.ru_maxrss / 1024),
+        "exit": run.returncode,
+        "seconds": round(run.seconds, 1),
+        "peak_mb": round(run.peak_mb) if run.peak_mb is not None else None,
         "coverage": report.get("coverage"),
-        "error": stderr.decode("utf-8", "replace")[-300:] if proc.returncode else None,
+        "error": run.stderr.decode("utf-8", "replace")[-300:] if run.returncode else None,
     }
 
 

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 import hallucheck.source_window as sw
 from hallucheck.checker import Checker, make_case
+from hallucheck.eval.peak_memory import measure_command
 
 FILLER = "The committee met on a weekday to discuss the agenda and the minutes of the previous meeting. "
 NEEDLE = "The Zorblax bridge opened in 1987 and carries 42,000 vehicles a day across the Vantre river."
@@ -73,31 +71,13 @@ def test_evidence_is_chosen_only_for_the_windows_that_run(monkeypatch: pytest.Mo
     assert finding.coverage is not None and finding.coverage.unchecked
 
 
-# The child reports its own peak (VmHWM of the process image it runs). The rusage of a child is
-# no measure here: a forked child starts as a copy of this test process, and its ru_maxrss keeps
-# that copy's size across exec, so it grows with everything the test session has loaded before.
-_PEAK_WRAPPER = (
-    "import os, runpy, sys\n"
-    "sys.argv = ['hallucheck', *sys.argv[1:]]\n"
-    "try:\n"
-    "    runpy.run_module('hallucheck', run_name='__main__')\n"
-    "finally:\n"
-    "    with open('/proc/self/status', encoding='ascii') as status:\n"
-    "        kb = next(line.split()[1] for line in status if line.startswith('VmHWM:'))\n"
-    "    with open(os.environ['HC_PEAK_FILE'], 'w', encoding='ascii') as out:\n"
-    "        out.write(kb)\n"
-)
-
-
 def _peak_run(args: list[str], tmp_path: Path) -> tuple[int, float, float]:
-    peak_file = tmp_path / "peak_kb"
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1]), "HC_PEAK_FILE": str(peak_file)}
-    with open(os.devnull, "wb") as sink:
-        t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-c", _PEAK_WRAPPER, *args], stdout=sink, stderr=subprocess.DEVNULL,
-                              env=env, check=False)
-        seconds = time.perf_counter() - t0
-    return proc.returncode, seconds, int(peak_file.read_text(encoding="ascii")) / 1024
+    """Exit code, seconds and the child's own peak memory (MB) of ``hallucheck *args`` (see
+    :mod:`hallucheck.eval.peak_memory` for why the child's rusage is no measure)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    run = measure_command(args, env=env)
+    assert run.peak_mb is not None, run.stderr[-500:]
+    return run.returncode, run.seconds, run.peak_mb
 
 
 @pytest.mark.slow
