@@ -74,9 +74,13 @@ def final_verdict(
         return empty
     verdict = policy.decide(analysis, findings)
     verdict = floors.apply(verdict, findings, analysis.language)
-    if coverage is not None and coverage.unchecked and verdict.decision == "accept":
+    if coverage is not None and coverage.unchecked:
+        # named whatever the decision: a rejected answer may hide more in the part not read
         ranges = ", ".join(f"{a}-{b}" for a, b in coverage.unchecked[:5])
         note = f"answer characters {ranges} were not checked" + (f" ({coverage.note})" if coverage.note else "")
-        verdict = dataclasses.replace(verdict, risk_level="moderate", decision="review",
-                                      notes=[*verdict.notes, f"{note}: review instead of accept"])
+        if verdict.decision == "accept":
+            verdict = dataclasses.replace(verdict, risk_level="moderate", decision="review",
+                                          notes=[*verdict.notes, f"{note}: review instead of accept"])
+        else:
+            verdict = dataclasses.replace(verdict, notes=[*verdict.notes, note])
     return verdict

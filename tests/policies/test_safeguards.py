@@ -42,6 +42,22 @@ def test_unchecked_text_is_never_accepted() -> None:
     assert any(f"characters 20-{len(answer)} were not checked" in n for n in report.notes)
 
 
+class _PartialAlarm(_Partial):
+    """Reads only the first sentence and flags it."""
+
+    name = "partial_alarm"
+
+    def _detect(self, analysis: CaseAnalysis) -> Finding:
+        return super()._detect(analysis).model_copy(update={"detector": self.name, "risk": 0.95, "flagged": True})
+
+
+def test_unchecked_text_is_named_also_when_the_answer_is_rejected() -> None:
+    answer = SOURCE + " It was founded by Jean Dupont, who invented the carbon frame."
+    report = Checker([_PartialAlarm()], policy="weighted").check(contexts=[SOURCE], answer=answer)
+    assert report.decision == "reject"
+    assert any(f"characters 20-{len(answer)} were not checked" in n for n in report.notes), report.notes
+
+
 def _copy_checker(name: str) -> Checker:
     return Checker([name])
 
