@@ -119,11 +119,10 @@ async def guard(req: GuardRequest, request: Request, who: Principal = Depends(ca
     # Admitted like a check, by its cost: it reads the question and sources to generate an answer
     # of up to max_tokens, then checks that answer against them (repairs reuse the same slot).
     ticket = Ticket(started + ctx.settings.request_timeout_s)
-    chars = guard_chars(req.question, req.contexts)
-    grant = await admit(ctx, chars, ticket, checks=2.0)
     checker = TicketedChecker(ctx.checker, ticket)
     g = Guard(llm, checker, max_attempts=req.max_attempts, strategy=req.strategy, temperature=req.temperature,
               abstain=req.abstain, correction=req.correction, stop_early=req.stop_early, max_tokens=GUARD_MAX_TOKENS)
+    grant = await admit(ctx, guard_chars(req.question, req.contexts), ticket, checks=2.0)
     t0 = time.perf_counter()
     try:
         # The request's deadline covers generation, checks and repairs; past it the answer is
