@@ -146,6 +146,32 @@ def test_long_answer_is_judged_in_windows_with_coverage() -> None:
     assert report.coverage is not None
 
 
+def test_a_deadline_set_around_the_check_stops_the_judge_between_windows() -> None:
+    """The caller's deadline (the service sets one per request) is the check's: windows not judged
+    by then are coverage, and the report names them instead of accepting."""
+    import time
+
+    from hallucheck.deadline import deadline_scope
+
+    long_answer = " ".join(f"Sentence number {i} says something about the company." for i in range(30))
+    calls: list[float] = []
+
+    def reply(messages: object, settings: object) -> str:
+        calls.append(time.monotonic())
+        time.sleep(0.3)  # each window's call takes a while
+        return json.dumps({"hallucination_risk": 0.0, "claims": []})
+
+    checker = Checker(["llm_judge"], llm=FakeLLM(reply), policy=MaxPolicy(), detector_options={"llm_judge": {"max_answer_chars": 400}})
+    with deadline_scope(time.monotonic() + 0.5):
+        report = checker.check(question="q", contexts=["The company exists."], answer=long_answer)
+    f = report.finding("llm_judge")
+    assert f is not None and 1 <= len(calls) <= 3  # the answer has 5 windows
+    assert f.coverage is not None and f.coverage.unchecked[-1][1] == len(long_answer)
+    assert report.decision == "review"
+    a, b = report.coverage.unchecked[0]  # type: ignore[union-attr]
+    assert any(f"answer characters {a}-" in n for n in report.notes), report.notes
+
+
 def test_chinese_case_gets_the_chinese_prompt() -> None:
     llm = FakeLLM(json.dumps({"claims": [{"quote": "由张三创立", "label": "幻觉"}], "hallucination_risk": 0.8}))
     report = Checker(["llm_judge"], llm=llm, policy=MaxPolicy()).check(
