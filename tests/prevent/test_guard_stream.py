@@ -64,9 +64,10 @@ def test_with_the_real_detectors() -> None:
               "It was painted red in 1920 and again in 1950, and it will be painted again in 2030 [1].")
     llm = FakeLLM([answer, "The Eiffel Tower is 330 metres tall [1]."], stream_piece=5)
     checker = Checker(["numbers", "citations"], "vote", citations_expected=True)
-    # one of the vote's two signals (the contradicted height) makes the sentence "review"
+    # the contradicted height stops the generation: the vote's one signal would make the sentence
+    # "review", and a contradicted English figure puts a floor under it (reject)
     result = Guard(llm, checker, stop_early=True, stop_on=("review", "reject")).answer("How tall is the Eiffel Tower?", sources)
     assert llm.calls[0].stopped and result.stopped_early
     assert result.attempts[0].answer == "The Eiffel Tower was completed in 1889 [1]. It is 450 metres tall [1]."
     assert "painted" not in (llm.calls[0].streamed or "")
-    assert "(review" in result.attempts[0].note
+    assert "stopped early at sentence 2 (reject" in result.attempts[0].note and "contradiction" in result.attempts[0].note
