@@ -47,11 +47,19 @@ _ZH = """的 了 和 是 就 都 而 及 与 與 着 著 或 一个 一個 没�
 这个 這個 那个 那個 这些 這些 那些 它 它们 它們 我 你 他 她 此 将 將 会 會 能 可以 要 让 讓 由 因为 因為
 所以 如果 则 則 即 及其 还 還 又 很 最 更 已 已经 已經 所 的话 的話""".split()
 
+# Chinese connectives, discourse markers, frequency and degree adverbs and modal verbs beside
+# those above: they link or qualify claims but state none, and a faithful answer swaps one for
+# another ("但是" / "不过", "可以" / "能够") without changing what it says. Words that flip a claim
+# (不, 没有 / 有) are not among them.
+_ZH_LINKS = """例如 比如 譬如 因此 因而 于是 於是 但是 不过 不過 可是 然而 而且 并且 並且 以及 或者 假如 若
+要是 通常 一般 往往 经常 經常 常常 非常 十分 特别 特別 能够 能夠 需要 须要 須要 需 必须 必須 应该
+應該 另外 此外 虽然 雖然 即使 比较 比較""".split()
+
 _BY_LANG: dict[str, frozenset[str]] = {
     "en": frozenset(_EN),
     "de": frozenset(_DE),
     "fr": frozenset(_FR),
-    "zh": frozenset(_ZH),
+    "zh": frozenset(_ZH + _ZH_LINKS),
 }
 
 

@@ -100,3 +100,19 @@ def test_ascii_columns_match_tokens_around_white_space(text: str) -> None:
     cols = token_columns(text)
     assert list(zip(cols.starts, cols.ends, cols.norms)) == [(t.start, t.end, t.norm) for t in tokens]
     assert list(cols.content) == [not t.is_punct and not t.is_stop for t in tokens]
+
+
+def test_chinese_connectives_and_modal_verbs_carry_no_content() -> None:
+    """A faithful rewording swaps one connective or modal verb for another: the content words stay."""
+    from hallucheck.text.tokens import content_tokens
+
+    source = "但是你可以通过这个命令安装软件包。"
+    reworded = "不过你能够通过这个命令安装软件包。"
+    assert [t.norm for t in content_tokens(tokenize(reworded, "zh-Hans"))] == [
+        t.norm for t in content_tokens(tokenize(source, "zh-Hans"))
+    ]
+    # a negation is not a connective: it stays content
+    negated = "但是你不能通过这个命令安装软件包。"
+    assert [t.norm for t in content_tokens(tokenize(negated, "zh-Hans"))] != [
+        t.norm for t in content_tokens(tokenize(source, "zh-Hans"))
+    ]
