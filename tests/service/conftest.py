@@ -32,15 +32,38 @@ class Server:
     log: Path
     env: dict[str, str]
     port: int
+    wrapped: bool = False  # started under a wrapper command (strace)
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 30.0) -> None:
+        """Signal the server. Under a wrapper (``strace -f``) the signal goes to the server itself,
+        not the wrapper: strace would detach and exit and leave the server running."""
         if self.proc.poll() is None:
-            self.proc.send_signal(sig)
+            target = (_only_child(self.proc.pid) if self.wrapped else None) or self.proc.pid
+            os.kill(target, sig)
             try:
                 self.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
+                if target != self.proc.pid:
+                    _kill_quietly(target)
                 self.proc.kill()
                 self.proc.wait()
+
+
+def _only_child(pid: int) -> int | None:
+    """The one child process of ``pid`` (a wrapper's server), or None."""
+    try:
+        kids = [int(k) for task in Path(f"/proc/{pid}/task").iterdir()
+                for k in (task / "children").read_text().split()]
+    except OSError:
+        return None
+    return kids[0] if len(kids) == 1 else None
+
+
+def _kill_quietly(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def start_server(tmp: Path, port: int | None = None, *, wrapper: Sequence[str] = (), **env_overrides: str) -> Server:
@@ -74,7 +97,7 @@ def start_server(tmp: Path, port: int | None = None, *, wrapper: Sequence[str] =
             raise RuntimeError(f"server exited with {proc.returncode}:\n{log.read_text()}")
         try:
             if httpx.get(url + "/healthz", timeout=1.0).status_code == 200:
-                return Server(url=url, proc=proc, log=log, env=env, port=port)
+                return Server(url=url, proc=proc, log=log, env=env, port=port, wrapped=bool(wrapper))
         except httpx.TransportError:
             pass
         time.sleep(0.2)
