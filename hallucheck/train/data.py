@@ -34,6 +34,7 @@ __all__ = [
     "read_records",
     "record_windows",
     "generic_windows",
+    "to_example",
     "label_type_index",
     "build_examples",
     "load_or_build",
@@ -125,7 +126,7 @@ def _read_generic(path: str | Path, part: str, limit: int = 0) -> Iterator[dict[
                 return
 
 
-def _to_example(w: Any, idx: int) -> Example:
+def to_example(w: Any, idx: int) -> Example:
     return Example(
         np.asarray(w.input_ids, dtype=np.int32),
         np.asarray(w.type_ids, dtype=np.int8),
@@ -158,7 +159,7 @@ def build_examples(
         for w in record_windows(rec, tokenizer, settings):
             if not any(w.labels) and rng.random() >= negative_keep:
                 continue
-            out.append(_to_example(w, idx))
+            out.append(to_example(w, idx))
         n += 1
         if log is not None and n % 1000 == 0:
             log(f"prepared {n} answers, {len(out)} windows")
@@ -167,7 +168,7 @@ def build_examples(
             for w in generic_windows(rec, tokenizer, settings):
                 if not any(w.labels) and rng.random() >= negative_keep:
                     continue
-                out.append(_to_example(w, k * 10**7 + j))
+                out.append(to_example(w, k * 10**7 + j))
             n += 1
             if log is not None and n % 1000 == 0:
                 log(f"prepared {n} answers, {len(out)} windows")
