@@ -32,22 +32,10 @@ from _common import machine, write_result
 LANGS = ("en", "de", "fr", "zh-Hans", "zh-Hant")
 
 
-def _generic_records(path: Path, part: str) -> list[dict[str, Any]]:
-    out = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            rec = json.loads(line)
-            if rec.get("part") != part:
-                continue
-            if any(sp.get("label") == "invalid_citation" for sp in rec.get("spans") or []):
-                continue  # markers are masked before the tagger reads an answer
-            out.append(rec)
-    return out
-
-
 def groups_of(args: argparse.Namespace, tokenizer: Any, settings: Any) -> dict[str, list[Any]]:
     """Windows per group name; each window's ``record`` indexes its answer within the group."""
     from hallucheck.train.data import build_examples, generic_windows, to_example
+    from hallucheck.train.mix import tagger_records
 
     rng = np.random.default_rng(args.seed)
     groups: dict[str, list[Any]] = {}
@@ -62,10 +50,10 @@ def groups_of(args: argparse.Namespace, tokenizer: Any, settings: Any) -> dict[s
         for lang in LANGS:
             p = Path(args.synth_dir) / f"debref.{lang}.jsonl"
             if p.is_file():
-                add(f"synth {lang}", _generic_records(p, args.part))
+                add(f"synth {lang}", tagger_records(p, args.part))
     if args.edits:
         by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for rec in _generic_records(Path(args.edits), args.part):
+        for rec in tagger_records(args.edits, args.part):
             by_kind[str((rec.get("metadata") or {}).get("edit") or "original")].append(rec)
         for kind in sorted(by_kind):
             add(f"edits {kind}", by_kind[kind])
@@ -109,7 +97,7 @@ def main() -> None:
 
     from hallucheck.train.config import TrainConfig
     from hallucheck.train.data import load_tokenizer
-    from hallucheck.train.loop import build_model, evaluate, initial_weights, predict_probs
+    from hallucheck.train.loop import build_model, initial_weights, metrics_of, predict_type_probs
     from hallucheck.train.vocab import run_model_dir
 
     torch.set_num_threads(2)
@@ -138,8 +126,9 @@ def main() -> None:
         model.eval()
         results[name] = {}
         for g, examples in groups.items():
-            probs = predict_probs(model, examples)
-            m: dict[str, float | None] = {k: round(v, 4) for k, v in evaluate(model, examples).items()}
+            tprobs = predict_type_probs(model, examples)
+            probs = [1.0 - t[:, 0] for t in tprobs]
+            m: dict[str, float | None] = {k: round(v, 4) for k, v in metrics_of(examples, tprobs).items()}
             fr = found_rate(examples, probs)
             m["found"] = round(fr, 4) if fr is not None else None
             m["flagged"] = round(flagged_rate(examples, probs), 4)

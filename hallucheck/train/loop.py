@@ -25,9 +25,12 @@ import numpy as np
 from hallucheck.metrics import auroc, f1_at
 from hallucheck.train.config import TrainConfig, data_sha256
 from hallucheck.train.data import Example, build_examples, load_or_build, load_tokenizer
-from hallucheck.train.vocab import run_model_dir
+from hallucheck.train.vocab import original_rows, run_model_dir
 
-__all__ = ["build_model", "initial_weights", "collate", "train", "evaluate", "predict_probs", "predict_type_probs", "RunLogger"]
+__all__ = [
+    "build_model", "initial_weights", "collate", "train", "evaluate", "metrics_of", "predict_probs",
+    "predict_type_probs", "RunLogger",
+]
 
 
 class RunLogger:
@@ -51,7 +54,6 @@ def build_model(cfg: TrainConfig, model_dir: str) -> Any:
 
     from hallucheck.models.tagger_features import N_FEATURES
     from hallucheck.train.model import SpanTagger
-    from hallucheck.train.vocab import original_rows
 
     encoder = BertModel.from_pretrained(model_dir, add_pooling_layer=False, local_files_only=True)
     if 0 < cfg.n_layers < len(encoder.encoder.layer):
@@ -172,7 +174,11 @@ def evaluate(model: Any, examples: list[Example]) -> dict[str, float]:
     With typed labels also ``type_acc``: of the gold unsupported tokens, the share whose most
     likely unsupported type (conflict or baseless) is the gold one.
     """
-    tprobs = predict_type_probs(model, examples)
+    return metrics_of(examples, predict_type_probs(model, examples))
+
+
+def metrics_of(examples: list[Example], tprobs: list[np.ndarray]) -> dict[str, float]:
+    """:func:`evaluate`'s metrics from type probabilities already predicted for ``examples``."""
     probs = [1.0 - t[:, 0] for t in tprobs]
     p = np.concatenate(probs) if probs else np.zeros(0)
     y_typed = np.concatenate([e.labels for e in examples]).astype(int) if examples else np.zeros(0, int)

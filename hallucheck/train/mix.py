@@ -21,7 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-__all__ = ["draw", "main", "UNSEEN_LABELS"]
+__all__ = ["draw", "main", "tagger_records", "UNSEEN_LABELS"]
 
 UNSEEN_LABELS = frozenset({"invalid_citation"})
 
@@ -33,22 +33,30 @@ def _group(rec: dict[str, Any], key: str) -> str:
     return str(meta.get(key) or ("original" if not rec.get("spans") else "other"))
 
 
+def tagger_records(path: str | Path, part: str) -> list[dict[str, Any]]:
+    """The ``part`` records of a generic-format file, but those labelled only where the tagger cannot see."""
+    out: list[dict[str, Any]] = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            if rec.get("part", "train") != part:
+                continue
+            if any(sp.get("label") in UNSEEN_LABELS for sp in rec.get("spans") or []):
+                continue
+            out.append(rec)
+    return out
+
+
 def draw(path: str | Path, per_group: int, group: str = "language", seed: int = 13,
          skip_groups: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """Up to ``per_group`` train-part records of each group, drawn with ``seed``, in file order."""
     by_group: dict[str, list[tuple[int, dict[str, Any]]]] = defaultdict(list)
-    with open(path, encoding="utf-8") as fh:
-        for i, line in enumerate(fh):
-            if not line.strip():
-                continue
-            rec = json.loads(line)
-            if rec.get("part", "train") != "train":
-                continue
-            if any(sp.get("label") in UNSEEN_LABELS for sp in rec.get("spans") or []):
-                continue
-            g = _group(rec, group)
-            if g not in skip_groups:
-                by_group[g].append((i, rec))
+    for i, rec in enumerate(tagger_records(path, "train")):
+        g = _group(rec, group)
+        if g not in skip_groups:
+            by_group[g].append((i, rec))
     rng = random.Random(seed)
     chosen: list[tuple[int, dict[str, Any]]] = []
     for g in sorted(by_group):

@@ -27,6 +27,19 @@ def exported(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path, tin
     return run, out, package
 
 
+def _final_model(run: Path):  # type: ignore[no-untyped-def]
+    """The run's final weights in eval mode, with the config they were trained with."""
+    from hallucheck.train.config import TrainConfig
+    from hallucheck.train.loop import build_model
+
+    state = torch.load(run / "final.pt", map_location="cpu", weights_only=False)
+    cfg = TrainConfig.from_saved(state["config"])
+    model = build_model(cfg, cfg.base_model)
+    model.load_state_dict(state["model"])
+    model.eval()
+    return cfg, model
+
+
 def test_package_layout(exported) -> None:  # type: ignore[no-untyped-def]
     _, out, package = exported
     assert {p.name for p in out.iterdir()} == {"model.onnx", "tokenizer.json", "config.json"}
@@ -40,17 +53,12 @@ def test_onnx_spans_equal_torch_spans(exported, tiny_data: Path) -> None:  # typ
     from hallucheck.models.tagger import Tagger
     from hallucheck.models.tagger_spans import probs_to_spans
     from hallucheck.text import tokenize
-    from hallucheck.train.config import TrainConfig
     from hallucheck.train.data import Example, read_records
     from hallucheck.train.export import export_onnx
-    from hallucheck.train.loop import build_model, collate
+    from hallucheck.train.loop import collate
 
     run, out, _ = exported
-    state = torch.load(run / "final.pt", map_location="cpu", weights_only=False)
-    cfg = TrainConfig.from_saved(state["config"])
-    model = build_model(cfg, cfg.base_model)
-    model.load_state_dict(state["model"])
-    model.eval()
+    cfg, model = _final_model(run)
     # compare the fp32 graph exactly (int8 is checked by the export's own accuracy gate)
     fp32_dir = run / "fp32"
     fp32_dir.mkdir(exist_ok=True)
@@ -122,18 +130,13 @@ def test_weights_read_back_from_onnx_give_the_same_probabilities(exported, preci
     import onnxruntime as ort
 
     from hallucheck.models.tagger_features import N_FEATURES
-    from hallucheck.train.config import TrainConfig
     from hallucheck.train.data import build_examples, load_tokenizer
     from hallucheck.train.export import export_onnx, quantize
     from hallucheck.train.loop import build_model, collate, initial_weights
     from hallucheck.train.onnx_weights import state_dict_from_onnx
 
     run, _, _ = exported
-    state = torch.load(run / "final.pt", map_location="cpu", weights_only=False)
-    cfg = TrainConfig.from_saved(state["config"])
-    model = build_model(cfg, cfg.base_model)
-    model.load_state_dict(state["model"])
-    model.eval()
+    cfg, model = _final_model(run)
     path = run / f"readback-{precision}.onnx"
     export_onnx(model, run / "readback-fp32.onnx", N_FEATURES)
     if precision == "int8":
