@@ -198,10 +198,10 @@ _NUMBER = re.compile(
     rf"|(?P<ord>st|nd|rd|th|er|re|e|ème|eme|ère|nde?)(?![{_LAT}\d])"
     r")?"
 )
-# A unit of measure or an operator after a four-digit number: "1024 bytes", "1500 MB", "1000 *"
-# are quantities, not years ("in 1998 prices rose" keeps its year: a word is not a unit).
+# A unit of measure or an operator after a four-digit number: "1024 bytes", "1500 MB", "1000 *",
+# "1000 years" are quantities, not years ("in 1998 prices rose" keeps its year: a word is not a unit).
 _MEASURE_AFTER = re.compile(
-    r"\s?(?:[kmgtp]i?b\b|[kmg]?hz\b|bytes?\b|bits?\b|octets?\b|kbit|mbit|gbit|ms\b|px\b|dpi\b|rpm\b|mah\b|"
+    r"\s?(?:years?\b|yrs?\b|jahren?\b|ans\b|années\b|[kmgtp]i?b\b|[kmg]?hz\b|bytes?\b|bits?\b|octets?\b|kbit|mbit|gbit|ms\b|px\b|dpi\b|rpm\b|mah\b|"
     r"km\b|cm\b|mm\b|kg\b|mg\b|ml\b|°|[*×x/]\s?\d|[*×]|字节|位元|字節|个|個|人|件|次|台|种|種|条|條|页|頁|行|名|毫秒|秒)"
 )
 _CUR_BEFORE_RE = re.compile(rf"(?:(?<![{_LAT}])(?:{trie_pattern(_CUR_BEFORE)}))\s?$")

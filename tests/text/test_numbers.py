@@ -318,3 +318,10 @@ def test_hour_zero_with_pm_is_read_as_written() -> None:
     a, b = find_numbers("open from 0:00 AM to 0:00 PM", "en")
     (c,) = find_numbers("0:0", "en")
     assert a.value == b.value == c.value == 0.0 and same_value(b, c)
+
+
+def test_a_four_digit_figure_counting_years_is_no_year() -> None:
+    (m,) = find_numbers("1000 years : Optical storage", "en")
+    assert (m.kind, m.value) == ("number", 1000.0)
+    (y,) = find_numbers("In 1998 prices rose.", "en")
+    assert y.kind == "year"

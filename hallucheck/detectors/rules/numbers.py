@@ -19,7 +19,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
 from functools import cached_property, lru_cache
 from itertools import compress
-from typing import Any
+from typing import Any, NamedTuple
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, string_set
 from hallucheck.detectors.base import BaseDetector
@@ -96,6 +96,15 @@ class _ValueIndex:
         return [s for _, s in found] + self.special
 
 
+def _restated_by(m: NumberMention, s: NumberMention) -> bool:
+    """Whether the source figure ``s`` restates ``m``: the same value, and a spelled-out ordinal
+    ("the first sector", "the second entry") only for an ordinal -- it does not give the answer's
+    "sector 1" or "2 parts"."""
+    if s.weak and s.kind == "ordinal" and m.kind != "ordinal":
+        return False
+    return same_value(m, s)
+
+
 def _plain(m: NumberMention) -> bool:
     """A figure compared by value alone (not a date, phone or 12-hour time)."""
     return m.value is not None and m.kind not in ("date", "phone") and not (m.kind == "time" and m.unit == "12h")
@@ -132,15 +141,15 @@ class SourceFacts:
         return find_numbers(source.text, language)
 
     def gives(self, m: NumberMention) -> bool:
-        """Whether a figure of the source restates ``m`` (as ``any(same_value(m, s) for s in mentions)``).
+        """Whether a figure of the source restates ``m`` (as ``any(_restated_by(m, s) for s in mentions)``).
 
         Guessing the source's language costs about 0.15 ms per new source (a statistical
         identifier), and it only matters for figures whose reading depends on it: when a figure
         that every language reads the same way restates ``m``, the answer is known without the
         guess. On the first 600 RAGTruth dev answers the guess went from 518 sources to 89.
         """
-        return any(same_value(m, s) for s in _ValueIndex.of(self, "_invariant_index", self._scan.invariant).near(m)) \
-            or any(same_value(m, s) for s in _ValueIndex.of(self, "_mentions_index", self.mentions).near(m))
+        return any(_restated_by(m, s) for s in _ValueIndex.of(self, "_invariant_index", self._scan.invariant).near(m)) \
+            or any(_restated_by(m, s) for s in _ValueIndex.of(self, "_mentions_index", self.mentions).near(m))
 
     @cached_property
     def neighbour_index(self) -> dict[str, list[int]]:
@@ -181,18 +190,30 @@ class SourceFacts:
         return [where.get(id(m), -1) for m in self.mentions]
 
     @cached_property
-    def _around(self) -> tuple[list[frozenset[str]], list[frozenset[str]]]:
+    def _around(self) -> tuple[list[frozenset[str]], list[frozenset[str]], list[tuple[str, str]]]:
+        """Content lemmas near each figure, within the figure's own sentence.
+
+        A word of the previous or next sentence says nothing about what a figure measures, and
+        in a list of short lines ("100+ years : Acid free paper with ink" / "100 years : Optical
+        storage") it would make a figure look like the one of the line before.
+        """
         cols = self.source.columns
         starts = list(compress(cols.starts, cols.facts))  # content words, numbers left out
         norms = list(compress(cols.norms, cols.facts))
+        sentences = self.sentences
         neighbours: list[frozenset[str]] = []
         close: list[frozenset[str]] = []
-        for m in self.mentions:
+        sides: list[tuple[str, str]] = []
+        for m, si in zip(self.mentions, self.mention_sentence, strict=True):
+            lo, hi = 0, len(starts)
+            if si >= 0:
+                lo, hi = bisect_left(starts, sentences[si].start), bisect_left(starts, sentences[si].end)
             i = bisect_left(starts, m.start)
             j = bisect_left(starts, m.end, lo=i)
-            neighbours.append(frozenset(norms[max(0, i - _NEIGHBOURS) : i] + norms[j : j + _NEIGHBOURS]))
-            close.append(frozenset(norms[max(0, i - 1) : i] + norms[j : j + 1]))
-        return neighbours, close
+            neighbours.append(frozenset(norms[max(lo, i - _NEIGHBOURS) : i] + norms[j : min(hi, j + _NEIGHBOURS)]))
+            close.append(frozenset(norms[max(lo, i - 1) : i] + norms[j : min(hi, j + 1)]))
+            sides.append((norms[i - 1] if lo < i else "", norms[j] if j < hi else ""))
+        return neighbours, close, sides
 
     @cached_property
     def units(self) -> list[str]:
@@ -215,6 +236,11 @@ class SourceFacts:
     def close(self) -> list[frozenset[str]]:
         """The content lemma right before and right after each figure."""
         return self._around[1]
+
+    @property
+    def sides(self) -> list[tuple[str, str]]:
+        """The content lemma right before and the one right after each figure ("" for none)."""
+        return self._around[2]
 
     @cached_property
     def meta_words(self) -> frozenset[str]:
@@ -255,6 +281,7 @@ def source_facts(source: SourceAnalysis) -> SourceFacts:
 _REFERENCE_BEFORE = re.compile(
     r"([^\W\d_]+)\.?\s*(?:#|no\.?\s*|nr\.?\s*)?(?:\d+\s*(?:,|-|–|and|und|et|&|or|to)\s*)*$", re.IGNORECASE
 )
+_ABBREVIATION = 5  # a word with a dot before a figure is an abbreviation ("Fig. 3") up to this length
 _SCALE_BEFORE = re.compile(r"(?:out\s+of|of\s+a\s+possible|sur|von|auf)\s*$|/\s*$", re.IGNORECASE)
 _META_AFTER = re.compile(
     r"\s*(?:words?|sentences?|characters?|bullet\s+points|wörtern?|sätzen?|zeichen|mots|phrases|caractères|字|个字|句)\b",
@@ -309,7 +336,11 @@ def _reference_word(answer: str, m: NumberMention) -> str | None:
     if m.kind not in ("number", "ordinal"):
         return None
     ref = _REFERENCE_BEFORE.search(answer[max(0, m.start - 40) : m.start])
-    word = ref.group(1).lower() if ref else ""
+    if ref is None:
+        return None
+    word = ref.group(1).lower()
+    if len(word) > _ABBREVIATION and ref.group().startswith(".", len(ref.group(1))):
+        return None  # "... for paper documents. 27 years": a full stop, not "Fig. 3" or "No. 5"
     return word if word in REFERENCE_WORDS else None
 
 
@@ -420,31 +451,93 @@ def _compatible(a: NumberMention, b: NumberMention) -> bool:
     return a.kind == b.kind
 
 
-def _hedged_match(answer: str, m: NumberMention, facts: SourceFacts, work: list[int]) -> bool:
-    """A rounded or bounded figure that restates a source figure: "over 3,800" for 3,862, "nearly
-    $195,000" for $194,497. Only where the answer says it is not exact, and within 5%."""
+class _Hedge(NamedTuple):
+    """What a hedge word before a figure of the answer allows: a source value within ``slack`` of
+    it, above it only (``low``: "over 3,800"), below it only (``high``: "nearly $195,000"), and
+    whether the figure is rounded at all (``rounded``)."""
+
+    slack: float
+    low: bool
+    high: bool
+    rounded: bool
+
+
+def _hedge(answer: str, m: NumberMention) -> _Hedge | None:
+    """The hedge before a plain figure of the answer ("over", "nearly", "about", 约), or None."""
     if m.value is None or not m.value or not _plain(m):
-        return False
+        return None
     hedge = _HEDGE_BEFORE.search(answer, max(0, m.start - 24), m.start)
     if hedge is None:
-        return False
+        return None
     v = float(m.value)
     # the figure's own rounding: 3,800 is rounded to hundreds, 79 to units, 2.5 to tenths
     unit = max(m.precision, 1.0) if v == int(v) else m.precision
     if v == int(v) and v >= 10:
         text = str(int(abs(v)))
         unit = float(10 ** (len(text) - len(text.rstrip("0"))))
-    slack = min(unit, _HEDGE_SHARE * abs(v)) + 1e-9 * abs(v)
-    low = bool(hedge.group("low") or hedge.group("low_zh"))  # "over 3,800": the true figure is above
-    high = bool(hedge.group("high") or hedge.group("high_zh"))  # "nearly $195,000": below
-    work[0] += len(facts.mentions)
-    for s in facts.mentions:
-        if not _plain(s) or s.weak or s.kind != m.kind or not _compatible(m, s):
+    return _Hedge(
+        slack=min(unit, _HEDGE_SHARE * abs(v)) + 1e-9 * abs(v),
+        low=bool(hedge.group("low") or hedge.group("low_zh")),  # "over 3,800": the true figure is above
+        high=bool(hedge.group("high") or hedge.group("high_zh")),  # "nearly $195,000": below
+        rounded=not (v == int(v) and unit <= 1.0),
+    )
+
+
+def _hedge_fits(m: NumberMention, s: NumberMention, hedge: _Hedge) -> bool:
+    """Whether the source figure ``s`` is one the hedged figure ``m`` may stand for.
+
+    An unrounded whole number stands only for itself or for a value its rounding hides: "nearly
+    17" may say 16.6, not 16 -- "up to 17 partitions" against the sources' "up to 16" is another
+    figure, not a rounded one."""
+    if not _plain(s) or s.weak or s.kind != m.kind or not _compatible(m, s):
+        return False
+    sv = float(s.value)  # type: ignore[arg-type]
+    if not hedge.rounded and sv == int(sv):
+        return False
+    d = sv - float(m.value)  # type: ignore[arg-type]
+    return abs(d) <= hedge.slack and not (hedge.low and d < -1e-9) and not (hedge.high and d > 1e-9)
+
+
+def _year_or_count(a: NumberMention, b: NumberMention) -> bool:
+    """A four-digit whole number read as a year against a plain whole number, or the reverse:
+    "exits with 1010" against "exits with 101", "port 1174" against "port 587". The reading as a
+    year is only a guess, so the two may measure the same thing -- where the same word stands
+    right next to both (the caller checks that)."""
+    if {a.kind, b.kind} != {"year", "number"} or a.value is None or b.value is None:
+        return False
+    return float(a.value).is_integer() and float(b.value).is_integer()
+
+
+def _same_side(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Whether the same content word stands right before both figures, or right after both."""
+    return bool(a[0] and a[0] == b[0] or a[1] and a[1] == b[1])
+
+
+def _decade(text: str, m: NumberMention) -> bool:
+    """A decade ("the 1990s", "the 90s", "the '90s"): a time, never a count."""
+    return text.startswith(("s", "'s", "’s"), m.end)
+
+
+def _sides(analysis: CaseAnalysis, m: NumberMention) -> tuple[str, str]:
+    """The content lemma right before and right after a figure of the answer, in its sentence."""
+    for sentence in analysis.tokens_by_sentence:
+        if not sentence or sentence[-1].end <= m.start:
             continue
-        d = float(s.value) - v  # type: ignore[arg-type]
-        if abs(d) <= slack and not (low and d < -1e-9) and not (high and d > 1e-9):
-            return True
-    return False
+        words = [t for t in sentence if not t.is_punct and not t.is_stop and not t.is_number]
+        before = [t.norm for t in words if t.end <= m.start]
+        after = [t.norm for t in words if t.start >= m.end]
+        return (before[-1] if before else "", after[0] if after else "")
+    return ("", "")
+
+
+def _hedged_match(answer: str, m: NumberMention, facts: SourceFacts, work: list[int]) -> bool:
+    """A rounded or bounded figure that restates a source figure: "over 3,800" for 3,862, "nearly
+    $195,000" for $194,497. Only where the answer says it is not exact, and within 10%."""
+    hedge = _hedge(answer, m)
+    if hedge is None:
+        return False
+    work[0] += len(facts.mentions)
+    return any(_hedge_fits(m, s, hedge) for s in facts.mentions)
 
 
 def _operand_value(m: NumberMention) -> float | None:
@@ -752,10 +845,16 @@ class NumbersDetector(BaseDetector):
         rate = _is_rate(analysis.answer, m)
         hedged = bool(_HEDGE_BEFORE.search(analysis.answer, max(0, m.start - 24), m.start))
         source_text = facts.source.text
+        sides = _sides(analysis, m)
         best_k = -1
         for k in candidates:
             other = facts.mentions[k]
-            if other.weak and m.kind != "number" or not _compatible(m, other):
+            if other.weak and m.kind != "number":
+                continue
+            if not _compatible(m, other) and not (
+                _year_or_count(m, other) and _same_side(sides, facts.sides[k])
+                and not _decade(analysis.answer, m) and not _decade(source_text, other)
+            ):
                 continue
             idx = facts.mention_sentence[k]
             near = len(local & facts.neighbours[k])

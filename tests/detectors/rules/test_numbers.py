@@ -342,3 +342,59 @@ def test_a_numbered_part_the_sources_number_differently_is_a_changed_figure() ->
     steps = "Step 1: open the box. Step 2: remove the cover and press the button for 10 seconds."
     assert run("Step 3: remove the cover and press the button for 10 seconds.", steps).spans == []
     assert run("Press the button for 10 seconds (Step 3).", steps).spans == []
+
+
+def test_what_a_source_figure_measures_is_read_in_its_own_sentence() -> None:
+    # one short line a context: the words of the line before do not describe the next figure
+    contexts = ["Optimistic storage life of archive media.", "100+ years : Acid free paper with ink",
+                "100 years : Optical storage (CD/DVD, CD/DVD-R)", "20 years : Phase change optical storage (CD-RW)"]
+    f = run("300+ years : Acid free paper with ink", contexts)
+    assert kinds(f) == [("300", "contradicted_figure")]
+    assert run("100+ years : Acid free paper with ink", contexts).spans == []
+
+
+def test_a_spelled_ordinal_does_not_give_a_counted_figure() -> None:
+    source = "Older PCs keep the partition table in the first sector, i.e., LBA sector 0 (512 bytes)."
+    f = run("Older PCs keep the partition table in the first sector, i.e., LBA sector 1 (512 bytes).", source)
+    assert kinds(f) == [("1", "contradicted_figure")]
+    assert run("Older PCs keep the partition table in the first sector, i.e., LBA sector 0 (512 bytes).", source).spans == []
+    assert run("It is the 2nd largest city.", "It is the second largest city.").spans == []
+
+
+def test_a_hedge_does_not_stretch_an_unrounded_whole_number() -> None:
+    source = "Now, the loop device can manage up to 16 partitions."
+    assert kinds(run("Now, the loop device can manage up to 17 partitions.", source)) == [("17", "contradicted_figure")]
+    ascii_ = "ASCII uses less than 127 characters (representable with 7 bits)."
+    assert kinds(run("ASCII uses less than 128 characters (representable with 7 bits).", ascii_)) == [("128", "contradicted_figure")]
+    # a hedge still rounds a figure the sources give with decimals
+    assert run("The tank holds nearly 17 litres.", "The tank holds 16.6 litres.").spans == []
+
+
+def test_a_full_stop_before_a_figure_is_not_a_reference() -> None:
+    source = ["A fire-resistant safe is meant for paper documents. Most storage media stand less heat than paper.",
+              "100+ years : Acid free paper with ink", "20 years : Phase change optical storage (CD-RW)"]
+    f = run("A fire-resistant safe is meant for paper documents. 27 years : Phase change optical storage (CD-RW)", source)
+    assert kinds(f) == [("27", "contradicted_figure")]
+    # an abbreviation still makes a reference: the answer's own "Fig. 3" is not a claim
+    assert run("The layout is shown in Fig. 3 of the manual.", "The layout is shown in the manual.").spans == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        ('The "/usr/sbin/policy-rc.d" file which always exits with 1010 stops daemons.',
+         'The "/usr/sbin/policy-rc.d" file which always exits with 101 stops daemons.'),
+        ("Use SMTP with STARTTLS on port 1174 instead of plain SMTP.", "Use SMTP with STARTTLS on port 587 instead of plain SMTP."),
+        ("UPG makes it safe to set umask to 2002 for every user.", "UPG makes it safe to set umask to 0002 for every user."),
+    ],
+)
+def test_a_four_digit_figure_read_as_a_year_against_a_number_next_to_the_same_word(answer: str, source: str) -> None:
+    assert [s.kind for s in run(answer, source).spans] == ["contradicted_figure"]
+
+
+def test_a_decade_or_a_year_in_another_place_is_no_count() -> None:
+    source = "It is the first sitcom with an Asian-American cast since the 1990s."
+    assert [s.kind for s in run("It is the first sitcom with an Asian-American cast since the 90s.", source).spans] \
+        != ["contradicted_figure"]
+    source = "Lewis had appeared on such 1970s TV shows as Bonanza."
+    assert [s.kind for s in run("Lewis appeared in over 200 TV shows.", source).spans] == ["unsupported_figure"]
