@@ -2,14 +2,17 @@
 
 Precise evidence is a span the detectors mark with a ``kind``: an invalid citation id
 (``citations``), a figure that contradicts the same quantity in the sources or that the sources
-do not give, a name the sources never mention (``numbers``). For each kind and language this
+do not give, a name the sources never mention (``numbers``), a sentence that says what its
+source sentence says with a negation flipped or a word replaced by its opposite (``opposites``). For each kind and language this
 runs those detectors over labelled answers of the ``train`` and ``calib`` parts (never dev; each
 part is a data set of its own) and counts, of the
 answers holding at least one span of the kind, the share labelled hallucinated (answer-level
 precision: what a floor would decide) and the share of such spans that overlap a labelled span.
 
 A kind becomes a floor in a language when its precision is at least ``--min-precision`` (0.9)
-on at least ``--min-support`` (20) answers, in every data set that measured it there; an invalid
+on at least ``--min-support`` (20) answers, in every data set that measured it there (a set of real
+answers, RAGTruth, counts from 5 answers on: rule-made cases alone cannot vouch for a check that
+real text proves wrong); an invalid
 citation id is a floor by rule (the guideline) in every language. ``--write POLICY.json`` puts
 the table into a policy JSON under ``"floors"`` (the shipped one by default is
 hallucheck/policies/learned.json); the table is printed either way.
@@ -39,7 +42,11 @@ from hallucheck.eval.datasets import load_dataset
 from hallucheck.policies.floors import ALWAYS, MIN_PRECISION, MIN_SUPPORT, Floor, FloorTable, language_key
 from hallucheck.types import PRECISE_KINDS
 
-DETECTORS = ("citations", "numbers")
+DETECTORS = ("citations", "numbers", "opposites")
+# A data set of real answers (not rule-made cases) vetoes a floor with fewer answers than
+# --min-support: a check that is wrong on real text must not rest on rule-made cases alone.
+REAL_SETS = ("ragtruth",)
+MIN_REAL_SUPPORT = 5
 
 
 def _overlaps(a: int, b: int, gold: tuple[tuple[int, int], ...]) -> bool:
@@ -82,7 +89,8 @@ def build_table(results: dict[str, dict[tuple[str, str], dict[str, int]]], min_p
             for k, v in c.items():
                 pooled[key][k] += v
             names[key].append(f"{name} {c['hallucinated']}/{c['answers']}")
-            if c["answers"] >= min_support and c["hallucinated"] / c["answers"] < min_precision:
+            enough = c["answers"] >= min_support or (name.startswith(REAL_SETS) and c["answers"] >= MIN_REAL_SUPPORT)
+            if enough and c["hallucinated"] / c["answers"] < min_precision:
                 per_set_ok[key] = False
     floors = []
     for (kind, lang), c in sorted(pooled.items()):

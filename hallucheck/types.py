@@ -99,8 +99,14 @@ ROLES: tuple[str, ...] = (
 
 # Precise evidence: span kinds whose precision is measured per language and that can put a floor
 # under the verdict (see hallucheck.policies.floors).
-PreciseKind = Literal["invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name"]
-PRECISE_KINDS: tuple[str, ...] = ("invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name")
+PreciseKind = Literal[
+    "invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name", "flipped_negation",
+    "opposite_word", "swapped_roles",
+]
+PRECISE_KINDS: tuple[str, ...] = (
+    "invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name", "flipped_negation",
+    "opposite_word", "swapped_roles",
+)
 Decision = Literal["accept", "review", "reject"]
 
 _TASK_ALIASES = {

@@ -29,6 +29,7 @@ for _name, _path, _layer in (
     ("citations", "hallucheck.detectors.rules.citations:CitationDetector", 1),
     ("lexicon", "hallucheck.detectors.rules.lexicon:LexiconDetector", 1),
     ("numbers", "hallucheck.detectors.rules.numbers:NumbersDetector", 1),
+    ("opposites", "hallucheck.detectors.rules.opposites:OppositesDetector", 1),
     ("ngram", "hallucheck.detectors.lexical.ngram:NgramDetector", 2),
     ("overlap", "hallucheck.detectors.lexical.overlap:OverlapDetector", 2),
     ("semantic", "hallucheck.detectors.semantic.semantic:SemanticDetector", 3),

@@ -1,0 +1,270 @@
+"""Words that say the opposite of each other, and the words that negate a statement.
+
+Two sentences that agree word for word except for a negation ("is not suitable" / "is
+suitable") or for one word and its opposite ("prices rose" / "prices fell") contradict each
+other; no lexical overlap measure sees it, since every other word is shared. This module holds
+what a check for that needs, per language (en, de, fr, zh):
+
+- :func:`polarity_symbols` turns a sentence's tokens into the sequence to align: negation words
+  become one marker, contracted ones are split (``can't`` -> ``can`` + marker, ``kein`` ->
+  ``ein`` + marker, ``n'est`` -> marker + ``est``, ``不能`` -> marker + ``能``), and words that
+  only carry a negation's grammar are left out (English do-support: "does not take" / "takes";
+  French "pas" after "ne");
+- :func:`are_opposites`: a hand-written lexicon of common opposites (adjectives, verbs, adverbs,
+  prepositions of order), compared by word and by lemma, plus prefix pairs (un-, in-, im-, il-,
+  ir-, dis-, non-; German un-; French in-/dés-/dé-).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from hallucheck.text.tokens import lemma
+
+__all__ = [
+    "BREAK", "NEG", "Symbol", "are_opposites", "polarity_symbols", "FRAME_WORDS", "IMPLICIT_NEGATIONS",
+    "NEGATION_WORDS", "OPPOSITES", "negation_load", "PREFIXES", "opposites_of",
+]
+
+NEG = "¬"  # one symbol for every negation word, so "not" and "never" align with each other
+BREAK = "|"  # a clause break (comma, semicolon, colon, bracket): a negation does not reach past it
+_BREAKS = frozenset(",;:()，；：（）、")
+
+# Negation words per language (lower case); the same meaning whatever the word.
+NEGATION_WORDS: frozenset[str] = frozenset({
+    "not", "no", "never", "cannot", "neither", "nobody", "nothing", "nowhere",
+    "nicht", "nie", "niemals", "nirgends", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nichts",
+    "jamais", "aucun", "aucune", "ni", "ne", "nul", "nulle", "rien",
+    "不", "没", "沒", "没有", "沒有", "未", "无", "無", "非", "别", "別", "勿", "莫", "毋",
+})
+
+# French "ne ... pas" is one negation: "ne" / "n'" carries it, "pas" is left out.
+_FR_FILLERS = frozenset({"pas"})
+# Words that negate without a negation word ("avoid using", "failed to provide", "unless"): a
+# sentence holding one may say the same as a sentence with "not" elsewhere.
+IMPLICIT_NEGATIONS: frozenset[str] = frozenset({
+    "avoid", "fail", "lack", "unable", "refuse", "without", "prevent", "deny", "instead", "unless", "except",
+    "hardly", "barely", "rarely", "seldom", "absent", "missing", "stop", "cease", "ban", "prohibit", "forbid",
+    "exclude", "omit", "decline", "reject", "neither", "nor", "none", "scarce", "insufficient",
+    "ohne", "außer", "weder", "vermeiden", "verhindern", "fehlen", "statt", "anstatt", "kaum",
+    "sans", "sauf", "éviter", "empêcher", "manquer", "guère",
+    "避免", "除非", "除了", "缺少", "缺乏", "拒绝", "拒絕", "禁止", "防止", "失败", "失敗", "而非",
+})
+
+
+# Words that make a negation part of a larger frame: a condition ("if it does not move") or a
+# correction ("not on X, but on Y"); a negation inside such a frame is not a plain statement.
+FRAME_WORDS: frozenset[str] = frozenset({
+    "if", "unless", "whether", "but", "wenn", "falls", "ob", "sondern", "si", "mais", "如果", "若", "假如", "而是", "但",
+})
+
+
+def negation_load(symbols: Sequence[Symbol], unmatched: Iterable[int] = ()) -> int:
+    """Negation words in a sentence's symbols, plus the words that negate without one among
+    those at the positions ``unmatched`` (where the other sentence says something else)."""
+    return sum(s.form == NEG for s in symbols) + sum(
+        symbols[i].form in IMPLICIT_NEGATIONS or symbols[i].word in IMPLICIT_NEGATIONS for i in unmatched)
+
+
+# English contractions of a negated auxiliary: the auxiliary they keep.
+_NT = {"can't": "can", "won't": "will", "shan't": "shall", "ain't": "be", "cannot": "can"}
+_DO = frozenset({"do", "does", "did"})
+# "kein X" negates "ein X".
+_KEIN = {"kein": "ein", "keine": "eine", "keinen": "einen", "keinem": "einem", "keiner": "einer", "keines": "eines"}
+# Chinese words that begin with a negation character but do not negate ("未来" is the future).
+_ZH_NOT_NEGATED = frozenset({
+    "未来", "未來", "非常", "不过", "不過", "无论", "無論", "不断", "不斷", "不仅", "不僅", "不少", "不同", "不久",
+    "非法", "无数", "無數", "不但", "没什么", "沒什麼", "不管", "不得不", "毫不", "并非", "並非", "无疑", "無疑",
+    "不错", "不錯", "别人", "別人", "别的", "別的", "非洲", "莫名",
+})
+_ZH_NEG_CHARS = "不没沒未无無非别別勿"
+# Chinese modal words that mean the same (can / must): 无法 ("no way to") negates 可以.
+_ZH_SAME = {"可以": "能", "能够": "能", "能夠": "能", "可": "能", "必须": "必", "必須": "必", "必需": "必", "法": "能"}
+
+
+class Symbol(NamedTuple):
+    """One aligned unit: its form (a lemma, :data:`NEG` or :data:`BREAK`), the token it came
+    from (character offsets), and whether it is a content word."""
+
+    form: str
+    word: str  # the word it came from, lower case
+    start: int
+    end: int
+    content: bool
+
+
+def polarity_symbols(tokens: Sequence[Any], language: str) -> list[Symbol]:
+    """The alignment symbols of ``tokens`` (hallucheck Tokens of one sentence, punctuation left
+    out): lemmas, with negations made explicit (see the module doc)."""
+    zh = language.lower().startswith("zh")
+    out: list[Symbol] = []
+    for t in tokens:
+        if t.is_punct:
+            if t.text in _BREAKS and out and out[-1].form != BREAK:
+                out.append(Symbol(BREAK, t.text, t.start, t.end, False))
+            continue
+        low = t.text.lower()
+        norm = t.norm
+        a, b = t.start, t.end
+        if low in _NT:
+            out += [Symbol(_NT[low], low, a, b, False), Symbol(NEG, low, a, b, False)]
+        elif low.endswith(("n't", "n’t")):
+            base = low[:-3]
+            if base not in _DO:
+                out.append(Symbol(_aux(base), low, a, b, False))
+            out.append(Symbol(NEG, low, a, b, False))
+        elif low in _KEIN:
+            out += [Symbol(NEG, low, a, b, False), Symbol(_KEIN[low], low, a, b, False)]
+        elif low in _FR_FILLERS and language.lower().startswith("fr"):
+            continue
+        elif low in NEGATION_WORDS:
+            out.append(Symbol(NEG, low, a, b, False))
+        elif low in _DO:
+            continue
+        elif not zh and low[:2] in ("n'", "n’") and len(low) > 2:
+            out += [Symbol(NEG, low, a, a + 2, False), Symbol(lemma(low[2:], language), low[2:], a + 2, b, True)]
+        elif zh and len(t.text) > 1 and t.text[0] in _ZH_NEG_CHARS and t.text not in _ZH_NOT_NEGATED:
+            rest = t.text[1:]
+            out += [Symbol(NEG, low, a, a + 1, False), Symbol(_ZH_SAME.get(rest, rest), rest, a + 1, b, True)]
+        elif zh:
+            out.append(Symbol(_ZH_SAME.get(t.text, t.text), t.text, a, b, not t.is_stop))
+        else:
+            out.append(Symbol(norm, low, a, b, not t.is_stop and not t.is_number))
+    return out
+
+
+def _aux(base: str) -> str:
+    return {"is": "be", "are": "be", "was": "be", "were": "be", "has": "have", "had": "have", "wo": "will",
+            "ca": "can", "sha": "shall"}.get(base, base)
+
+
+def _pairs(*groups: str) -> Iterable[tuple[str, str]]:
+    for g in groups:
+        for item in g.split(","):
+            item = item.strip()
+            if item:
+                a, b = item.split("/")
+                yield a.strip(), b.strip()
+
+
+# Written for this check: ordinary opposites of everyday and technical text. Inflected forms are
+# listed where a lemmatiser may leave them as they are (past tenses, comparatives).
+_LEXICON = tuple(_pairs(
+    # English adjectives and adverbs
+    "able/unable, absent/present, active/passive, alive/dead, ancient/modern, asleep/awake, bad/good, "
+    "beautiful/ugly, best/worst, better/worse, big/small, big/little, bright/dark, broad/narrow, cheap/expensive, "
+    "clean/dirty, cold/hot, cold/warm, common/rare, complex/simple, complicated/simple, correct/wrong, "
+    "dangerous/safe, deep/shallow, difficult/easy, dry/wet, early/late, earlier/later, earliest/latest, "
+    "easy/hard, easier/harder, empty/full, false/true, fast/slow, faster/slower, female/male, few/many, "
+    "fewer/more, first/last, guilty/innocent, happy/sad, hard/soft, healthy/sick, heavy/light, high/low, "
+    "higher/lower, highest/lowest, inner/outer, internal/external, large/small, larger/smaller, "
+    "largest/smallest, bigger/smaller, biggest/smallest, long/short, longer/shorter, longest/shortest, "
+    "loose/tight, loud/quiet, major/minor, maximum/minimum, max/min, more/less, most/least, narrow/wide, "
+    "natural/artificial, negative/positive, new/old, newer/older, newest/oldest, noisy/quiet, open/closed, "
+    "optimistic/pessimistic, permanent/temporary, poor/rich, poorer/richer, private/public, rare/frequent, "
+    "rough/smooth, same/different, senior/junior, strong/weak, stronger/weaker, strongest/weakest, "
+    "superior/inferior, thick/thin, top/bottom, upper/lower, wealthy/poor, right/wrong, young/old, "
+    "younger/older, youngest/oldest, warmer/cooler, hotter/colder, heavier/lighter, greater/smaller, "
+    "greater/less, increasing/decreasing, ascending/descending, mandatory/optional, required/optional, "
+    "compulsory/optional, rural/urban, domestic/foreign, success/failure, successful/failed, victory/defeat, "
+    "gain/loss, profit/loss, majority/minority, always/never, often/rarely, often/seldom, frequently/rarely, "
+    "usually/rarely, everything/nothing, all/none, everyone/nobody, before/after, above/below, above/beneath, "
+    "over/under, inside/outside, up/down, upward/downward, forward/backward, north/south, east/west, "
+    "northern/southern, eastern/western, past/future, previous/next, ahead/behind, win/lose, won/lost, "
+    "wins/loses, winner/loser, arrive/depart, arrived/departed, begin/end, began/ended, start/finish, "
+    "started/finished, buy/sell, bought/sold, buyer/seller, accept/reject, accept/refuse, agree/disagree, "
+    "allow/forbid, allow/prohibit, allowed/forbidden, allowed/prohibited, allowed/banned, permit/prohibit, "
+    "permitted/prohibited, include/exclude, increase/decrease, increase/reduce, raise/lower, rise/fall, "
+    "rose/fell, risen/fallen, rise/decline, grow/shrink, add/remove, added/removed, attack/defend, "
+    "borrow/lend, push/pull, love/hate, like/dislike, import/export, imports/exports, enter/exit, "
+    "open/close, open/shut, opened/closed, connect/disconnect, enable/disable, enabled/disabled, "
+    "appear/disappear, approve/reject, approved/rejected, confirm/deny, confirmed/denied, admit/deny, "
+    "support/oppose, supported/opposed, praise/criticize, praise/criticise, praised/criticized, "
+    "strengthen/weaken, improve/worsen, improved/worsened, improve/deteriorate, succeed/fail, "
+    "succeeded/failed, pass/fail, passed/failed, remember/forget, release/capture, released/captured, "
+    "acquit/convict, acquitted/convicted, hire/fire, hired/fired, punish/reward, expand/shrink, "
+    "surplus/deficit, asset/liability, boost/cut, inflow/outflow, input/output, encrypt/decrypt, "
+    "encrypted/decrypted, compress/decompress, compressed/uncompressed, install/uninstall, "
+    "mount/unmount, lock/unlock, locked/unlocked, load/unload, include/omit, maximal/minimal, "
+    "minimize/maximize, overestimate/underestimate, overweight/underweight, overpaid/underpaid, "
+    "upstairs/downstairs, uphill/downhill, upstream/downstream, inbound/outbound, incoming/outgoing, "
+    "superior/inferior, plus/minus, pros/cons, benefit/harm, beneficial/harmful, helpful/harmful, "
+    "friend/enemy, ally/enemy, peace/war, legal/illegal, sooner/later, cheaper/costlier, "
+    # German
+    "groß/klein, größer/kleiner, größte/kleinste, hoch/niedrig, höher/niedriger, alt/neu, älter/neuer, "
+    "alt/jung, schnell/langsam, schneller/langsamer, früh/spät, früher/später, erlaubt/verboten, "
+    "richtig/falsch, wahr/falsch, immer/nie, immer/niemals, mehr/weniger, vor/nach, vorher/nachher, "
+    "oben/unten, lang/kurz, länger/kürzer, erste/letzte, ersten/letzten, aktivieren/deaktivieren, "
+    "aktiviert/deaktiviert, einschalten/ausschalten, eingeschaltet/ausgeschaltet, öffnen/schließen, "
+    "geöffnet/geschlossen, hinzufügen/entfernen, erhöhen/verringern, erhöhen/senken, steigen/sinken, "
+    "leicht/schwer, einfach/schwierig, gut/schlecht, besser/schlechter, minimal/maximal, "
+    "minimum/maximum, intern/extern, statisch/dynamisch, oft/selten, häufig/selten, gleich/verschieden, "
+    "lokal/entfernt, installieren/deinstallieren, einhängen/aushängen, aufwärts/abwärts, "
+    "eingehend/ausgehend, importieren/exportieren, verschlüsselt/unverschlüsselt, sicher/unsicher, "
+    "obligatorisch/optional, erforderlich/optional, zulassen/verbieten, akzeptieren/ablehnen, "
+    "annehmen/ablehnen, gewinnen/verlieren, kaufen/verkaufen, beginnen/enden, starten/beenden, "
+    # French
+    "grand/petit, haut/bas, élevé/faible, nouveau/ancien, nouveau/vieux, "
+    "rapide/lent, tôt/tard, autorisé/interdit, vrai/faux, toujours/jamais, plus/moins, avant/après, "
+    "premier/dernier, première/dernière, long/court, activer/désactiver, activé/désactivé, ouvrir/fermer, "
+    "ouvert/fermé, ajouter/supprimer, ajouter/retirer, augmenter/diminuer, augmenter/réduire, "
+    "facile/difficile, simple/complexe, simple/compliqué, bon/mauvais, meilleur/pire, supérieur/inférieur, "
+    "interne/externe, statique/dynamique, souvent/rarement, local/distant, même/différent, "
+    "obligatoire/facultatif, obligatoire/optionnel, accepter/refuser, chaud/froid, entrée/sortie, "
+    "monter/descendre, début/fin, installer/désinstaller, monter/démonter, monté/démonté, "
+    "chiffré/déchiffré, gagner/perdre, acheter/vendre, commencer/terminer, permettre/interdire, "
+    "lourd/léger, fort/faible, sécurisé/dangereux, entrant/sortant, importer/exporter, "
+    # Chinese (simplified and traditional)
+    "大/小, 高/低, 多/少, 新/旧, 新/舊, 快/慢, 早/晚, 长/短, 長/短, 增加/减少, 增加/減少, 上升/下降, "
+    "提高/降低, 增大/减小, 增大/減小, 允许/禁止, 允許/禁止, 启用/禁用, 啟用/停用, 启用/停用, 打开/关闭, "
+    "打開/關閉, 开启/关闭, 開啟/關閉, 添加/删除, 添加/刪除, 新增/刪除, 新增/删除, 安装/卸载, 安裝/卸載, "
+    "成功/失败, 成功/失敗, 正确/错误, 正確/錯誤, 真/假, 最大/最小, 最高/最低, 最多/最少, 之前/之后, "
+    "之前/之後, 以前/以后, 以前/以後, 第一/最后, 第一/最後, 总是/从不, 總是/從不, 容易/困难, 容易/困難, "
+    "简单/复杂, 簡單/複雜, 内部/外部, 內部/外部, 静态/动态, 靜態/動態, 本地/远程, 本地/遠端, 本地/遠程, "
+    "必须/可选, 必須/可選, 相同/不同, 接受/拒绝, 接受/拒絕, 输入/输出, 輸入/輸出, 上/下, 前/后, 前/後, "
+    "开始/结束, 開始/結束, 加密/解密, 挂载/卸载, 掛載/卸載, 导入/导出, 匯入/匯出, 导入/導出, 上传/下载, "
+    "上傳/下載, 买/卖, 買/賣, 赢/输, 贏/輸, 好/坏, 好/壞, 更多/更少, 优点/缺点, 優點/缺點, 安全/危险, 安全/危險, "
+    "有效/无效, 有效/無效, 合法/非法, 公开/私有, 公開/私有, 强/弱, 強/弱, 增强/减弱, 增強/減弱, 热/冷, 熱/冷",
+))
+
+OPPOSITES: dict[str, frozenset[str]] = {}
+for _a, _b in _LEXICON:
+    OPPOSITES[_a] = OPPOSITES.get(_a, frozenset()) | {_b}
+    OPPOSITES[_b] = OPPOSITES.get(_b, frozenset()) | {_a}
+
+# Negating prefixes: "unavailable" is the opposite of "available" (the stem must be a word of
+# its own length, so "invaluable" / "valuable" is a known exception listed below).
+PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non-", "non", "dé", "dés")
+_NOT_PREFIXED = frozenset({
+    "invaluable", "inflammable", "infamous", "unravel", "unloosen", "disannul", "impassive", "inhabitable",
+    "intense", "indent", "install", "instead", "inform", "invest", "impress", "import", "income", "input",
+    "discover", "display", "dispose", "dissolve", "distress", "depart", "deliver", "design", "desire",
+    "dépasser", "dessous", "inside", "insight", "intend", "inward", "invent", "disease", "impose",
+    "impact", "discount", "dispatch", "unless", "discharge", "impair", "infuse", "discuss", "disarray",
+})
+
+
+def _prefixed(word: str, other: str) -> bool:
+    """Whether ``word`` is ``other`` with a negating prefix ("unavailable" / "available")."""
+    if word in _NOT_PREFIXED or len(other) < 4:
+        return False
+    return any(word == p + other for p in PREFIXES)
+
+
+def opposites_of(word: str, norm: str) -> frozenset[str]:
+    """The lexicon's opposites of a word (by the word and by its lemma); prefix pairs are not
+    listed here (see :func:`are_opposites`)."""
+    return OPPOSITES.get(word, frozenset()) | OPPOSITES.get(norm, frozenset())
+
+
+def are_opposites(a: str, b: str, a_norm: str | None = None, b_norm: str | None = None) -> bool:
+    """Whether words ``a`` and ``b`` (lower case; optionally their lemmas too) are opposites."""
+    if a == b:
+        return False
+    for x, y in ((a, b), (a_norm or a, b_norm or b)):
+        if y in OPPOSITES.get(x, ()):
+            return True
+        if _prefixed(x, y) or _prefixed(y, x):
+            return True
+    return False

@@ -1,0 +1,98 @@
+"""The opposites detector: negations flipped and words replaced by their opposites, against the
+source sentence that says the same thing otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+from hallucheck import Case, Checker
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors.rules.opposites import OppositesDetector
+
+
+def _spans(answer: str, source: str, language: str | None = None) -> list[tuple[str, str | None]]:
+    case = Case(question="q", contexts=[source], answer=answer, language=language)
+    finding = OppositesDetector().detect(CaseAnalysis(case))
+    return [(s.text, s.kind) for s in finding.spans]
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "language", "text"),
+    [
+        ("The restaurant is not suitable for large groups.", "The restaurant is suitable for large groups.", "en", "not"),
+        ("The restaurant takes reservations for large groups.",
+         "The restaurant doesn't take reservations for large groups.", "en", "takes"),
+        ("The package cannot be installed on older systems.", "The package can be installed on older systems.", "en", "cannot"),
+        ("Dieses Paket ist nicht im Standardsystem enthalten.", "Dieses Paket ist im Standardsystem enthalten.", "de", "nicht"),
+        ("Vous ne pouvez pas afficher la liste des alias existants.", "Vous pouvez afficher la liste des alias existants.", "fr", "ne"),
+        ("该软件包不能安装在旧系统上。", "该软件包可以安装在旧系统上。", "zh-Hans", "不"),
+    ],
+)
+def test_a_flipped_negation_is_a_contradiction_on_the_negation(answer: str, source: str, language: str, text: str) -> None:
+    spans = _spans(answer, source, language)
+    assert [k for _, k in spans] == ["flipped_negation"]
+    assert text in spans[0][0]
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "word"),
+    [
+        ("Take longer showers to save water every day.", "Take shorter showers to save water every day.", "longer"),
+        ("Sales of the new model fell sharply in the second quarter.",
+         "Sales of the new model rose sharply in the second quarter.", "fell"),
+        ("The service is unavailable in the northern districts of the city.",
+         "The service is available in the northern districts of the city.", "unavailable"),
+        ("Die Option ist standardmäßig deaktiviert und muss gesetzt werden.",
+         "Die Option ist standardmäßig aktiviert und muss gesetzt werden.", "deaktiviert"),
+    ],
+)
+def test_an_opposite_word_is_a_contradiction_on_the_word(answer: str, source: str, word: str) -> None:
+    assert _spans(answer, source) == [(word, "opposite_word")]
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        # the same sentence
+        ("The restaurant is not suitable for large groups.", "The restaurant is not suitable for large groups."),
+        # the negation moved, the meaning kept
+        ("No Amber Alert was issued because the child did not die.", "An Amber Alert was not issued because the child did not die."),
+        # a negation inside a condition
+        ("If the needle does not move, the gauge is faulty and must be replaced.",
+         "If the needle moves, the gauge is faulty and must be replaced."),
+        # "not X but Y" told without the correction
+        ("He took to Twitter to set priorities, focusing on the lost games.",
+         "He took to Twitter to set priorities, focusing not on the lost games, but on the city."),
+        # "not possible" and "impossible" say the same
+        ("It is not possible to mount the disk twice in one system.", "It is impossible to mount the disk twice in one system."),
+        # the source says both: another sentence states the answer's version
+        ("The museum is not open on Mondays during the winter.",
+         "The museum is open on Mondays during the summer. The museum is not open on Mondays during the winter."),
+        # a word and its opposite in two sentences that say different things
+        ("The right upper quadrant contains the liver and the gallbladder.",
+         "The right lower quadrant contains the appendix and the ovaries."),
+    ],
+)
+def test_no_contradiction_where_the_source_says_the_same(answer: str, source: str) -> None:
+    assert _spans(answer, source) == []
+
+
+def test_the_evidence_is_the_source_sentence() -> None:
+    case = Case(question="q", contexts=[{"id": "doc-1", "text": "Intro. The bridge was opened in 1932."}],
+                answer="The bridge was not opened in 1932.")
+    (span,) = OppositesDetector().detect(CaseAnalysis(case)).spans
+    assert span.label == "contradiction"
+    assert span.evidence[0].source_id == "doc-1"
+    assert span.evidence[0].text == "The bridge was opened in 1932."
+    assert span.evidence[0].relation == "contradicts"
+
+
+def test_empty_answer_and_bad_options() -> None:
+    finding = OppositesDetector().detect(CaseAnalysis(Case(question="q", contexts=["Some text here."], answer="")))
+    assert not finding.flagged and finding.risk == 0.0
+    with pytest.raises(ValueError):
+        OppositesDetector(max_source_sentences=0)
+
+
+def test_the_default_checker_runs_it() -> None:
+    assert "opposites" in Checker().detector_names

@@ -1,0 +1,38 @@
+"""The opposites lexicon and the alignment symbols with explicit negations."""
+
+from __future__ import annotations
+
+import pytest
+
+from hallucheck.text.opposites import NEG, are_opposites, polarity_symbols
+from hallucheck.text.tokens import tokenize
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("increase", "decrease"), ("rose", "fell"), ("available", "unavailable"), ("legal", "illegal"),
+     ("possible", "impossible"), ("connect", "disconnect"), ("toxic", "non-toxic"), ("aktiviert", "deaktiviert"),
+     ("activer", "désactiver"), ("启用", "禁用"), ("always", "never")],
+)
+def test_opposites(a: str, b: str) -> None:
+    assert are_opposites(a, b) and are_opposites(b, a)
+
+
+@pytest.mark.parametrize(("a", "b"), [("valuable", "invaluable"), ("form", "inform"), ("cover", "discover"), ("big", "big"),
+                                      ("large", "huge")])
+def test_not_opposites(a: str, b: str) -> None:
+    assert not are_opposites(a, b)
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "forms"),
+    [
+        ("It doesn't take cards", "en", ["it", NEG, "take", "card"]),
+        ("It can't run", "en", ["it", "can", NEG, "run"]),
+        ("Das ist kein Problem", "de", ["der", "sein", NEG, "ein", "problem"]),
+        ("Il n'est pas là", "fr", ["il", NEG, "être", "là"]),
+        ("未来不能安装", "zh-Hans", ["未来", NEG, "能", "安装"]),
+    ],
+)
+def test_polarity_symbols_make_negations_explicit(text: str, language: str, forms: list[str]) -> None:
+    assert [s.form for s in polarity_symbols(tokenize(text, language), language)] == forms
