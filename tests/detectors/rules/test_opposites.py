@@ -96,3 +96,14 @@ def test_empty_answer_and_bad_options() -> None:
 
 def test_the_default_checker_runs_it() -> None:
     assert "opposites" in Checker().detector_names
+
+
+def test_the_default_verdict_keeps_a_flipped_negation() -> None:
+    """The shipped floor table makes a flipped negation reject the answer, with its span."""
+    source = "Die Datei wird beim Start des Systems automatisch geladen und danach regelmäßig geprüft."
+    answer = "Die Datei wird beim Start des Systems nicht automatisch geladen und danach regelmäßig geprüft."
+    report = Checker().check(question="Wird die Datei geladen?", contexts=[source], answer=answer, language="de")
+    assert report.hallucinated
+    assert any(s.label == "contradiction" and "nicht" in s.text for s in report.spans)
+    copy = Checker().check(question="Wird die Datei geladen?", contexts=[source], answer=source, language="de")
+    assert not copy.hallucinated
