@@ -1,7 +1,7 @@
 """Does ``hallucheck calibrate`` fix a threshold that is off? Calibrate on N answers, score the rest.
 
     python bench/calibrate_shift.py --data FILE [--format generic|ragtruth] [--split train]
-        [--limit 1000] [--calib-size 400] [--base-rate 0.15] [--seed 13] [--name NAME]
+        [--limit 1000] [--calib-size 400] [--base-rate 0.15] [--seed 13 | --seeds 13-42] [--name NAME]
 
 Runs the default checker once over the answers, puts whole source groups into a calibration set
 of about ``--calib-size`` answers and an evaluation set (the rest), refits the default policy on
@@ -10,7 +10,9 @@ stack refit at this size), and prints response-level P / R / F1 on the evaluatio
 default policy, the calibrated policy, and the best threshold on the evaluation set itself
 (an oracle: the most any threshold could give). ``--base-rate`` drops hallucinated answers at
 random until they are that share (a deployment with fewer hallucinations than the training
-data). Writes bench/results/calibrate_shift_<name>.json. Use train or calib parts only.
+data). ``--seeds`` repeats all of it for several seeds (other answers dropped, other groups
+drawn; each answer is checked once) and prints the mean and the worst gap to the best threshold.
+Writes bench/results/calibrate_shift_<name>.json. Use train or calib parts only.
 """
 
 from __future__ import annotations
@@ -29,47 +31,45 @@ from _common import machine, write_result
 
 from hallucheck import Checker
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.eval.datasets import load_dataset
+from hallucheck.eval.datasets import Example, load_dataset
 from hallucheck.metrics import best_threshold
 from hallucheck.metrics import prf_of as prf
 from hallucheck.policies.learned import LearnedPolicy
 from hallucheck.train.calibration import Sample, calibrate_policy, source_group
+from hallucheck.types import Finding
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--format", default="generic")
-    ap.add_argument("--split", default="train")
-    ap.add_argument("--limit", type=int, default=1000)
-    ap.add_argument("--calib-size", type=int, default=400)
-    ap.add_argument("--base-rate", type=float, default=None)
-    ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--name", default="run")
-    args = ap.parse_args()
-    if args.split == "dev":
-        sys.exit("calibrate_shift chooses thresholds: use a train or calib part, never dev")
-    rng = np.random.default_rng(args.seed)
-    examples = list(load_dataset(args.data, args.format, split=args.split))
+def _seeds(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out += list(range(int(lo), int(hi) + 1)) if hi else [int(lo)]
+    return out
+
+
+def run_seed(args: argparse.Namespace, seed: int, examples: list[Example], checker: Checker,
+             findings: dict[int, list[Finding]]) -> dict[str, Any]:
+    """One draw: the answers kept, the calibration / evaluation split, and the three scores."""
+    rng = np.random.default_rng(seed)
+    idx = list(range(len(examples)))
     if args.base_rate is not None:
-        pos = [e for e in examples if e.gold.hallucinated]
-        neg = [e for e in examples if not e.gold.hallucinated]
+        pos = [i for i in idx if examples[i].gold.hallucinated]
+        neg = [i for i in idx if not examples[i].gold.hallucinated]
         keep = int(round(args.base_rate * len(neg) / (1 - args.base_rate)))
         pos = [pos[i] for i in sorted(rng.choice(len(pos), size=min(keep, len(pos)), replace=False))]
-        examples = neg + pos
-    order = rng.permutation(len(examples))
-    examples = [examples[i] for i in order[: args.limit]]
-    checker = Checker()
-    assert isinstance(checker.policy, LearnedPolicy)
-    spec = checker.policy.spec
+        idx = neg + pos
+    order = rng.permutation(len(idx))
+    idx = [idx[i] for i in order[: args.limit]]
+    spec = checker.policy.spec  # type: ignore[attr-defined]
     samples: list[Sample] = []
     t0 = time.time()
-    for i, ex in enumerate(examples):
-        report = checker.check(ex.case)
-        analysis = CaseAnalysis(ex.case)
-        samples.append(Sample(analysis, list(report.findings), bool(ex.gold.hallucinated), source_group(analysis)))
-        if (i + 1) % 100 == 0:
-            print(f"{i + 1} answers in {time.time() - t0:.0f}s", file=sys.stderr)
+    for n, i in enumerate(idx):
+        if i not in findings:
+            findings[i] = list(checker.check(examples[i].case).findings)
+        analysis = CaseAnalysis(examples[i].case)
+        samples.append(Sample(analysis, findings[i], bool(examples[i].gold.hallucinated), source_group(analysis)))
+        if (n + 1) % 100 == 0:
+            print(f"{n + 1} answers in {time.time() - t0:.0f}s", file=sys.stderr)
     groups = sorted({s.group for s in samples})
     g_order = rng.permutation(len(groups))
     cal_groups: set[str] = set()
@@ -95,23 +95,56 @@ def main() -> None:
     cal_pred, _ = scores(LearnedPolicy(spec=fitted.spec))
     oracle_t, _ = best_threshold(default_risk, y)
     result: dict[str, Any] = {
-        "data": args.data, "split": args.split, "answers": len(samples), "base_rate": round(float(np.mean([s.label for s in samples])), 4),
-        "calibration_answers": len(cal), "evaluation_answers": len(rest), "evaluation_hallucinated": int(y.sum()),
+        "seed": seed, "answers": len(samples), "base_rate": round(float(np.mean([s.label for s in samples])), 4),
+        "calibration_answers": len(cal), "calibration_hallucinated": int(sum(s.label for s in cal)),
+        "evaluation_answers": len(rest), "evaluation_hallucinated": int(y.sum()),
         "default": {"threshold": float(spec["threshold"]), **prf(default_pred, y)},
         "calibrated": {"threshold": fitted.spec["threshold"], **prf(cal_pred, y)},
         "best_threshold_on_evaluation": {"threshold": oracle_t, **prf(default_risk >= oracle_t, y)},
         "calibration_report": fitted.report,
     }
-    gap = result["best_threshold_on_evaluation"]["f1"] - result["calibrated"]["f1"]
-    result["gap_to_best"] = round(gap, 4)
-    print(f"{args.data} ({args.split}): {len(samples)} answers, base rate {result['base_rate']}; "
-          f"calibrated on {len(cal)}, scored on {len(rest)} ({int(y.sum())} hallucinated)")
-    for key in ("default", "calibrated", "best_threshold_on_evaluation"):
-        r = result[key]
-        print(f"  {key:<30} threshold {r['threshold']:.2f}  P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}")
-    print(f"  gap to the best threshold: {gap:.3f}")
-    path = write_result(f"calibrate_shift_{args.name}", {"machine": machine(), **result})
-    print(f"wrote {path}")
+    result["gap_to_best"] = round(result["best_threshold_on_evaluation"]["f1"] - result["calibrated"]["f1"], 4)
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--format", default="generic")
+    ap.add_argument("--split", default="train")
+    ap.add_argument("--limit", type=int, default=1000)
+    ap.add_argument("--calib-size", type=int, default=400)
+    ap.add_argument("--base-rate", type=float, default=None)
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--seeds", default=None, help="several seeds: 13,14,15 or 13-42 (overrides --seed)")
+    ap.add_argument("--name", default="run")
+    args = ap.parse_args()
+    if args.split == "dev":
+        sys.exit("calibrate_shift chooses thresholds: use a train or calib part, never dev")
+    seeds = _seeds(args.seeds) if args.seeds else [args.seed]
+    examples = list(load_dataset(args.data, args.format, split=args.split))
+    checker = Checker()
+    assert isinstance(checker.policy, LearnedPolicy)
+    findings: dict[int, list[Finding]] = {}
+    runs = []
+    for seed in seeds:
+        r = run_seed(args, seed, examples, checker, findings)
+        runs.append(r)
+        print(f"{args.data} ({args.split}), seed {seed}: {r['answers']} answers, base rate {r['base_rate']}; "
+              f"calibrated on {r['calibration_answers']} ({r['calibration_hallucinated']} hallucinated), "
+              f"scored on {r['evaluation_answers']} ({r['evaluation_hallucinated']} hallucinated)")
+        for key in ("default", "calibrated", "best_threshold_on_evaluation"):
+            s = r[key]
+            print(f"  {key:<30} threshold {s['threshold']:.2f}  P {s['precision']:.3f}  R {s['recall']:.3f}  F1 {s['f1']:.3f}")
+        print(f"  gap to the best threshold: {r['gap_to_best']:.3f}", flush=True)
+    gaps = [r["gap_to_best"] for r in runs]
+    payload: dict[str, Any] = {"machine": machine(), "data": args.data, "split": args.split, "base_rate_asked": args.base_rate,
+                               **(runs[0] if len(runs) == 1 else {"seeds": runs}),
+                               "gap_mean": round(float(np.mean(gaps)), 4), "gap_worst": round(float(np.max(gaps)), 4)}
+    if len(runs) > 1:
+        print(f"gap to the best threshold over {len(runs)} seeds: mean {np.mean(gaps):.4f}, worst {np.max(gaps):.4f} "
+              f"(seed {seeds[int(np.argmax(gaps))]})")
+    print(f"wrote {write_result(f'calibrate_shift_{args.name}', payload)}")
 
 
 if __name__ == "__main__":
