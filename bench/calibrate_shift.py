@@ -1,7 +1,8 @@
 """Does ``hallucheck calibrate`` fix a threshold that is off? Calibrate on N answers, score the rest.
 
     python bench/calibrate_shift.py --data FILE [--format generic|ragtruth] [--split train]
-        [--limit 1000] [--calib-size 400] [--base-rate 0.15] [--seed 13 | --seeds 13-42] [--name NAME]
+        [--limit 1000] [--calib-size 400] [--base-rate 0.15] [--seed 13 | --seeds 13-42] [--plain-threshold]
+        [--name NAME]
 
 Runs the default checker once over the answers, puts whole source groups into a calibration set
 of about ``--calib-size`` answers and an evaluation set (the rest), refits the default policy on
@@ -82,7 +83,8 @@ def run_seed(args: argparse.Namespace, seed: int, examples: list[Example], check
         count += sum(s.group == g for s in samples)
     cal = [s for s in samples if s.group in cal_groups]
     rest = [s for s in samples if s.group not in cal_groups]
-    fitted = calibrate_policy(spec, cal, refit_stack=False)
+    plain = {"threshold_rounds": 0, "threshold_width": 1} if args.plain_threshold else {}
+    fitted = calibrate_policy(spec, cal, refit_stack=False, **plain)
     y = np.array([s.label for s in rest], dtype=bool)
 
     def scores(policy: LearnedPolicy) -> tuple[np.ndarray, np.ndarray]:
@@ -117,6 +119,8 @@ def main() -> None:
     ap.add_argument("--base-rate", type=float, default=None)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--seeds", default=None, help="several seeds: 13,14,15 or 13-42 (overrides --seed)")
+    ap.add_argument("--plain-threshold", action="store_true",
+                    help="choose the plain best threshold of the calibration answers (the method before 2026-11-24)")
     ap.add_argument("--name", default="run")
     args = ap.parse_args()
     if args.split == "dev":

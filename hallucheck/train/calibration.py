@@ -202,12 +202,15 @@ def calibrate_policy(
     folds: int = 5,
     seed: int = 13,
     refit_stack: bool | None = None,
+    threshold_rounds: int = BOOTSTRAP_ROUNDS,
+    threshold_width: int = SMOOTH_WIDTH,
     log: Callable[[str], None] = lambda _: None,
 ) -> Calibration:
     """Refit ``spec`` (a learned-policy spec) on ``samples``; see the module docstring.
 
     ``refit_stack``: None refits the full stage's trees when there is enough data and
-    scikit-learn is installed; True requires it; False never does.
+    scikit-learn is installed; True requires it; False never does. ``threshold_rounds`` and
+    ``threshold_width``: see :func:`choose_threshold` (0 and 1: the plain best threshold).
     """
     spec, group_note = _language_spec(spec, samples)
     usable = [i for i, s in enumerate(samples) if s.findings]
@@ -230,7 +233,8 @@ def calibrate_policy(
     def fit(train: np.ndarray) -> tuple[dict[str, tuple[float, float]], float]:
         platt = {name: fit_platt(r[train], y[train].astype(float)) for name, r in raw.items()}
         p = np.array([float(_sig(np.array(platt[u][0] * raw[u][i] + platt[u][1]))) for i, u in zip(train, used[train])])
-        return platt, choose_threshold(p, y[train], [groups[i] for i in train], seed=seed)
+        return platt, choose_threshold(p, y[train], [groups[i] for i in train], seed=seed,
+                                       rounds=threshold_rounds, width=threshold_width)
 
     before = _verdicts(spec, samples, range(len(samples)))
     oof = np.zeros(len(usable), dtype=bool)
@@ -258,7 +262,7 @@ def calibrate_policy(
         stack = _refit_stack(base, inputs, y, groups, seed)
         if stack is not None:
             stage_spec, p_oof = stack
-            thr_s = choose_threshold(p_oof, y, groups, seed=seed)
+            thr_s = choose_threshold(p_oof, y, groups, seed=seed, rounds=threshold_rounds, width=threshold_width)
             after_s = before.copy()
             after_s[usable] = np.where(used == "full", p_oof >= thr_s, oof)
             report["stack"] = {"threshold": thr_s, **prf_of(after_s, y_all)}

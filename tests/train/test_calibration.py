@@ -162,8 +162,8 @@ def test_calibration_chooses_its_threshold_by_source_group(monkeypatch: pytest.M
 
     calls: list[tuple[int, set[str], float]] = []
 
-    def spy(p: np.ndarray, y: np.ndarray, groups: list[str], *, seed: int = 13) -> float:
-        t = choose_threshold(p, y, groups, seed=seed)
+    def spy(p: np.ndarray, y: np.ndarray, groups: list[str], *, seed: int = 13, rounds: int = 200, width: int = 7) -> float:
+        t = choose_threshold(p, y, groups, seed=seed, rounds=rounds, width=width)
         calls.append((len(p), set(groups), t))
         return t
 
