@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from hallucheck.text.tokens import lemma
 
 __all__ = [
-    "BREAK", "NEG", "Symbol", "are_opposites", "polarity_symbols", "FRAME_WORDS", "IMPLICIT_NEGATIONS",
+    "BREAK", "NEG", "Symbol", "are_opposites", "polarity_symbols", "CONDITION_WORDS", "CORRECTION_WORDS", "IMPLICIT_NEGATIONS",
     "NEGATION_WORDS", "OPPOSITES", "negation_load", "PREFIXES", "opposites_of",
 ]
 
@@ -44,7 +44,7 @@ _FR_FILLERS = frozenset({"pas"})
 # Words that negate without a negation word ("avoid using", "failed to provide", "unless"): a
 # sentence holding one may say the same as a sentence with "not" elsewhere.
 IMPLICIT_NEGATIONS: frozenset[str] = frozenset({
-    "avoid", "fail", "lack", "unable", "refuse", "without", "prevent", "deny", "instead", "unless", "except",
+    "avoid", "fail", "lack", "refuse", "without", "prevent", "deny", "instead", "unless", "except",
     "hardly", "barely", "rarely", "seldom", "absent", "missing", "stop", "cease", "ban", "prohibit", "forbid",
     "exclude", "omit", "decline", "reject", "neither", "nor", "none", "scarce", "insufficient",
     "ohne", "außer", "weder", "vermeiden", "verhindern", "fehlen", "statt", "anstatt", "kaum",
@@ -53,11 +53,13 @@ IMPLICIT_NEGATIONS: frozenset[str] = frozenset({
 })
 
 
-# Words that make a negation part of a larger frame: a condition ("if it does not move") or a
-# correction ("not on X, but on Y"); a negation inside such a frame is not a plain statement.
-FRAME_WORDS: frozenset[str] = frozenset({
-    "if", "unless", "whether", "but", "wenn", "falls", "ob", "sondern", "si", "mais", "如果", "若", "假如", "而是", "但",
+# Words that make a negation part of a larger frame: a condition ("if it does not move", read
+# within the negation's own clause) or a correction after it ("not on X, but on Y"); a negation
+# inside such a frame is not a plain statement.
+CONDITION_WORDS: frozenset[str] = frozenset({
+    "if", "unless", "whether", "wenn", "falls", "ob", "si", "如果", "若", "假如", "要是",
 })
+CORRECTION_WORDS: frozenset[str] = frozenset({"but", "sondern", "mais", "而是", "但", "但是"})
 
 
 def negation_load(symbols: Sequence[Symbol], unmatched: Iterable[int] = ()) -> int:
@@ -79,8 +81,15 @@ _ZH_NOT_NEGATED = frozenset({
     "不错", "不錯", "别人", "別人", "别的", "別的", "非洲", "莫名",
 })
 _ZH_NEG_CHARS = "不没沒未无無非别別勿"
+# Function characters: not content when counting what two sentences share.
+_ZH_FUNCTION_CHARS = frozenset(
+    "的了在是和与與或也就都而及其之以于於为為这這那个個些从從到被把将將会會要对對让讓给給着著过過吗嗎呢吧很更最又还還再即则則并並"
+)
 # Chinese modal words that mean the same (can / must): 无法 ("no way to") negates 可以.
-_ZH_SAME = {"可以": "能", "能够": "能", "能夠": "能", "可": "能", "必须": "必", "必須": "必", "必需": "必", "法": "能"}
+_ZH_SAME = {
+    "可以": "能", "能够": "能", "能夠": "能", "必须": "必", "必須": "必", "必需": "必", "法": "能", "需要": "需",
+    "应该": "应", "應該": "應",
+}
 
 
 class Symbol(NamedTuple):
@@ -99,7 +108,7 @@ def polarity_symbols(tokens: Sequence[Any], language: str) -> list[Symbol]:
     out): lemmas, with negations made explicit (see the module doc)."""
     zh = language.lower().startswith("zh")
     out: list[Symbol] = []
-    for t in tokens:
+    for n, t in enumerate(tokens):
         if t.is_punct:
             if t.text in _BREAKS and out and out[-1].form != BREAK:
                 out.append(Symbol(BREAK, t.text, t.start, t.end, False))
@@ -119,18 +128,45 @@ def polarity_symbols(tokens: Sequence[Any], language: str) -> list[Symbol]:
         elif low in _FR_FILLERS and language.lower().startswith("fr"):
             continue
         elif low in NEGATION_WORDS:
+            if low == "no" and n + 1 < len(tokens) and tokens[n + 1].is_punct:
+                continue  # "No." / "No," answers a question; it negates nothing that follows
             out.append(Symbol(NEG, low, a, b, False))
         elif low in _DO:
             continue
         elif not zh and low[:2] in ("n'", "n’") and len(low) > 2:
             out += [Symbol(NEG, low, a, a + 2, False), Symbol(lemma(low[2:], language), low[2:], a + 2, b, True)]
-        elif zh and len(t.text) > 1 and t.text[0] in _ZH_NEG_CHARS and t.text not in _ZH_NOT_NEGATED:
-            rest = t.text[1:]
-            out += [Symbol(NEG, low, a, a + 1, False), Symbol(_ZH_SAME.get(rest, rest), rest, a + 1, b, True)]
+        elif zh and _has_han(t.text):
+            out += _zh_symbols(t)
         elif zh:
-            out.append(Symbol(_ZH_SAME.get(t.text, t.text), t.text, a, b, not t.is_stop))
+            out.append(Symbol(low, low, a, b, not t.is_stop and not t.is_number))
         else:
             out.append(Symbol(norm, low, a, b, not t.is_stop and not t.is_number))
+    return out
+
+
+def _has_han(text: str) -> bool:
+    return any("\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" for c in text)
+
+
+def _zh_symbols(t: Any) -> list[Symbol]:
+    """Chinese by characters: a word segmenter splits the same text differently once a 不 is put
+    in ("我們將提供" / "我們 將 不 提供"), so words would not align. Each character is a symbol
+    (content unless a function character), a negation character is :data:`NEG` (unless its word is
+    one that does not negate, "未来"), and a modal word is one symbol ("可以" and "能" align; "无法"
+    is "¬ 能"). The first character carries its word, for the lexicons of whole words."""
+    text, a = t.text, t.start
+    if text in _ZH_SAME:
+        return [Symbol(_ZH_SAME[text], text, a, t.end, True)]
+    if len(text) == 2 and text[0] in _ZH_NEG_CHARS and text[1:] in _ZH_SAME and text not in _ZH_NOT_NEGATED:
+        return [Symbol(NEG, text, a, a + 1, False), Symbol(_ZH_SAME[text[1:]], text[1:], a + 1, t.end, True)]
+    plain = text in _ZH_NOT_NEGATED
+    out = []
+    for k, c in enumerate(text):
+        word = text if k == 0 else c
+        if c in _ZH_NEG_CHARS and not plain:
+            out.append(Symbol(NEG, word, a + k, a + k + 1, False))
+        else:
+            out.append(Symbol(c, word, a + k, a + k + 1, c not in _ZH_FUNCTION_CHARS))
     return out
 
 

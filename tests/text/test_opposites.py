@@ -31,7 +31,8 @@ def test_not_opposites(a: str, b: str) -> None:
         ("It can't run", "en", ["it", "can", NEG, "run"]),
         ("Das ist kein Problem", "de", ["der", "sein", NEG, "ein", "problem"]),
         ("Il n'est pas là", "fr", ["il", NEG, "être", "là"]),
-        ("未来不能安装", "zh-Hans", ["未来", NEG, "能", "安装"]),
+        ("未来不能安装", "zh-Hans", ["未", "来", NEG, "能", "安", "装"]),
+        ("无法安装", "zh-Hans", [NEG, "能", "安", "装"]),
     ],
 )
 def test_polarity_symbols_make_negations_explicit(text: str, language: str, forms: list[str]) -> None:

@@ -47,6 +47,9 @@ TRIPLET_FEATURES: tuple[str, ...] = (
 )
 
 _SCORES = {"role_swap": 0.85, "negation_flip": 0.7, "arg_swap": 0.6}
+# The precise kind the floor table knows (hallucheck.types.PreciseKind); its negation flips are not
+# marked with the ``opposites`` detector's kind, whose precision was measured on that detector alone.
+_KINDS = {"role_swap": "swapped_roles"}
 _REASONS = {
     "role_swap": "the source has the roles the other way round",
     "negation_flip": "the source says the opposite (negation)",
@@ -196,6 +199,7 @@ class TripletsDetector(BaseDetector):
                     score=_SCORES[c.kind],
                     detector=self.name,
                     reason=_REASONS[c.kind].format(role=c.role),
+                    kind=_KINDS.get(c.kind),  # type: ignore[arg-type]
                     evidence=[Evidence(source_id=src.id, text=c.evidence.text, relation="contradicts",
                                        start=c.evidence.start, end=c.evidence.end)],
                 )

@@ -13,11 +13,15 @@ word by word (:class:`difflib.SequenceMatcher` over lemmas, negations made expli
 - **opposite word** (kind ``opposite_word``): one word against its opposite
   (:func:`hallucheck.text.opposites.are_opposites`), both sides negated alike.
 
-A difference counts only inside an agreeing context: words matched in order right before and
-right after it, with at least ``min_context`` content words among the ``window`` nearest ones —
-so the sentence really says the same thing about the same subject except for the polarity. It
-is dropped when another of the best source sentences states the answer's version (a source may
-say both). Each finding is a ``contradiction`` span with the source sentence as evidence; the
+A difference counts only where the two sentences otherwise say the same thing: words matched in
+order right before and right after it, with at least ``min_context`` content words among the
+``window`` nearest ones; ``min_matched`` of the shorter sentence's other content words matched;
+the two sentences' negations and opposite words adding up to an odd number (a negation elsewhere
+may carry the same meaning: "no X was issued" / "X was not issued", "not able" / "unable"); no
+condition or correction around a flipped negation ("if it does not move", "not X, but Y"). It is
+dropped when another of the best source sentences (up to :data:`SUPPORT_SENTENCES`) states the
+answer's version (a source may say both). Chinese is aligned by characters (see
+:func:`hallucheck.text.opposites.polarity_symbols`). Each finding is a ``contradiction`` span with the source sentence as evidence; the
 policies' floor table (measured precision) decides whether such a span alone rejects an answer.
 """
 
@@ -30,11 +34,13 @@ from typing import ClassVar
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, group_tokens
 from hallucheck.detectors.base import BaseDetector
-from hallucheck.text.opposites import FRAME_WORDS, NEG, Symbol, are_opposites, negation_load, polarity_symbols
+from hallucheck.text.opposites import BREAK, CONDITION_WORDS, CORRECTION_WORDS, NEG, Symbol, are_opposites, negation_load, polarity_symbols
 from hallucheck.types import Evidence, Finding, Role, Span
 
-__all__ = ["OPPOSITE_FEATURES", "OppositesDetector"]
+__all__ = ["OPPOSITE_FEATURES", "SUPPORT_SENTENCES", "OppositesDetector"]
 
+# Source sentences read for a sentence that states the answer's version, once a difference is found.
+SUPPORT_SENTENCES = 12
 OPPOSITE_FEATURES: tuple[str, ...] = ("opposites_checked", "opposites_negations", "opposites_words")
 
 _SCORES = {"flipped_negation": 0.9, "opposite_word": 0.9}
@@ -53,6 +59,7 @@ class _SourceSentence:
     norms: frozenset[str]
     symbols: list[Symbol]
     forms: list[str]
+    content: int  # content symbols
 
 
 @dataclass
@@ -77,7 +84,8 @@ def _source_sentences(sa: SourceAnalysis, k: int, language: str) -> list[_Source
         syms = polarity_symbols(toks, language)
         norms = frozenset(s.form for s in syms if s.content)
         if norms:
-            out.append(_SourceSentence(k, seg.start, seg.end, seg.text, norms, syms, [s.form for s in syms]))
+            out.append(_SourceSentence(k, seg.start, seg.end, seg.text, norms, syms, [s.form for s in syms],
+                                       sum(s.content for s in syms)))
     sa.__dict__[key] = out
     return out
 
@@ -145,8 +153,8 @@ class OppositesDetector(BaseDetector):
             counts: Counter[int] = Counter()
             for w in content:
                 counts.update(index.get(w, ()))
-            best = [n for n, c in sorted(counts.items(), key=lambda x: (-x[1], x[0]))[: self.max_source_sentences]
-                    if c >= self.min_overlap]
+            ranked = [n for n, c in sorted(counts.items(), key=lambda x: (-x[1], x[0])) if c >= self.min_overlap]
+            best = ranked[: self.max_source_sentences]
             if not best:
                 continue
             feats["opposites_checked"] += 1
@@ -155,12 +163,19 @@ class OppositesDetector(BaseDetector):
             found: list[_Conflict] = []
             n_content = sum(s.content for s in syms)
             for src, ops, mapping in aligned:
-                if sum(syms[i].content for i in mapping) < self.min_matched * (n_content - 1):
-                    continue  # the two sentences do not say the same thing (one word may differ)
+                # the two sentences say the same thing (one word may differ); one of them may be
+                # longer ("A; B" against a source sentence "B")
+                if sum(syms[i].content for i in mapping) < self.min_matched * (min(n_content, src.content) - 1):
+                    continue
                 for c in self._differences(syms, src, ops, mapping):
                     others = [m for s2, _, m in aligned if s2 is not src]
-                    lo, hi = c.first - 1, c.last + 1
+                    lo, hi = max(c.first - 1, 0), min(c.last + 1, len(syms))
                     if any(_supported(m, lo, hi) for m in others):
+                        continue
+                    # a found difference is rare: then the next best sentences are read too, so
+                    # that a source stating the answer's version a little further down counts
+                    more = ranked[self.max_source_sentences : SUPPORT_SENTENCES]
+                    if any(_supported(_matched_map(forms, sources[n].forms)[1], lo, hi) for n in more):
                         continue
                     found.append(c)
             conflicts.extend(found)
@@ -187,17 +202,15 @@ class OppositesDetector(BaseDetector):
         s_matched = set(mapping.values())
         a_load = negation_load(syms, [i for i in range(len(syms)) if i not in mapping])
         s_load = negation_load(src.symbols, [j for j in range(len(src.symbols)) if j not in s_matched])
-        for n, (tag, i1, i2, j1, j2) in enumerate(ops):
-            if tag == "equal":
-                continue
-            a_side, s_side = syms[i1:i2], src.symbols[j1:j2]
-            kind = _kind(a_side, s_side)
-            # a negation elsewhere in either sentence ("no X was issued" / "X was not issued",
-            # "failed to provide accurate" / "provided inaccurate") may carry the same meaning:
-            # a flip counts only where the two sentences' negations differ by an odd number, an
-            # opposite only where they differ by an even one
-            if kind is None or (kind == "flipped_negation" and ((a_load - s_load) % 2 == 0)) \
-                    or (kind == "opposite_word" and (a_load - s_load) % 2 == 1):
+        kinds = [None if tag == "equal" else _kind(syms[i1:i2], src.symbols[j1:j2]) for tag, i1, i2, j1, j2 in ops]
+        # The sentences disagree only when their negations and opposite words add up to an odd
+        # number: a negation elsewhere may carry the same meaning ("no X was issued" / "X was not
+        # issued", "failed to provide accurate" / "provided inaccurate", "not able" / "unable").
+        if (a_load - s_load + kinds.count("opposite_word")) % 2 == 0:
+            return out
+        for n, (_tag, i1, i2, j1, j2) in enumerate(ops):
+            kind = kinds[n]
+            if kind is None:
                 continue
             if kind == "flipped_negation" and (_framed(syms, i1, i2) or _framed(src.symbols, j1, j2)):
                 continue
@@ -210,7 +223,9 @@ class OppositesDetector(BaseDetector):
                 continue
             left = syms[max(before[1], i1 - self.window) : i1] if before is not None else []
             right = syms[i2 : min(after[2], i2 + self.window)] if after is not None else []
-            if sum(s.content for s in left + right) < self.min_context or not (left or right):
+            # at the very start or end of both sentences, one side's context must count twice
+            need = self.min_context if before is not None and after is not None else 2 * self.min_context
+            if sum(s.content for s in left + right) < need or not (left or right):
                 continue
             if i2 > i1:
                 start, end = syms[i1].start, syms[i2 - 1].end
@@ -221,10 +236,14 @@ class OppositesDetector(BaseDetector):
 
 
 def _framed(syms: list[Symbol], lo: int, hi: int, reach: int = 8) -> bool:
-    """Whether a negation at symbols ``lo..hi-1`` stands in a condition or a correction: a frame
-    word (:data:`FRAME_WORDS`) in the ``reach`` symbols before it, or a "but" after it."""
-    near = syms[max(0, lo - reach) : lo] + syms[hi : hi + reach]
-    return any(s.form in FRAME_WORDS or s.word in FRAME_WORDS for s in near)
+    """Whether a negation at symbols ``lo..hi-1`` stands in a condition (a condition word earlier
+    in its clause, within ``reach`` symbols) or a correction (a "but" within ``reach`` after it)."""
+    for s in reversed(syms[max(0, lo - reach) : lo]):
+        if s.form == BREAK:
+            break
+        if s.word in CONDITION_WORDS or s.form in CONDITION_WORDS:
+            return True
+    return any(s.word in CORRECTION_WORDS or s.form in CORRECTION_WORDS for s in syms[hi : hi + reach])
 
 
 def _kind(a_side: list[Symbol], s_side: list[Symbol]) -> str | None:
@@ -239,6 +258,10 @@ def _kind(a_side: list[Symbol], s_side: list[Symbol]) -> str | None:
     s_neg = sum(s.form == NEG for s in s_side)
     if a_rest == s_rest and (a_neg - s_neg) % 2 == 1:
         return "flipped_negation"
+    if (a_neg - s_neg) % 2 == 0 and len(a_rest) <= 4 and len(s_rest) <= 4 and all(len(x) == 1 for x in a_rest + s_rest):
+        # Chinese, aligned by characters: a word against its opposite ("增加" / "减少")
+        if are_opposites("".join(a_rest), "".join(s_rest)):
+            return "opposite_word"
     if len(a_rest) == 1 and len(s_rest) == 1 and (a_neg - s_neg) % 2 == 0:
         a = next(s for s in a_side if s.form != NEG)
         s = next(x for x in s_side if x.form != NEG)

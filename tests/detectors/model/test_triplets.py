@@ -125,3 +125,12 @@ def test_spacy_copula_negation_and_records() -> None:
     f, spans = _spans("The sandwiches particularly enjoy customers.", parser="spacy", source=record)
     assert spans == [("sandwiches particularly enjoy customers", "contradiction")]
     assert "Customers particularly enjoy the sandwiches" in f.spans[0].evidence[0].text
+
+
+def test_a_role_swap_is_marked_with_its_precise_kind() -> None:
+    """Swapped roles carry the kind ``swapped_roles`` (for the floor table); the other conflicts
+    carry none, since only the ``opposites`` detector's negation flips were measured."""
+    f, _ = _spans("Beta acquired Acme in 2010.")
+    assert [s.kind for s in f.spans] == ["swapped_roles"]
+    f, _ = _spans("Acme never acquired Beta.")
+    assert [s.kind for s in f.spans] == [None]

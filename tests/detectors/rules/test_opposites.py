@@ -68,6 +68,8 @@ def test_an_opposite_word_is_a_contradiction_on_the_word(answer: str, source: st
         # the source says both: another sentence states the answer's version
         ("The museum is not open on Mondays during the winter.",
          "The museum is open on Mondays during the summer. The museum is not open on Mondays during the winter."),
+        # the answer's version first in its sentence, stated by a source sentence that is not the best match
+        ("本地倉庫保持已經提交的的檔案。", "遠端倉庫保持已經提交的檔案。本地倉庫保持已經提交的的檔案。"),
         # a word and its opposite in two sentences that say different things
         ("The right upper quadrant contains the liver and the gallbladder.",
          "The right lower quadrant contains the appendix and the ovaries."),
