@@ -112,12 +112,15 @@ def fit_platt(raw: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int 
     return a, b
 
 
-def _f1_curves(flagged: np.ndarray, y: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """F1 at every threshold (rows of ``flagged``) for every weighting of the answers (rows of ``weights``)."""
-    pos = weights @ y
-    tp = weights @ (flagged.T * y[:, None])
-    flagged_w = weights @ flagged.T
-    denom = flagged_w + pos[:, None]
+def _f1_curves(flagged: np.ndarray, positive: np.ndarray, pos: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """F1 at every threshold for every weighting of the groups.
+
+    ``flagged`` / ``positive``: per group (rows) and threshold (columns), the answers flagged and
+    the hallucinated answers flagged; ``pos``: hallucinated answers per group; ``weights``: how
+    often each group is drawn (rows: draws). Counts are whole numbers, so the sums are exact.
+    """
+    tp = weights @ positive
+    denom = weights @ flagged + (weights @ pos)[:, None]
     out: np.ndarray = np.where(denom > 0, 2.0 * tp / np.where(denom > 0, denom, 1.0), 0.0)
     return out
 
@@ -139,16 +142,20 @@ def choose_threshold(probabilities: Sequence[float] | np.ndarray, labels: Sequen
     ts = THRESHOLD_GRID if grid is None else np.asarray(grid, dtype=np.float64)
     p = np.asarray(probabilities, dtype=np.float64)
     y = np.asarray(labels, dtype=bool).astype(np.float64)
-    flagged = (p[None, :] >= ts[:, None]).astype(np.float64)
+    uniq, inverse = np.unique(np.asarray(groups), return_inverse=True)
+    flagged_answers = (p[:, None] >= ts[None, :]).astype(np.float64)
+    flagged = np.zeros((len(uniq), len(ts)))
+    np.add.at(flagged, inverse, flagged_answers)
+    positive = np.zeros((len(uniq), len(ts)))
+    np.add.at(positive, inverse, flagged_answers * y[:, None])
+    pos = np.bincount(inverse, weights=y, minlength=len(uniq))
     if rounds > 0:
-        uniq, inverse = np.unique(np.asarray(groups), return_inverse=True)
         rng = np.random.default_rng(seed)
         draws = rng.integers(0, len(uniq), size=(rounds, len(uniq)))
-        per_group = np.stack([np.bincount(d, minlength=len(uniq)) for d in draws]).astype(np.float64)
-        weights = per_group[:, inverse]
+        weights = np.stack([np.bincount(d, minlength=len(uniq)) for d in draws]).astype(np.float64)
     else:
-        weights = np.ones((1, len(p)))
-    curve = _f1_curves(flagged, y, weights).mean(axis=0)
+        weights = np.ones((1, len(uniq)))
+    curve = _f1_curves(flagged, positive, pos, weights).mean(axis=0)
     if width > 1:
         half = width // 2
         curve = np.convolve(np.pad(curve, half, mode="edge"), np.ones(width) / width, mode="valid")
