@@ -101,11 +101,11 @@ ROLES: tuple[str, ...] = (
 # under the verdict (see hallucheck.policies.floors).
 PreciseKind = Literal[
     "invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name", "flipped_negation",
-    "opposite_word", "swapped_roles",
+    "opposite_word", "contradicted_field", "swapped_roles",
 ]
 PRECISE_KINDS: tuple[str, ...] = (
     "invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name", "flipped_negation",
-    "opposite_word", "swapped_roles",
+    "opposite_word", "contradicted_field", "swapped_roles",
 )
 Decision = Literal["accept", "review", "reject"]
 

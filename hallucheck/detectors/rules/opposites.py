@@ -34,6 +34,7 @@ from typing import ClassVar
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, group_tokens
 from hallucheck.detectors.base import BaseDetector
+from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.opposites import BREAK, CONDITION_WORDS, CORRECTION_WORDS, NEG, Symbol, are_opposites, negation_load, polarity_symbols
 from hallucheck.types import Evidence, Finding, Role, Span
 
@@ -41,13 +42,16 @@ __all__ = ["OPPOSITE_FEATURES", "SUPPORT_SENTENCES", "OppositesDetector"]
 
 # Source sentences read for a sentence that states the answer's version, once a difference is found.
 SUPPORT_SENTENCES = 12
-OPPOSITE_FEATURES: tuple[str, ...] = ("opposites_checked", "opposites_negations", "opposites_words")
+OPPOSITE_FEATURES: tuple[str, ...] = ("opposites_checked", "opposites_negations", "opposites_words", "opposites_fields")
 
-_SCORES = {"flipped_negation": 0.9, "opposite_word": 0.9}
+_SCORES = {"flipped_negation": 0.9, "opposite_word": 0.9, "contradicted_field": 0.9}
 _REASONS = {
     "flipped_negation": "the source says the same without this negation (or with one this sentence lacks)",
     "opposite_word": "the source says the same with the opposite word",
+    "contradicted_field": "the record's yes/no field says the opposite",
 }
+_FEATURE = {"flipped_negation": "opposites_negations", "opposite_word": "opposites_words",
+            "contradicted_field": "opposites_fields"}
 
 
 @dataclass
@@ -88,6 +92,50 @@ def _source_sentences(sa: SourceAnalysis, k: int, language: str) -> list[_Source
                                        sum(s.content for s in syms)))
     sa.__dict__[key] = out
     return out
+
+
+def _fields(sa: SourceAnalysis, language: str) -> list[YesNoField]:
+    key = f"_opposites_fields_{language}"
+    cached: list[YesNoField] | None = sa.__dict__.get(key)
+    if cached is None:
+        cached = sa.__dict__[key] = yes_no_fields(sa.text, language)
+    return cached
+
+
+def _field_conflicts(syms: list[Symbol], fields: list[tuple[int, YesNoField]], answer: str) -> list[_Conflict]:
+    """Mentions of a record's yes/no field with the opposite polarity ("is not suitable for
+    groups" against ``GoodForGroups: true``); a name several fields share with different values
+    says nothing."""
+    by_name: dict[str, list[tuple[int, YesNoField]]] = {}
+    for k, f in fields:
+        for name in f.names:
+            by_name.setdefault(name, []).append((k, f))
+    out = []
+    for i, s in enumerate(syms):
+        hits = by_name.get(s.form) or by_name.get(s.word)
+        if not hits or len({f.value for _, f in hits}) > 1:
+            continue
+        k, f = hits[0]
+        if _in_name(answer, syms, i):
+            continue  # a name ("Montecito Street"), not the field
+        positive = mention_polarity(syms, i)
+        if positive == f.value or (positive and negated_before(syms, i)):
+            continue  # agrees, or a negation earlier in the sentence may reach it (a list)
+        lo = i
+        while lo > 0 and i - lo < 4 and syms[lo - 1].form != BREAK:
+            lo -= 1
+        first = next((j for j in range(lo, i) if syms[j].form == NEG), lo) if not positive else lo
+        ev = _SourceSentence(k, 0, 0, f.text, frozenset(), [], [], 0)
+        out.append(_Conflict("contradicted_field", syms[first].start, s.end, first, i + 1, ev))
+    return out
+
+
+def _in_name(answer: str, syms: list[Symbol], i: int) -> bool:
+    """Whether symbol ``i`` is part of a capitalised name of several words ("Main Street")."""
+    def cap(k: int) -> bool:
+        return 0 <= k < len(syms) and answer[syms[k].start : syms[k].start + 1].isupper()
+
+    return cap(i) and (cap(i - 1) or cap(i + 1))
 
 
 def _matched_map(a: list[str], b: list[str]) -> tuple[list[tuple[str, int, int, int, int]], dict[int, int]]:
@@ -146,9 +194,12 @@ class OppositesDetector(BaseDetector):
                 index.setdefault(w, []).append(n)
         markers = [(m.start, m.end) for m in analysis.citation_markers]
         conflicts: list[_Conflict] = []
+        fields = [(k, f) for k, sa in enumerate(analysis.sources) for f in _fields(sa, language)]
         for si in range(len(analysis.sentences)):
             toks = [t for t in analysis.tokens_by_sentence[si] if not any(a <= t.start < b for a, b in markers)]
             syms = polarity_symbols(toks, language)
+            if fields:
+                conflicts.extend(_field_conflicts(syms, fields, case.answer))
             content = {s.form for s in syms if s.content}
             counts: Counter[int] = Counter()
             for w in content:
@@ -185,13 +236,14 @@ class OppositesDetector(BaseDetector):
             if any(c.start < e and s < c.end for s, e in seen):
                 continue
             seen.add((c.start, c.end))
-            feats["opposites_negations" if c.kind == "flipped_negation" else "opposites_words"] += 1
+            feats[_FEATURE[c.kind]] += 1
             src = case.contexts[c.evidence.source]
+            field = c.kind == "contradicted_field"  # evidence: the record's readable line, not a span of it
             spans.append(Span(
                 start=c.start, end=c.end, text=case.answer[c.start : c.end], label="contradiction",
                 score=_SCORES[c.kind], detector=self.name, reason=_REASONS[c.kind], kind=c.kind,  # type: ignore[arg-type]
                 evidence=[Evidence(source_id=src.id, text=c.evidence.text, relation="contradicts",
-                                   start=c.evidence.start, end=c.evidence.end)],
+                                   start=None if field else c.evidence.start, end=None if field else c.evidence.end)],
             ))
         risk = max((s.score for s in spans), default=0.0)
         return Finding(detector=self.name, risk=risk, spans=spans, flagged=bool(spans), features=feats)
