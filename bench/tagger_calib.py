@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -105,7 +106,11 @@ def main() -> None:
     if args.onnx:
         cfg_path = Path(args.onnx_config) if args.onnx_config else Path(args.onnx).with_name("config.json")
         cfg = TrainConfig.from_saved(json.loads(cfg_path.read_text(encoding="utf-8"))["train_config"])
-        models.append(("onnx " + str(args.onnx), cfg, run_model_dir(cfg.base_model, "", "."), str(args.onnx)))
+        # an extended vocabulary is rebuilt (deterministically) in a scratch folder; its rows are then
+        # overwritten by the ONNX file's own
+        scratch = tempfile.mkdtemp(prefix="tagger-calib-")
+        model_dir = run_model_dir(cfg.base_model, cfg.vocab_extension, scratch)
+        models.append(("onnx " + str(args.onnx), cfg, model_dir, str(args.onnx)))
     for ck in filter(None, args.checkpoints.split(",")):
         state = torch.load(Path(args.run) / ck, map_location="cpu", weights_only=False)
         cfg = TrainConfig.from_saved(state["config"])
