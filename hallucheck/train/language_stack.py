@@ -10,7 +10,9 @@ synth`` makes them from real text; folds grouped by source):
 
 and keeps the tagger only when its out-of-fold F1 beats the cheap stage by ``min_gain``: the
 tagger weighs in only where calib shows it helps. The group's threshold is the best F1 on the
-out-of-fold probabilities. Dev parts are scored for the report only. Needs scikit-learn.
+out-of-fold probabilities. Answers whose only error is a citation marker are left out of the fit
+(the stack reads no marker evidence; the citation rules and their floor judge them). Dev parts are
+scored for the report only, every answer included. Needs scikit-learn.
 """
 
 from __future__ import annotations
@@ -33,13 +35,23 @@ __all__ = ["LANGUAGE_GROUPS", "fit_language_policies", "language_rows"]
 LANGUAGE_GROUPS: dict[str, tuple[str, ...]] = {"zh": ("zh-Hans", "zh-Hant"), "de": ("de",), "fr": ("fr",)}
 
 
-def language_rows(cache: Path, detectors: Sequence[str], part: str) -> tuple[list[dict[str, Any]], list[dict[str, float]]]:
-    """Gold rows and flat stack features of one cache's ``part`` (answers every detector ran on)."""
+def language_rows(
+    cache: Path, detectors: Sequence[str], part: str, *, citation_errors: bool = True
+) -> tuple[list[dict[str, Any]], list[dict[str, float]]]:
+    """Gold rows and flat stack features of one cache's ``part`` (answers every detector ran on).
+
+    ``citation_errors=False`` leaves out the answers whose only error is a citation marker
+    (``citation_only`` in the gold row): the stack reads no marker evidence by design, so to it
+    such an answer looks like a faithful one, and fitting on it would teach that a silent,
+    faithful-looking answer is often hallucinated. The citation rules and their floor judge those.
+    """
     gold = load_cache(cache, "gold")
     caches = {d: load_cache(cache, d) for d in detectors}
     rows, feats = [], []
     for key, g in gold.items():
         if g["part"] != part or not all(key in caches[d] for d in detectors):
+            continue
+        if not citation_errors and g.get("label") and g.get("citation_only"):
             continue
         summ = {d: caches[d][key] for d in detectors}
         rows.append(g)
@@ -90,7 +102,7 @@ def fit_language_policies(
         rows: list[dict[str, Any]] = []
         feats: list[dict[str, float]] = []
         for lang in present:
-            r, f = language_rows(caches[lang], full, "calib")
+            r, f = language_rows(caches[lang], full, "calib", citation_errors=False)
             rows += r
             feats += f
         if len(rows) < 200:

@@ -38,7 +38,15 @@ def _gold_row(ex: Any, part: str, key: str, analysis: Any) -> dict[str, Any]:
         "source": source,
         "language": analysis.language,
         "edit": str((case.metadata or {}).get("edit", "")),
+        "citation_only": _citation_only(ex.gold.spans, analysis),
     }
+
+
+def _citation_only(spans: Any, analysis: Any) -> bool:
+    """Whether every labelled span lies on a citation marker: the answer's only error is whom it
+    cites (a wrong or unknown source id), which the citation rules judge, not the stacked scores."""
+    markers = analysis.citation_markers
+    return bool(spans) and all(any(m.start <= s and e <= m.end for m in markers) for s, e in spans)
 
 
 def collect(
