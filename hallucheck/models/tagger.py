@@ -1,7 +1,11 @@
 """The span tagger at run time: ONNX Runtime + tokenizers, no torch.
 
 The model files ship in ``hallucheck/models/tagger/`` (``model.onnx``, ``tokenizer.json``,
-``config.json``, ``MODEL_CARD.md``); ``hallucheck train ... --export`` rebuilds them. The session
+``config.json``, ``MODEL_CARD.md``); ``hallucheck train ... --export`` rebuilds them. A second
+tagger, trained on more languages, ships in ``hallucheck/models/tagger_multilingual/``; its
+config lists the languages it reads (``languages``), and :func:`tagger_dir_for` sends an answer in
+one of them to it: each language group's policy was fitted on the features of the tagger that
+language gets. The session
 is created lazily, once per process and model directory, with two intra-op threads (or
 ``HALLUCHECK_THREADS``). Inputs are built by :mod:`hallucheck.models.tagger_features`, the same
 code that built the training data, so the model sees at run time exactly what it learned from.
@@ -9,6 +13,7 @@ code that built the training data, so the model sees at run time exactly what it
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
@@ -24,9 +29,13 @@ from hallucheck.models.tagger_features import FEATURE_NAMES, EncoderSettings, Wi
 from hallucheck.text import Segment
 from hallucheck.text.tokens import Token
 
-__all__ = ["TAGGER_DIR", "TaggerUnavailable", "Tagger", "TaggedAnswer", "get_tagger", "tagger_available"]
+__all__ = [
+    "MULTILINGUAL_TAGGER_DIR", "TAGGER_DIR", "TaggerUnavailable", "Tagger", "TaggedAnswer", "get_tagger",
+    "tagger_available", "tagger_dir_for",
+]
 
 TAGGER_DIR = Path(__file__).resolve().parent / "tagger"
+MULTILINGUAL_TAGGER_DIR = Path(__file__).resolve().parent / "tagger_multilingual"
 _LOCK = threading.Lock()
 _CACHE: dict[str, Tagger] = {}
 # Windows run between two looks at the deadline: a few seconds of work at most on a loaded
@@ -61,6 +70,20 @@ class TaggedAnswer:
 def tagger_available(model_dir: str | Path | None = None) -> bool:
     d = Path(model_dir) if model_dir else TAGGER_DIR
     return (d / "model.onnx").is_file() and (d / "tokenizer.json").is_file() and (d / "config.json").is_file()
+
+
+@functools.lru_cache(maxsize=8)
+def _languages_of(model_dir: Path) -> frozenset[str]:
+    if not tagger_available(model_dir):
+        return frozenset()
+    config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+    return frozenset(config.get("languages", ()))
+
+
+def tagger_dir_for(language: str) -> Path:
+    """The shipped tagger an answer in ``language`` is read by: the multilingual one for the
+    languages its config lists, else the English-trained default."""
+    return MULTILINGUAL_TAGGER_DIR if language in _languages_of(MULTILINGUAL_TAGGER_DIR) else TAGGER_DIR
 
 
 def _threads() -> int:

@@ -71,7 +71,8 @@ def model_features(
 
 
 class ModelDetector(BaseDetector):
-    """Options: ``model_dir`` (default: the shipped tagger), ``threshold`` (token probability for
+    """Options: ``model_dir`` (default: the shipped tagger for the answer's language — the
+    multilingual one for zh-Hans, zh-Hant, de and fr, the English one otherwise), ``threshold`` (token probability for
     a span; default from the model's config, chosen on the calib part), ``answer_threshold``
     (max token probability above which the answer is flagged), ``max_windows`` (cap on model
     inputs per answer), ``threads``."""
@@ -97,17 +98,17 @@ class ModelDetector(BaseDetector):
         self.max_windows = max_windows
         self.threads = threads
 
-    def _tagger(self) -> Any:
-        from hallucheck.models.tagger import get_tagger
+    def _tagger(self, language: str) -> Any:
+        from hallucheck.models.tagger import get_tagger, tagger_dir_for
 
-        return get_tagger(self.model_dir, self.threads)
+        return get_tagger(self.model_dir or tagger_dir_for(language), self.threads)
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
         case = analysis.case
         if not case.answer.strip():
             return Finding(detector=self.name, risk=0.0, notes=["empty answer: nothing to check"], flagged=False,
                            features=model_features(np.zeros(0), [], FEATURE_THRESHOLD, 0, 0, 0))
-        tagger = self._tagger()
+        tagger = self._tagger(analysis.language)
         thr = self._threshold if self._threshold is not None else tagger.threshold
         ans_thr = self._answer_threshold if self._answer_threshold is not None else float(
             tagger.config.get("answer_threshold", thr)

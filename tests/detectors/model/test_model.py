@@ -31,8 +31,7 @@ def test_fabricated_facts_score_higher_than_supported_ones() -> None:
         return max(v for (a, b), v in probs.items() if a >= s and b <= s + len(word))
     assert p("Eiffel") > p("1937")
     assert p("billion") > p("Golden")
-    # the shipped tagger is typed (supported / conflict / baseless): two more numbers beside the stable ones
-    assert set(f.features) == set(FEATURE_KEYS) | {"model_conflict_max", "model_n_contradiction_spans"}
+    assert set(f.features) == set(FEATURE_KEYS)
     assert all(0.0 <= v for v in f.features.values())
 
 
@@ -162,3 +161,20 @@ def test_a_tiny_deadline_on_a_long_answer_gives_review_naming_the_unchecked_rang
     assert report.decision != "accept"
     assert any(f"answer characters {a}-{b} were not checked" in note for note in report.notes), report.notes
     assert took < 10.0, took  # the whole answer takes far longer: the tagger stopped at the deadline
+
+
+def test_each_language_is_read_by_the_tagger_its_policy_was_fitted_with() -> None:
+    from hallucheck.models.tagger import MULTILINGUAL_TAGGER_DIR, TAGGER_DIR, tagger_dir_for
+
+    if not tagger_available(MULTILINGUAL_TAGGER_DIR):
+        pytest.skip("multilingual tagger files missing")
+    assert tagger_dir_for("en") == TAGGER_DIR and tagger_dir_for("es") == TAGGER_DIR
+    for lang in ("zh-Hans", "zh-Hant", "de", "fr"):
+        assert tagger_dir_for(lang) == MULTILINGUAL_TAGGER_DIR
+    # the multilingual tagger is typed: a Chinese answer's finding has the conflict numbers and a
+    # changed figure is labelled as contradicting its source
+    g = _run("金门大桥于1947年开放。", contexts=["金门大桥于1937年开放。"])
+    assert {"model_conflict_max", "model_n_contradiction_spans"} <= set(g.features)
+    assert any(s.label == "contradiction" and "1947" in s.text for s in g.spans), g.spans
+    e = _run("The Golden Gate Bridge opened in 1937.")
+    assert set(e.features) == set(FEATURE_KEYS)  # English: the binary tagger, as its policy was fitted
