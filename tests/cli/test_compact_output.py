@@ -67,4 +67,5 @@ def test_default_stack_report_is_a_few_kilobytes(invoke) -> None:  # type: ignor
     example = resources.files("hallucheck").joinpath("data/examples/01_en_citations.json")
     compact = invoke("detect", str(example)).stdout
     verbose = invoke("detect", str(example), "--verbose").stdout
-    assert len(compact) < 8000 < len(json.dumps(json.loads(verbose)))
+    # seven default detectors: each finding's summary is about 500 characters of indented JSON
+    assert len(compact) < 9000 < len(json.dumps(json.loads(verbose)))
