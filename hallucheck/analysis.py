@@ -10,12 +10,12 @@ from __future__ import annotations
 import time
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import cached_property
 from itertools import compress
 from operator import itemgetter
 from threading import Lock
-from typing import Any
+from typing import Any, TypeVar
 
 from hallucheck.text import Segment, Token, detect_language, split_sentences, tokenize
 from hallucheck.text.citations import CitationMarker, find_citations, mask_citations
@@ -35,6 +35,9 @@ def string_set(items: Iterable[str]) -> Collection[str]:
     time over and over; ``in`` costs the same on both.
     """
     return dict.fromkeys(items)
+
+
+_T = TypeVar("_T")
 
 
 class SourceAnalysis:
@@ -94,15 +97,19 @@ class SourceAnalysis:
     def lower(self) -> str:
         return self.text.lower()
 
+    def derived(self, key: str, build: Callable[[], _T]) -> _T:
+        """What ``build`` makes of this source, made once and kept under ``key``: a source analysis
+        is shared by every check of the same source (the source cache), so a detector's own view
+        of a source (parsed figures, aligned sentences) is kept here rather than rebuilt."""
+        cached: _T | None = self.__dict__.get(key)
+        if cached is None:
+            cached = self.__dict__[key] = build()
+        return cached
+
     def content_ngrams(self, n: int) -> Collection[str]:
         """Lemma n-grams over content tokens (stop words and punctuation removed), as the n-gram novelty guide builds
         them; a ``string_set``, because it stays in the source cache."""
-        key = f"_ngrams_{n}"
-        cached: Collection[str] | None = self.__dict__.get(key)
-        if cached is None:
-            cached = string_set(join_ngrams(self.content_norms, n))
-            self.__dict__[key] = cached
-        return cached
+        return self.derived(f"_ngrams_{n}", lambda: string_set(join_ngrams(self.content_norms, n)))
 
     @cached_property
     def content_norms(self) -> tuple[str, ...]:

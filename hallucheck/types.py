@@ -6,7 +6,7 @@ bad input is rejected with a precise message instead of failing deep inside a de
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -103,10 +103,7 @@ PreciseKind = Literal[
     "invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name", "flipped_negation",
     "opposite_word", "contradicted_field", "swapped_roles",
 ]
-PRECISE_KINDS: tuple[str, ...] = (
-    "invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name", "flipped_negation",
-    "opposite_word", "contradicted_field", "swapped_roles",
-)
+PRECISE_KINDS: tuple[str, ...] = get_args(PreciseKind)
 Decision = Literal["accept", "review", "reject"]
 
 _TASK_ALIASES = {

@@ -271,11 +271,7 @@ def _assign(items: list[Any], sentences: list[Segment]) -> list[list[Any]]:
 
 def source_facts(source: SourceAnalysis) -> SourceFacts:
     """Parsed figures, sentences and words of a source, cached on the (shared) source analysis."""
-    cached = source.__dict__.get("_hc_numbers")
-    if cached is None:
-        cached = SourceFacts(source)
-        source.__dict__["_hc_numbers"] = cached
-    return cached  # type: ignore[no-any-return]
+    return source.derived("_hc_numbers", lambda: SourceFacts(source))
 
 
 _REFERENCE_BEFORE = re.compile(
@@ -518,14 +514,19 @@ def _decade(text: str, m: NumberMention) -> bool:
     return text.startswith(("s", "'s", "’s"), m.end)
 
 
+def _words_around(analysis: CaseAnalysis, sent_idx: int, a: int, b: int) -> tuple[list[str], list[str]]:
+    """Content lemmas of answer sentence ``sent_idx`` before offset ``a`` and after offset ``b``,
+    in text order (punctuation, stop words and numbers left out)."""
+    toks = [t for t in analysis.tokens_by_sentence[sent_idx] if not t.is_punct and not t.is_stop and not t.is_number]
+    return [t.norm for t in toks if t.end <= a], [t.norm for t in toks if t.start >= b]
+
+
 def _sides(analysis: CaseAnalysis, m: NumberMention) -> tuple[str, str]:
     """The content lemma right before and right after a figure of the answer, in its sentence."""
-    for sentence in analysis.tokens_by_sentence:
+    for si, sentence in enumerate(analysis.tokens_by_sentence):
         if not sentence or sentence[-1].end <= m.start:
             continue
-        words = [t for t in sentence if not t.is_punct and not t.is_stop and not t.is_number]
-        before = [t.norm for t in words if t.end <= m.start]
-        after = [t.norm for t in words if t.start >= m.end]
+        before, after = _words_around(analysis, si, m.start, m.end)
         return (before[-1] if before else "", after[0] if after else "")
     return ("", "")
 
@@ -690,10 +691,8 @@ class NumbersDetector(BaseDetector):
 
     @staticmethod
     def _around(analysis: CaseAnalysis, sent_idx: int, a: int, b: int, n: int) -> frozenset[str]:
-        toks = [t for t in analysis.tokens_by_sentence[sent_idx] if not t.is_punct and not t.is_stop and not t.is_number]
-        before = [t.norm for t in toks if t.end <= a][-n:]
-        after = [t.norm for t in toks if t.start >= b][:n]
-        return frozenset(before + after)
+        before, after = _words_around(analysis, sent_idx, a, b)
+        return frozenset(before[-n:] + after[:n])
 
     @staticmethod
     def _evidence(analysis: CaseAnalysis, facts: SourceFacts, idx: int, relation: str, score: float) -> Evidence:

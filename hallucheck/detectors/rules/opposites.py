@@ -79,27 +79,21 @@ class _Conflict:
 def _source_sentences(sa: SourceAnalysis, k: int, language: str) -> list[_SourceSentence]:
     """The sentences of one source with their alignment symbols (cached on the source analysis,
     which is shared between checks of the same source)."""
-    key = f"_opposites_{language}_{k}"
-    cached: list[_SourceSentence] | None = sa.__dict__.get(key)
-    if cached is not None:
-        return cached
-    out = []
-    for seg, toks in zip(sa.sentences, group_tokens(sa.sentences, sa.tokens), strict=True):
-        syms = polarity_symbols(toks, language)
-        norms = frozenset(s.form for s in syms if s.content)
-        if norms:
-            out.append(_SourceSentence(k, seg.start, seg.end, seg.text, norms, syms, [s.form for s in syms],
-                                       sum(s.content for s in syms)))
-    sa.__dict__[key] = out
-    return out
+    def build() -> list[_SourceSentence]:
+        out = []
+        for seg, toks in zip(sa.sentences, group_tokens(sa.sentences, sa.tokens), strict=True):
+            syms = polarity_symbols(toks, language)
+            norms = frozenset(s.form for s in syms if s.content)
+            if norms:
+                out.append(_SourceSentence(k, seg.start, seg.end, seg.text, norms, syms, [s.form for s in syms],
+                                           sum(s.content for s in syms)))
+        return out
+
+    return sa.derived(f"_opposites_{language}_{k}", build)
 
 
 def _fields(sa: SourceAnalysis, language: str) -> list[YesNoField]:
-    key = f"_opposites_fields_{language}"
-    cached: list[YesNoField] | None = sa.__dict__.get(key)
-    if cached is None:
-        cached = sa.__dict__[key] = yes_no_fields(sa.text, language)
-    return cached
+    return sa.derived(f"_opposites_fields_{language}", lambda: yes_no_fields(sa.text, language))
 
 
 def _field_conflicts(syms: list[Symbol], fields: list[tuple[int, YesNoField]], answer: str) -> list[_Conflict]:
