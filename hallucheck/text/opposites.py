@@ -24,20 +24,25 @@ from hallucheck.text.tokens import lemma
 
 __all__ = [
     "BREAK", "NEG", "Symbol", "are_opposites", "polarity_symbols", "CONDITION_WORDS", "CORRECTION_WORDS", "IMPLICIT_NEGATIONS",
-    "NEGATION_WORDS", "OPPOSITES", "negation_load", "PREFIXES", "opposites_of",
+    "NEGATION_WORDS", "NEGATION_WORDS_BY_LANGUAGE", "OPPOSITES", "negation_load", "PREFIXES", "opposites_of",
 ]
 
 NEG = "¬"  # one symbol for every negation word, so "not" and "never" align with each other
 BREAK = "|"  # a clause break (comma, semicolon, colon, bracket): a negation does not reach past it
 _BREAKS = frozenset(",;:()，；：（）、")
 
-# Negation words per language (lower case); the same meaning whatever the word.
-NEGATION_WORDS: frozenset[str] = frozenset({
-    "not", "no", "never", "cannot", "neither", "nobody", "nothing", "nowhere",
-    "nicht", "nie", "niemals", "nirgends", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nichts",
-    "jamais", "aucun", "aucune", "ni", "ne", "nul", "nulle", "rien",
-    "不", "没", "沒", "没有", "沒有", "未", "无", "無", "非", "别", "別", "勿", "莫", "毋",
-})
+# Negation words per language (lower case); the same meaning whatever the word. The one list of
+# them: the consistency and triplets detectors read it too (with a few more words that negate a
+# whole sentence without being aligned as a negation here, see ``consistency.NEGATIONS``).
+NEGATION_WORDS_BY_LANGUAGE: dict[str, frozenset[str]] = {
+    "en": frozenset({"not", "no", "never", "cannot", "neither", "nobody", "nothing", "nowhere"}),
+    "de": frozenset({"nicht", "nie", "niemals", "nirgends", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nichts"}),
+    "fr": frozenset({"jamais", "aucun", "aucune", "ni", "ne", "nul", "nulle", "rien"}),
+    "zh": frozenset({"不", "没", "沒", "没有", "沒有", "未", "无", "無", "非", "别", "別", "勿", "莫", "毋"}),
+}
+# Every language's at once: a sentence is read with all of them (an English answer may quote a
+# German name, a language tag may be wrong), and no word of one negates something in another.
+NEGATION_WORDS: frozenset[str] = frozenset().union(*NEGATION_WORDS_BY_LANGUAGE.values())
 
 # French "ne ... pas" is one negation: "ne" / "n'" carries it, "pas" is left out.
 _FR_FILLERS = frozenset({"pas"})

@@ -22,19 +22,19 @@ from typing import Any, ClassVar
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
+from hallucheck.text.opposites import NEGATION_WORDS
 from hallucheck.text.tokens import Token
 from hallucheck.types import Evidence, Finding, Role, Span
 
 __all__ = ["ConsistencyDetector", "NEGATIONS", "Conflict"]
 
-NEGATIONS: frozenset[str] = frozenset(
-    {
-        "not", "no", "never", "n't", "none", "neither", "nor", "without", "cannot",
-        "nicht", "kein", "keine", "keinen", "keiner", "keines", "nie", "niemals", "ohne",
-        "ne", "pas", "jamais", "aucun", "aucune", "sans", "non",
-        "不", "没", "没有", "沒有", "未", "无", "無", "非", "别", "別",
-    }
-)
+# Whether a sentence is negated at all, for comparing two of them: every negation word of
+# hallucheck.text.opposites (the one list per language), plus words that negate a whole statement
+# there without being aligned as a negation (its IMPLICIT_NEGATIONS "without", "none", "nor", ...
+# and the French prefix "non"), and the parts of a negation the alignment leaves out (English
+# "n't" split off by the tokenizer, French "pas" after "ne"). Triplets reads the same set.
+_SENTENCE_NEGATIONS: frozenset[str] = frozenset({"n't", "none", "nor", "without", "ohne", "sans", "non", "pas"})
+NEGATIONS: frozenset[str] = NEGATION_WORDS | _SENTENCE_NEGATIONS
 
 
 class Conflict:
@@ -57,7 +57,7 @@ def _neighbours(tokens: list[Token], m: NumberMention) -> set[str]:
     """Content words right before and after a number (what the number is a value of)."""
     before = [t for t in tokens if t.end <= m.start and not t.is_punct and not t.is_number]
     after = [t for t in tokens if t.start >= m.end and not t.is_punct and not t.is_number]
-    out = set()
+    out: set[str] = set()
     for seq in (before[-2:], after[:2]):
         out.update(t.norm for t in seq if not t.is_stop)
     return out

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.detectors.model.consistency import ConsistencyDetector
+from hallucheck.detectors.model.consistency import NEGATIONS, ConsistencyDetector
+from hallucheck.text.opposites import NEGATION_WORDS
 from hallucheck.types import Case
 
 
@@ -32,6 +33,13 @@ def test_negated_restatement() -> None:
     f = _run("The museum is open on Mondays. The museum is not open on Mondays.")
     assert len(f.spans) == 1 and f.spans[0].text.startswith("The museum is not")
     assert f.features["consistency_negation_conflicts"] == 1.0
+
+
+def test_every_negation_word_of_the_shared_list_negates_a_sentence() -> None:
+    # "nichts" was missing from the detector's own list (read from hallucheck.text.opposites now)
+    f = _run("Der Dienst kostet Geld für Studenten. Der Dienst kostet nichts für Studenten.")
+    assert f.features["consistency_negation_conflicts"] == 1.0
+    assert NEGATION_WORDS <= NEGATIONS
 
 
 def test_unrelated_sentences_are_not_compared() -> None:
