@@ -32,7 +32,7 @@ from hallucheck.text.triples import (
     parse_triples,
     spacy_available,
 )
-from hallucheck.types import Evidence, Finding, Role, Span
+from hallucheck.types import Evidence, Finding, PreciseKind, Role, Span
 
 __all__ = ["TRIPLET_FEATURES", "TripletsDetector"]
 
@@ -46,11 +46,12 @@ TRIPLET_FEATURES: tuple[str, ...] = (
     "triplets_max",
 )
 
-_SCORES = {"role_swap": 0.85, "negation_flip": 0.7, "arg_swap": 0.6}
+_Kind = Literal["role_swap", "negation_flip", "arg_swap"]
+_SCORES: dict[_Kind, float] = {"role_swap": 0.85, "negation_flip": 0.7, "arg_swap": 0.6}
 # The precise kind the floor table knows (hallucheck.types.PreciseKind); its negation flips are not
 # marked with the ``opposites`` detector's kind, whose precision was measured on that detector alone.
-_KINDS = {"role_swap": "swapped_roles"}
-_REASONS = {
+_KINDS: dict[_Kind, PreciseKind] = {"role_swap": "swapped_roles"}
+_REASONS: dict[_Kind, str] = {
     "role_swap": "the source has the roles the other way round",
     "negation_flip": "the source says the opposite (negation)",
     "arg_swap": "the source names another {role} for this action",
@@ -69,7 +70,7 @@ class _SourceSentence:
 
 @dataclass
 class _Conflict:
-    kind: str
+    kind: _Kind
     start: int
     end: int
     evidence: _SourceSentence
@@ -199,7 +200,7 @@ class TripletsDetector(BaseDetector):
                     score=_SCORES[c.kind],
                     detector=self.name,
                     reason=_REASONS[c.kind].format(role=c.role),
-                    kind=_KINDS.get(c.kind),  # type: ignore[arg-type]
+                    kind=_KINDS.get(c.kind),
                     evidence=[Evidence(source_id=src.id, text=c.evidence.text, relation="contradicts",
                                        start=c.evidence.start, end=c.evidence.end)],
                 )

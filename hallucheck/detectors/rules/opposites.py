@@ -30,7 +30,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, group_tokens
 from hallucheck.detectors.base import BaseDetector
@@ -44,13 +44,17 @@ __all__ = ["OPPOSITE_FEATURES", "SUPPORT_SENTENCES", "OppositesDetector"]
 SUPPORT_SENTENCES = 12
 OPPOSITE_FEATURES: tuple[str, ...] = ("opposites_checked", "opposites_negations", "opposites_words", "opposites_fields")
 
-_SCORES = {"flipped_negation": 0.9, "opposite_word": 0.9, "contradicted_field": 0.9}
-_REASONS = {
+# The kinds of contradiction this detector marks: precise kinds (hallucheck.types.PreciseKind)
+# whose precision the floor table measures, so a span carries its kind as it is.
+_Kind = Literal["flipped_negation", "opposite_word", "contradicted_field"]
+
+_SCORES: dict[_Kind, float] = {"flipped_negation": 0.9, "opposite_word": 0.9, "contradicted_field": 0.9}
+_REASONS: dict[_Kind, str] = {
     "flipped_negation": "the source says the same without this negation (or with one this sentence lacks)",
     "opposite_word": "the source says the same with the opposite word",
     "contradicted_field": "the record's yes/no field says the opposite",
 }
-_FEATURE = {"flipped_negation": "opposites_negations", "opposite_word": "opposites_words",
+_FEATURE: dict[_Kind, str] = {"flipped_negation": "opposites_negations", "opposite_word": "opposites_words",
             "contradicted_field": "opposites_fields"}
 
 
@@ -68,7 +72,7 @@ class _SourceSentence:
 
 @dataclass
 class _Conflict:
-    kind: str
+    kind: _Kind
     start: int  # answer character offsets
     end: int
     first: int  # answer symbol range of the difference
@@ -132,7 +136,11 @@ def _in_name(answer: str, syms: list[Symbol], i: int) -> bool:
     return cap(i) and (cap(i - 1) or cap(i + 1))
 
 
-def _matched_map(a: list[str], b: list[str]) -> tuple[list[tuple[str, int, int, int, int]], dict[int, int]]:
+# difflib's opcodes: (tag, answer start, answer end, source start, source end)
+_Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
+
+
+def _matched_map(a: list[str], b: list[str]) -> tuple[list[_Opcode], dict[int, int]]:
     sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
     ops = sm.get_opcodes()
     mapping: dict[int, int] = {}
@@ -231,18 +239,18 @@ class OppositesDetector(BaseDetector):
                 continue
             seen.add((c.start, c.end))
             feats[_FEATURE[c.kind]] += 1
-            src = case.contexts[c.evidence.source]
+            context = case.contexts[c.evidence.source]
             field = c.kind == "contradicted_field"  # evidence: the record's readable line, not a span of it
             spans.append(Span(
                 start=c.start, end=c.end, text=case.answer[c.start : c.end], label="contradiction",
-                score=_SCORES[c.kind], detector=self.name, reason=_REASONS[c.kind], kind=c.kind,  # type: ignore[arg-type]
-                evidence=[Evidence(source_id=src.id, text=c.evidence.text, relation="contradicts",
+                score=_SCORES[c.kind], detector=self.name, reason=_REASONS[c.kind], kind=c.kind,
+                evidence=[Evidence(source_id=context.id, text=c.evidence.text, relation="contradicts",
                                    start=None if field else c.evidence.start, end=None if field else c.evidence.end)],
             ))
         risk = max((s.score for s in spans), default=0.0)
         return Finding(detector=self.name, risk=risk, spans=spans, flagged=bool(spans), features=feats)
 
-    def _differences(self, syms: list[Symbol], src: _SourceSentence, ops: list[tuple[str, int, int, int, int]],
+    def _differences(self, syms: list[Symbol], src: _SourceSentence, ops: list[_Opcode],
                      mapping: dict[int, int]) -> list[_Conflict]:
         out: list[_Conflict] = []
         s_matched = set(mapping.values())
@@ -292,7 +300,7 @@ def _framed(syms: list[Symbol], lo: int, hi: int, reach: int = 8) -> bool:
     return any(s.word in CORRECTION_WORDS or s.form in CORRECTION_WORDS for s in syms[hi : hi + reach])
 
 
-def _kind(a_side: list[Symbol], s_side: list[Symbol]) -> str | None:
+def _kind(a_side: list[Symbol], s_side: list[Symbol]) -> _Kind | None:
     """What one difference between an answer and a source sentence is, if it flips the polarity."""
     if len(a_side) == 1 and len(s_side) == 1:
         a, s = a_side[0], s_side[0]
