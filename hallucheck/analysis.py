@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from hallucheck.text import Segment, Token, detect_language, split_sentences, tokenize
 from hallucheck.text.citations import CitationMarker, find_citations, mask_citations
-from hallucheck.text.language import normalize_language
+from hallucheck.text.language import normalize_language, same_language
 from hallucheck.text.tokens import TokenColumns, token_columns
 from hallucheck.types import Case
 
@@ -181,6 +181,18 @@ class CaseAnalysis:
         if self.case.language:
             return normalize_language(self.case.language)
         return detect_language(self.answer if self.answer.strip() else self.case.source_text)
+
+    @cached_property
+    def source_language(self) -> str:
+        """The language the sources are written in (the answer's when there are none)."""
+        text = self.case.source_text.strip()
+        return detect_language(text[:3000]) if text else self.language
+
+    @property
+    def cross_lingual(self) -> bool:
+        """Whether the answer and its sources are in different languages (Chinese scripts count
+        as one): word-overlap evidence says nothing then, and policies may weigh it otherwise."""
+        return not same_language(self.language, self.source_language)
 
     @cached_property
     def citation_markers(self) -> list[CitationMarker]:

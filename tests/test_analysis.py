@@ -57,3 +57,16 @@ def test_markers_are_masked_with_offsets_kept() -> None:
     b = CaseAnalysis(Case(question="q", contexts=["x"], answer="Paris is big. [1] Lyon is small."))
     assert [s.text for s in b.marked_sentences] == ["Paris is big. [1]", "Lyon is small."]
     assert [s.text for s in b.sentences] == ["Paris is big.", "Lyon is small."]
+
+
+def test_cross_lingual_compares_the_answer_with_the_sources_language() -> None:
+    source = Source(id="1", text="The warranty covers every laptop for two years from the date of purchase.")
+    german = CaseAnalysis(Case(question="q", contexts=[source], answer="Die Garantie gilt zwei Jahre für jeden Laptop ab dem Kaufdatum."))
+    english = CaseAnalysis(Case(question="q", contexts=[source], answer="Every laptop is covered for two years from purchase."))
+    assert german.language == "de" and german.source_language == "en" and german.cross_lingual
+    assert english.source_language == "en" and not english.cross_lingual
+    simplified = Source(id="1", text="未开封的产品可以在三十天内申请全额退款，运费由商店承担。")
+    traditional = CaseAnalysis(Case(question="q", contexts=[simplified], answer="未開封產品可在 30 天內申請全額退款。"))
+    assert not traditional.cross_lingual  # both scripts of Chinese are one language
+    alone = CaseAnalysis(Case(question="q", contexts=[], answer="Die Garantie gilt zwei Jahre."))
+    assert alone.source_language == alone.language and not alone.cross_lingual

@@ -16,7 +16,7 @@ import regex
 if TYPE_CHECKING:
     from py3langid.langid import LanguageIdentifier
 
-__all__ = ["SUPPORTED", "base_language", "detect_language", "is_cjk_char", "load_identifier"]
+__all__ = ["SUPPORTED", "base_language", "detect_language", "is_cjk_char", "load_identifier", "same_language"]
 
 SUPPORTED = ("en", "de", "fr", "zh-Hans", "zh-Hant")
 
@@ -142,3 +142,8 @@ def detect_language(text: str, default: str = "en") -> str:
     if lang == "zh":
         return _chinese_variant(sample)
     return str(lang)
+
+
+def same_language(a: str, b: str) -> bool:
+    """Whether two language codes name one language (``zh-Hans`` and ``zh-Hant`` do)."""
+    return base_language(a) == base_language(b)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hallucheck.text.language import _clearly_english, _langid, detect_language
+from hallucheck.text.language import _clearly_english, _langid, detect_language, same_language
 
 ENGLISH = (
     "The company was founded in 2010 in Paris and it has grown steadily since then. "
@@ -50,3 +50,9 @@ def test_letter_count_matches_isalpha() -> None:
 
     for text in ("".join(chr(i) for i in range(128)), "Crème brûlée 42 ÄÖÜ 中文 ǅ", "", "1234 !?"):
         assert _count_letters(text) == sum(map(str.isalpha, text))
+
+
+def test_same_language_treats_scripts_and_regions_as_one_language() -> None:
+    assert same_language("zh-Hans", "zh-Hant")
+    assert same_language("de", "de")
+    assert not same_language("de", "en")

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.text.language import same_language
 
 __all__ = [
     "Unit",
@@ -137,17 +138,6 @@ def source_units(analysis: CaseAnalysis, max_words: int = 64) -> list[Unit]:
     return units
 
 
-def _source_language(analysis: CaseAnalysis) -> str:
-    from hallucheck.text import detect_language
-
-    text = analysis.case.source_text.strip()
-    return detect_language(text[:3000]) if text else analysis.language
-
-
-def _same_language(a: str, b: str) -> bool:
-    return a.split("-")[0] == b.split("-")[0]
-
-
 def _idf(units_ids: list[np.ndarray]) -> tuple[dict[int, float], float]:
     df: dict[int, int] = {}
     for ids in units_ids:
@@ -207,12 +197,12 @@ def _compute(
     sentences = analysis.sentences
     sentence_ids = [i for i, s in enumerate(sentences) if _WORD.search(s.text)]
     answer_lang = analysis.language
-    source_lang = _source_language(analysis) if units else answer_lang
-    cross = not _same_language(answer_lang, source_lang)
+    source_lang = analysis.source_language if units else answer_lang
+    cross = bool(units) and analysis.cross_lingual
     notes: list[str] = []
     which = backend
     if backend == "auto":
-        english = _same_language(answer_lang, "en") and _same_language(source_lang, "en")
+        english = same_language(answer_lang, "en") and same_language(source_lang, "en")
         which = "minilm" if english or not e5_available() else "e5"
         if which == "minilm" and not english:
             notes.append(
