@@ -77,12 +77,15 @@ def export_onnx(model: Any, path: Path, n_features: int) -> None:
 
 
 def quantize(src: Path, dst: Path) -> None:
+    """Dynamic int8 weights with one scale per output channel: one scale per whole matrix (the
+    default) moved the tagger's probabilities by 0.022 on average and cost 0.012 token F1 on calib;
+    per channel, 0.007 and nothing, for the same file size."""
     from hallucheck.models.runtime import onnxruntime
 
     onnxruntime()  # loaded offline before its quantization tools import it
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8)
+    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, per_channel=True)
 
 
 def onnx_probs(path: Path, examples: list[Any], batch_size: int = 16) -> list[np.ndarray]:
@@ -161,7 +164,7 @@ def export_run(
     settings = cfg.encoder_settings()
     package = {
         "format": 1,
-        "quantization": "int8-dynamic" if use_int8 else "fp32",
+        "quantization": "int8-dynamic-per-channel" if use_int8 else "fp32",
         "feature_names": list(FEATURE_NAMES),
         "token_types": list(TOKEN_TYPES[: cfg.n_types]) if cfg.n_types > 2 else ["supported", "unsupported"],
         "encoder": {

@@ -44,7 +44,7 @@ def test_package_layout(exported) -> None:  # type: ignore[no-untyped-def]
     _, out, package = exported
     assert {p.name for p in out.iterdir()} == {"model.onnx", "tokenizer.json", "config.json"}
     cfg = json.loads((out / "config.json").read_text())
-    assert cfg["quantization"] in ("int8-dynamic", "fp32")
+    assert cfg["quantization"] in ("int8-dynamic-per-channel", "fp32")
     assert cfg["export_check"]["fp32_onnx_max_abs_diff"] < 1e-4
     assert cfg["train_data_sha256"] == package["train_data_sha256"]
 
