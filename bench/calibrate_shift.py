@@ -1,8 +1,8 @@
 """Does ``hallucheck calibrate`` fix a threshold that is off? Calibrate on N answers, score the rest.
 
     python bench/calibrate_shift.py --data FILE [--format generic|ragtruth] [--split train]
-        [--limit 1000] [--calib-size 400] [--base-rate 0.15] [--seed 13 | --seeds 13-42] [--plain-threshold]
-        [--name NAME]
+        [--limit 1000] [--calib-size 400] [--base-rate 0.15] [--seed 13 | --seeds 13-42]
+        [--threshold-method expected|resampled] [--plain-threshold] [--pool 3000] [--cache FILE] [--name NAME]
 
 Runs the default checker once over the answers, puts whole source groups into a calibration set
 of about ``--calib-size`` answers and an evaluation set (the rest), refits the default policy on
@@ -13,12 +13,18 @@ default policy, the calibrated policy, and the best threshold on the evaluation 
 random until they are that share (a deployment with fewer hallucinations than the training
 data). ``--seeds`` repeats all of it for several seeds (other answers dropped, other groups
 drawn; each answer is checked once) and prints the mean and the worst gap to the best threshold.
+``--pool`` first keeps whole source groups (drawn with a fixed seed, the same for every
+``--seed``) until about that many answers: the draws then come from one part of the size of the
+calib part, which keeps a run over the large train part short. ``--cache`` keeps the detectors'
+findings in a file and reuses them in the next run (delete it after changing a detector).
 Writes bench/results/calibrate_shift_<name>.json. Use train or calib parts only.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -48,8 +54,31 @@ def _seeds(text: str) -> list[int]:
     return out
 
 
+POOL_SEED = 7  # the draw of the source groups behind --pool, the same for every --seed
+
+
+def _pool(examples: list[Example], size: int) -> list[Example]:
+    """Whole source groups of ``examples`` (seeded by ``POOL_SEED``) until about ``size`` answers."""
+    by_group: dict[str, list[Example]] = {}
+    for e in examples:
+        by_group.setdefault(source_group(CaseAnalysis(e.case)), []).append(e)
+    keys = sorted(by_group)
+    out: list[Example] = []
+    for j in np.random.default_rng(POOL_SEED).permutation(len(keys)):
+        if len(out) >= size:
+            break
+        out += by_group[keys[j]]
+    return out
+
+
+def _case_key(example: Example) -> str:
+    c = example.case
+    blob = "\x1f".join([c.question or "", c.answer, *(s.text for s in c.contexts)])
+    return hashlib.sha1(blob.encode("utf-8")).hexdigest()
+
+
 def run_seed(args: argparse.Namespace, seed: int, examples: list[Example], checker: Checker,
-             findings: dict[int, list[Finding]]) -> dict[str, Any]:
+             findings: dict[int, list[Finding]], checked: set[int]) -> dict[str, Any]:
     """One draw: the answers kept, the calibration / evaluation split, and the three scores."""
     rng = np.random.default_rng(seed)
     idx = list(range(len(examples)))
@@ -67,6 +96,7 @@ def run_seed(args: argparse.Namespace, seed: int, examples: list[Example], check
     for n, i in enumerate(idx):
         if i not in findings:
             findings[i] = list(checker.check(examples[i].case).findings)
+            checked.add(i)
         analysis = CaseAnalysis(examples[i].case)
         samples.append(Sample(analysis, findings[i], bool(examples[i].gold.hallucinated), source_group(analysis)))
         if (n + 1) % 100 == 0:
@@ -84,7 +114,7 @@ def run_seed(args: argparse.Namespace, seed: int, examples: list[Example], check
     cal = [s for s in samples if s.group in cal_groups]
     rest = [s for s in samples if s.group not in cal_groups]
     plain = {"threshold_rounds": 0, "threshold_width": 1} if args.plain_threshold else {}
-    fitted = calibrate_policy(spec, cal, refit_stack=False, **plain)
+    fitted = calibrate_policy(spec, cal, refit_stack=False, threshold_method=args.threshold_method, **plain)
     y = np.array([s.label for s in rest], dtype=bool)
 
     def scores(policy: LearnedPolicy) -> tuple[np.ndarray, np.ndarray]:
@@ -119,20 +149,39 @@ def main() -> None:
     ap.add_argument("--base-rate", type=float, default=None)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--seeds", default=None, help="several seeds: 13,14,15 or 13-42 (overrides --seed)")
+    ap.add_argument("--threshold-method", choices=["expected", "resampled"], default="expected",
+                    help="how calibrate chooses the threshold (resampled: the method before 2026-11-24 evening)")
     ap.add_argument("--plain-threshold", action="store_true",
-                    help="choose the plain best threshold of the calibration answers (the method before 2026-11-24)")
+                    help="with --threshold-method resampled: the plain best threshold of the calibration answers "
+                         "(the method before 2026-11-24)")
+    ap.add_argument("--pool", type=int, default=None,
+                    help="draw from about this many answers of the part (whole source groups, a fixed draw)")
+    ap.add_argument("--cache", default=None, help="a file keeping the findings between runs")
     ap.add_argument("--name", default="run")
     args = ap.parse_args()
     if args.split == "dev":
         sys.exit("calibrate_shift chooses thresholds: use a train or calib part, never dev")
+    if args.plain_threshold and args.threshold_method != "resampled":
+        sys.exit("--plain-threshold goes with --threshold-method resampled")
     seeds = _seeds(args.seeds) if args.seeds else [args.seed]
     examples = list(load_dataset(args.data, args.format, split=args.split))
+    if args.pool:
+        examples = _pool(examples, args.pool)
     checker = Checker()
     assert isinstance(checker.policy, LearnedPolicy)
-    findings: dict[int, list[Finding]] = {}
+    keys = [_case_key(e) for e in examples]
+    cached: dict[str, list[Finding]] = {}
+    if args.cache and Path(args.cache).exists():
+        cached = pickle.loads(Path(args.cache).read_bytes())
+    findings: dict[int, list[Finding]] = {i: cached[k] for i, k in enumerate(keys) if k in cached}
+    checked: set[int] = set()
     runs = []
     for seed in seeds:
-        r = run_seed(args, seed, examples, checker, findings)
+        r = run_seed(args, seed, examples, checker, findings, checked)
+        if args.cache and checked:
+            cached.update({keys[i]: findings[i] for i in checked})
+            Path(args.cache).write_bytes(pickle.dumps(cached))
+            checked.clear()
         runs.append(r)
         print(f"{args.data} ({args.split}), seed {seed}: {r['answers']} answers, base rate {r['base_rate']}; "
               f"calibrated on {r['calibration_answers']} ({r['calibration_hallucinated']} hallucinated), "
@@ -143,6 +192,8 @@ def main() -> None:
         print(f"  gap to the best threshold: {r['gap_to_best']:.3f}", flush=True)
     gaps = [r["gap_to_best"] for r in runs]
     payload: dict[str, Any] = {"machine": machine(), "data": args.data, "split": args.split, "base_rate_asked": args.base_rate,
+                               "pool": args.pool, "threshold_method": args.threshold_method,
+                               "plain_threshold": args.plain_threshold,
                                **(runs[0] if len(runs) == 1 else {"seeds": runs}),
                                "gap_mean": round(float(np.mean(gaps)), 4), "gap_worst": round(float(np.max(gaps)), 4)}
     if len(runs) > 1:

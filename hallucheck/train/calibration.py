@@ -7,8 +7,8 @@ language), so it flags too few or too many. Given labelled answers this module
 * refits the Platt scaling of every stage on the stage's raw score (numpy only), so probabilities
   match the user's base rate;
 * chooses the one decision threshold with the best F1 expected on new answers like these
-  (:func:`choose_threshold`: the F1 curve averaged over resamples of the answers' source groups
-  and over neighbouring thresholds, not the single best threshold of one noisy sample);
+  (:func:`choose_threshold`: F1 computed from the refitted probabilities themselves, which uses
+  every label through the fit, not the single best threshold of one noisy sample);
 * with enough data (``MIN_STACK_ANSWERS`` answers, ``MIN_STACK_CLASS`` of each label) and
   scikit-learn (extra ``train``), refits the full stage's trees on the user's detector outputs.
 
@@ -23,7 +23,7 @@ import hashlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -45,8 +45,10 @@ __all__ = [
     "MIN_STACK_CLASS",
     "Calibration",
     "Sample",
+    "ThresholdMethod",
     "calibrate_policy",
     "choose_threshold",
+    "expected_f1_curve",
     "fit_platt",
     "grouped_folds",
     "source_group",
@@ -58,6 +60,13 @@ MIN_STACK_ANSWERS = 1000
 MIN_STACK_CLASS = 100
 BOOTSTRAP_ROUNDS = 200  # resamples of the source groups behind the expected F1 curve
 SMOOTH_WIDTH = 7  # neighbouring thresholds (0.01 apart) the expected F1 is averaged over
+# Likelihood ratio above which the probabilities count as miscalibrated on the labels and the
+# expected F1 reads them through a beta calibration (chi-square, 1 degree of freedom, 5%).
+BETA_CHECK = 3.84
+
+# How the threshold is chosen: "expected" (the default, since 2026-11-24 evening) from the
+# probabilities themselves; "resampled" from the labels' F1 curve averaged over resamples (before).
+ThresholdMethod = Literal["expected", "resampled"]
 
 
 @dataclass
@@ -89,27 +98,77 @@ def _sig(z: np.ndarray) -> np.ndarray:
     return out
 
 
+def _logistic(x: np.ndarray, y: np.ndarray, l2: float, iterations: int = 100) -> np.ndarray:
+    """Weights of ``P(y=1) = sigmoid(x @ w)`` by Newton's method on the log loss plus a small ridge."""
+    w = np.zeros(x.shape[1])
+    for _ in range(iterations):
+        p = _sig(x @ w)
+        grad = x.T @ (p - y) + l2 * w
+        hess = x.T @ (x * (p * (1.0 - p))[:, None]) + l2 * np.eye(x.shape[1])
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if float(np.abs(step).max()) < 1e-9:
+            break
+    return w
+
+
 def fit_platt(raw: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int = 100) -> tuple[float, float]:
     """``(a, b)`` of ``P(y=1) = sigmoid(a * raw + b)`` by Newton's method on the log loss.
 
     A small ridge keeps it finite on separable data; the slope is kept positive (a higher raw
     score never means a lower probability), falling back to the base rate otherwise.
     """
-    x = np.column_stack([raw, np.ones_like(raw)])
-    w = np.zeros(2)
-    for _ in range(iterations):
-        p = _sig(x @ w)
-        grad = x.T @ (p - y) + l2 * w
-        hess = x.T @ (x * (p * (1.0 - p))[:, None]) + l2 * np.eye(2)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if float(np.abs(step).max()) < 1e-9:
-            break
+    w = _logistic(np.column_stack([raw, np.ones_like(raw)]), y, l2, iterations)
     a, b = float(w[0]), float(w[1])
     if not np.isfinite([a, b]).all() or a <= 0.0:
         rate = float(np.clip(y.mean(), 1e-3, 1 - 1e-3))
         return 0.0, float(np.log(rate / (1.0 - rate)))
     return a, b
+
+
+def _log_likelihood(q: np.ndarray, y: np.ndarray) -> float:
+    q = np.clip(q, 1e-12, 1.0 - 1e-12)
+    return float(np.sum(y * np.log(q) + (1.0 - y) * np.log(1.0 - q)))
+
+
+def _checked(p: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``p``, or ``p`` read through a beta calibration when the labels say ``p`` is miscalibrated.
+
+    Beta calibration, ``sigmoid(a ln p - b ln(1 - p) + c)``, holds ``p`` itself (a = b = 1,
+    c = 0) and the sigmoid shapes a logistic fit on the raw score cannot take (too low in the
+    middle, too high at the top). It replaces ``p`` only when it fits the labels better than ``p``
+    by more than chance would give one extra parameter (likelihood ratio above ``BETA_CHECK``).
+    """
+    pc = np.clip(p, 1e-6, 1.0 - 1e-6)
+    x = np.column_stack([np.log(pc), -np.log(1.0 - pc), np.ones_like(pc)])
+    w = _logistic(x, y, 1e-3)
+    q = _sig(x @ w)
+    if not np.isfinite(q).all() or 2.0 * (_log_likelihood(q, y) - _log_likelihood(p, y)) <= BETA_CHECK:
+        return p
+    return q
+
+
+def expected_f1_curve(probabilities: Sequence[float] | np.ndarray, labels: Sequence[bool] | np.ndarray,
+                      grid: np.ndarray | None = None) -> np.ndarray:
+    """F1 at each threshold of ``grid`` expected from calibrated probabilities.
+
+    With ``q_i`` the probability that answer i is hallucinated (``probabilities``, or a beta
+    recalibration of them when the labels show they are off, see :func:`_checked`), flagging the
+    answers at or above ``t`` expects ``TP = sum q_i``, ``FP = sum (1 - q_i)`` over the flagged
+    ones and ``FN = sum q_i`` over the others; the curve is ``2 TP / (2 TP + FP + FN)``. The
+    labels enter only through the two or three parameters of the fit, so the curve does not jump
+    when one hallucinated answer crosses a threshold, as the labels' own F1 does.
+    """
+    ts = THRESHOLD_GRID if grid is None else np.asarray(grid, dtype=np.float64)
+    p = np.asarray(probabilities, dtype=np.float64)
+    q = _checked(p, np.asarray(labels, dtype=bool).astype(np.float64))
+    flagged = p[:, None] >= ts[None, :]
+    tp = (flagged * q[:, None]).sum(axis=0)
+    fp = (flagged * (1.0 - q[:, None])).sum(axis=0)
+    fn = (~flagged * q[:, None]).sum(axis=0)
+    denom = 2.0 * tp + fp + fn
+    out: np.ndarray = np.where(denom > 0, 2.0 * tp / np.where(denom > 0, denom, 1.0), 0.0)
+    return out
 
 
 def _f1_curves(flagged: np.ndarray, positive: np.ndarray, pos: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -126,20 +185,42 @@ def _f1_curves(flagged: np.ndarray, positive: np.ndarray, pos: np.ndarray, weigh
 
 
 def choose_threshold(probabilities: Sequence[float] | np.ndarray, labels: Sequence[bool] | np.ndarray,
-                     groups: Sequence[str], *, seed: int = 13, rounds: int = BOOTSTRAP_ROUNDS,
-                     width: int = SMOOTH_WIDTH, grid: np.ndarray | None = None) -> float:
+                     groups: Sequence[str], *, method: ThresholdMethod = "expected", seed: int = 13,
+                     rounds: int = BOOTSTRAP_ROUNDS, width: int = SMOOTH_WIDTH, grid: np.ndarray | None = None) -> float:
     """The threshold with the best F1 expected on new answers drawn like these.
 
     The threshold with the best F1 on the calibration answers themselves is a noisy pick when
     hallucinated answers are few (400 answers with 60 hallucinated ones): F1 jumps with every
     positive answer crossing the threshold, and the best one of this sample is often not the best
-    on the next. Here the F1 curve is averaged over ``rounds`` bootstrap resamples of whole source
-    groups (answers written from the same sources stay together, as in the folds) and then over
-    ``width`` neighbouring thresholds, and the best of that smoother curve is taken (the middle of
-    a run of equal values, as :func:`hallucheck.metrics.best_threshold` does). ``rounds=0`` and
-    ``width=1`` give the plain best threshold.
+    on the next.
+
+    ``method="expected"`` (the default) takes the best of :func:`expected_f1_curve`, the F1 the
+    refitted probabilities themselves expect: every label counts through the fit, so the choice
+    varies far less from sample to sample (measured in docs/policies.md).
+
+    ``method="resampled"`` (the method before) averages the labels' F1 curve over ``rounds``
+    bootstrap resamples of whole source groups (answers written from the same sources stay
+    together, as in the folds) and then over ``width`` neighbouring thresholds, and takes the
+    best of that smoother curve; ``rounds=0`` and ``width=1`` give the plain best threshold.
+
+    Either way the middle of a run of equal values (to four decimals) is taken, as
+    :func:`hallucheck.metrics.best_threshold` does.
     """
     ts = THRESHOLD_GRID if grid is None else np.asarray(grid, dtype=np.float64)
+    if method == "expected":
+        curve = expected_f1_curve(probabilities, labels, ts)
+    elif method == "resampled":
+        curve = _resampled_f1_curve(probabilities, labels, groups, ts, seed, rounds, width)
+    else:
+        raise ValueError(f"unknown threshold method {method!r} (expected or resampled)")
+    curve = np.round(curve, 4)
+    run = np.flatnonzero(curve >= curve.max())
+    return float(ts[run[len(run) // 2]])
+
+
+def _resampled_f1_curve(probabilities: Sequence[float] | np.ndarray, labels: Sequence[bool] | np.ndarray,
+                        groups: Sequence[str], ts: np.ndarray, seed: int, rounds: int, width: int) -> np.ndarray:
+    """The labels' F1 curve averaged over resamples of the source groups and neighbouring thresholds."""
     p = np.asarray(probabilities, dtype=np.float64)
     y = np.asarray(labels, dtype=bool).astype(np.float64)
     uniq, inverse = np.unique(np.asarray(groups), return_inverse=True)
@@ -155,13 +236,11 @@ def choose_threshold(probabilities: Sequence[float] | np.ndarray, labels: Sequen
         weights = np.stack([np.bincount(d, minlength=len(uniq)) for d in draws]).astype(np.float64)
     else:
         weights = np.ones((1, len(uniq)))
-    curve = _f1_curves(flagged, positive, pos, weights).mean(axis=0)
+    curve: np.ndarray = _f1_curves(flagged, positive, pos, weights).mean(axis=0)
     if width > 1:
         half = width // 2
         curve = np.convolve(np.pad(curve, half, mode="edge"), np.ones(width) / width, mode="valid")
-    curve = np.round(curve, 4)
-    run = np.flatnonzero(curve >= curve.max())
-    return float(ts[run[len(run) // 2]])
+    return curve
 
 
 def grouped_folds(groups: Sequence[str], k: int, seed: int) -> list[np.ndarray]:
@@ -209,6 +288,7 @@ def calibrate_policy(
     folds: int = 5,
     seed: int = 13,
     refit_stack: bool | None = None,
+    threshold_method: ThresholdMethod = "expected",
     threshold_rounds: int = BOOTSTRAP_ROUNDS,
     threshold_width: int = SMOOTH_WIDTH,
     log: Callable[[str], None] = lambda _: None,
@@ -216,8 +296,9 @@ def calibrate_policy(
     """Refit ``spec`` (a learned-policy spec) on ``samples``; see the module docstring.
 
     ``refit_stack``: None refits the full stage's trees when there is enough data and
-    scikit-learn is installed; True requires it; False never does. ``threshold_rounds`` and
-    ``threshold_width``: see :func:`choose_threshold` (0 and 1: the plain best threshold).
+    scikit-learn is installed; True requires it; False never does. ``threshold_method``,
+    ``threshold_rounds`` and ``threshold_width``: see :func:`choose_threshold` (``"resampled"``
+    with 0 and 1: the plain best threshold).
     """
     spec, group_note = _language_spec(spec, samples)
     usable = [i for i, s in enumerate(samples) if s.findings]
@@ -240,7 +321,7 @@ def calibrate_policy(
     def fit(train: np.ndarray) -> tuple[dict[str, tuple[float, float]], float]:
         platt = {name: fit_platt(r[train], y[train].astype(float)) for name, r in raw.items()}
         p = np.array([float(_sig(np.array(platt[u][0] * raw[u][i] + platt[u][1]))) for i, u in zip(train, used[train])])
-        return platt, choose_threshold(p, y[train], [groups[i] for i in train], seed=seed,
+        return platt, choose_threshold(p, y[train], [groups[i] for i in train], method=threshold_method, seed=seed,
                                        rounds=threshold_rounds, width=threshold_width)
 
     before = _verdicts(spec, samples, range(len(samples)))
@@ -259,6 +340,7 @@ def calibrate_policy(
         "folds": len(parts),
         "before": {"threshold": float(spec["threshold"]), **prf_of(before, y_all)},
         "after": {"threshold": thr, **prf_of(after, y_all)},
+        "threshold_method": threshold_method,
         "platt": {name: [round(a, 6), round(b, 6)] for name, (a, b) in platt.items()},
         "stack_refit": False,
     }
@@ -269,7 +351,8 @@ def calibrate_policy(
         stack = _refit_stack(base, inputs, y, groups, seed)
         if stack is not None:
             stage_spec, p_oof = stack
-            thr_s = choose_threshold(p_oof, y, groups, seed=seed, rounds=threshold_rounds, width=threshold_width)
+            thr_s = choose_threshold(p_oof, y, groups, method=threshold_method, seed=seed, rounds=threshold_rounds,
+                                     width=threshold_width)
             after_s = before.copy()
             after_s[usable] = np.where(used == "full", p_oof >= thr_s, oof)
             report["stack"] = {"threshold": thr_s, **prf_of(after_s, y_all)}

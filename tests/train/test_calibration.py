@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from hallucheck.train.calibration import (
     Sample,
     calibrate_policy,
     choose_threshold,
+    expected_f1_curve,
     fit_platt,
     grouped_folds,
 )
@@ -131,7 +133,7 @@ def test_plain_choice_is_the_best_threshold() -> None:
         n = int(rng.integers(20, 300))
         p, y = _scores(n, rng, rate=float(rng.uniform(0.1, 0.6)))
         groups = [str(i) for i in range(n)]
-        assert choose_threshold(p, y, groups, rounds=0, width=1) == best_threshold(p, y)[0]
+        assert choose_threshold(p, y, groups, method="resampled", rounds=0, width=1) == best_threshold(p, y)[0]
 
 
 def test_the_chosen_threshold_does_better_on_new_answers_when_hallucinations_are_few() -> None:
@@ -145,7 +147,7 @@ def test_the_chosen_threshold_does_better_on_new_answers_when_hallucinations_are
     for k in range(40):
         p, y = _scores(400, rng)
         groups = [str(i // 3) for i in range(400)]
-        smoothed.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, groups, seed=k)))
+        smoothed.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, groups, method="resampled", seed=k)))
         plain.append(best - f1_at(fresh_p, fresh_y, best_threshold(p, y)[0]))
     assert np.mean(smoothed) < np.mean(plain) - 0.002
     assert max(smoothed) <= max(plain)
@@ -155,15 +157,95 @@ def test_the_choice_is_reproducible() -> None:
     p, y = _scores(300, np.random.default_rng(9))
     groups = [str(i // 5) for i in range(300)]
     assert choose_threshold(p, y, groups, seed=3) == choose_threshold(p, y, groups, seed=3)
+    assert choose_threshold(p, y, groups, method="resampled", seed=3) == choose_threshold(p, y, groups, method="resampled", seed=3)
+
+
+def _platt_scores(n: int, rng: np.random.Generator, rate: float = 0.15) -> tuple[np.ndarray, np.ndarray]:
+    """Raw scores of a model that ranks well (two normal classes) and their labels."""
+    y = rng.uniform(size=n) < rate
+    return np.where(y, rng.normal(1.0, 1.0, n), rng.normal(-1.0, 1.0, n)), y
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def test_the_expected_f1_choice_beats_the_resampled_one_at_low_prevalence() -> None:
+    # As calibrate does it: Platt scaling fitted on 400 answers (about 60 hallucinated), then the
+    # threshold. Judged on fresh answers against the best threshold there, the default choice
+    # (F1 expected from the fitted probabilities) is better on average than the resampled labels'
+    # curve, and much better in its worst draw.
+    rng = np.random.default_rng(21)
+    fresh_raw, fresh_y = _platt_scores(50_000, rng)
+    expected, resampled = [], []
+    for k in range(40):
+        raw, y = _platt_scores(400, rng)
+        a, b = fit_platt(raw, y.astype(float))
+        p, fresh_p = _sigmoid(a * raw + b), _sigmoid(a * fresh_raw + b)
+        best = max(f1_at(fresh_p, fresh_y, float(t)) for t in THRESHOLD_GRID)
+        groups = [str(i // 3) for i in range(400)]
+        expected.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, groups, seed=k)))
+        resampled.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, groups, method="resampled", seed=k)))
+    assert np.mean(expected) < np.mean(resampled) - 0.004
+    assert max(expected) < max(resampled) - 0.01
+
+
+def test_expected_f1_reads_calibrated_probabilities_as_they_are() -> None:
+    # Platt scaling of a score whose true link is logistic (as calibrate fits it): the beta check
+    # leaves the probabilities alone in most draws (a 5% test: about 38 of 40), and the curve is
+    # then 2 TP / (2 TP + FP + FN) of the expected counts
+    rng = np.random.default_rng(4)
+    kept = 0
+    for _ in range(40):
+        raw = rng.normal(-2.0, 1.5, 400)
+        y = rng.uniform(size=400) < _sigmoid(raw)
+        a, b = fit_platt(raw, y.astype(float))
+        p = _sigmoid(a * raw + b)
+        t = THRESHOLD_GRID
+        flagged = p[:, None] >= t[None, :]
+        tp, fp, fn = (flagged * p[:, None]).sum(0), (flagged * (1 - p[:, None])).sum(0), (~flagged * p[:, None]).sum(0)
+        kept += bool(np.allclose(expected_f1_curve(p, y), 2 * tp / (2 * tp + fp + fn)))
+    assert kept >= 34
+
+
+def test_expected_f1_reads_miscalibrated_probabilities_through_a_beta_calibration() -> None:
+    # The fitted probabilities are off in a way a logistic fit of the raw score cannot fix: far
+    # too high in the middle. Read as they are, the expected F1 puts the threshold too low; the
+    # beta check sees the misfit in the labels and the choice lands near the best on fresh answers.
+    rng = np.random.default_rng(8)
+
+    def draw(n: int) -> tuple[np.ndarray, np.ndarray]:
+        p = rng.uniform(0.0, 1.0, n) ** 2
+        return p, rng.uniform(size=n) < p ** 3  # the truth: q = p ** 3
+
+    fresh_p, fresh_y = draw(50_000)
+    best = max(f1_at(fresh_p, fresh_y, float(t)) for t in THRESHOLD_GRID)
+    checked, as_they_are = [], []
+    for _ in range(20):
+        p, y = draw(400)
+        checked.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, [str(i) for i in range(400)])))
+        t = THRESHOLD_GRID
+        flagged = p[:, None] >= t[None, :]
+        tp, fp, fn = (flagged * p[:, None]).sum(0), (flagged * (1 - p[:, None])).sum(0), (~flagged * p[:, None]).sum(0)
+        as_they_are.append(best - f1_at(fresh_p, fresh_y, float(t[np.argmax(2 * tp / (2 * tp + fp + fn))])))
+    assert np.mean(checked) < 0.03
+    assert np.mean(checked) < np.mean(as_they_are) - 0.05
+
+
+def test_an_unknown_threshold_method_is_an_error() -> None:
+    with pytest.raises(ValueError, match="threshold method"):
+        choose_threshold([0.1, 0.9], [False, True], ["a", "b"], method="best")  # type: ignore[arg-type]
 
 
 def test_calibration_chooses_its_threshold_by_source_group(monkeypatch: pytest.MonkeyPatch) -> None:
     import hallucheck.train.calibration as calibration
 
     calls: list[tuple[int, set[str], float]] = []
+    methods: list[str] = []
 
-    def spy(p: np.ndarray, y: np.ndarray, groups: list[str], *, seed: int = 13, rounds: int = 200, width: int = 7) -> float:
-        t = choose_threshold(p, y, groups, seed=seed, rounds=rounds, width=width)
+    def spy(p: np.ndarray, y: np.ndarray, groups: list[str], **kw: Any) -> float:
+        t = choose_threshold(p, y, groups, **kw)
+        methods.append(kw["method"])
         calls.append((len(p), set(groups), t))
         return t
 
@@ -175,3 +257,7 @@ def test_calibration_chooses_its_threshold_by_source_group(monkeypatch: pytest.M
     n, groups, t = calls[-1]
     assert n == 300 and groups == {s.group for s in samples}
     assert fitted.spec["threshold"] == t
+    # the expected-F1 choice unless asked otherwise, and the report says which
+    assert set(methods) == {"expected"} and fitted.report["threshold_method"] == "expected"
+    calibrate_policy(_spec(), samples, refit_stack=False, threshold_method="resampled")
+    assert methods[-1] == "resampled"
