@@ -2,7 +2,7 @@
 
     python bench/calibrate_shift.py --data FILE [--format generic|ragtruth] [--split train]
         [--limit 1000] [--calib-size 400] [--base-rate 0.15] [--seed 13 | --seeds 13-42]
-        [--threshold-method expected|resampled] [--plain-threshold] [--pool 3000] [--cache FILE] [--name NAME]
+        [--threshold-method resampled|expected] [--plain-threshold] [--pool 3000 [--pool-seed 7]] [--cache FILE] [--name NAME]
 
 Runs the default checker once over the answers, puts whole source groups into a calibration set
 of about ``--calib-size`` answers and an evaluation set (the rest), refits the default policy on
@@ -14,7 +14,7 @@ random until they are that share (a deployment with fewer hallucinations than th
 data). ``--seeds`` repeats all of it for several seeds (other answers dropped, other groups
 drawn; each answer is checked once) and prints the mean and the worst gap to the best threshold.
 ``--pool`` first keeps whole source groups (drawn with a fixed seed, the same for every
-``--seed``) until about that many answers: the draws then come from one part of the size of the
+``--seed``; ``--pool-seed`` draws another) until about that many answers: the draws then come from one part of the size of the
 calib part, which keeps a run over the large train part short. ``--cache`` keeps the detectors'
 findings in a file and reuses them in the next run (delete it after changing a detector).
 Writes bench/results/calibrate_shift_<name>.json. Use train or calib parts only.
@@ -57,14 +57,14 @@ def _seeds(text: str) -> list[int]:
 POOL_SEED = 7  # the draw of the source groups behind --pool, the same for every --seed
 
 
-def _pool(examples: list[Example], size: int) -> list[Example]:
-    """Whole source groups of ``examples`` (seeded by ``POOL_SEED``) until about ``size`` answers."""
+def _pool(examples: list[Example], size: int, seed: int = POOL_SEED) -> list[Example]:
+    """Whole source groups of ``examples`` (drawn by ``seed``) until about ``size`` answers."""
     by_group: dict[str, list[Example]] = {}
     for e in examples:
         by_group.setdefault(source_group(CaseAnalysis(e.case)), []).append(e)
     keys = sorted(by_group)
     out: list[Example] = []
-    for j in np.random.default_rng(POOL_SEED).permutation(len(keys)):
+    for j in np.random.default_rng(seed).permutation(len(keys)):
         if len(out) >= size:
             break
         out += by_group[keys[j]]
@@ -149,13 +149,14 @@ def main() -> None:
     ap.add_argument("--base-rate", type=float, default=None)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--seeds", default=None, help="several seeds: 13,14,15 or 13-42 (overrides --seed)")
-    ap.add_argument("--threshold-method", choices=["expected", "resampled"], default="expected",
-                    help="how calibrate chooses the threshold (resampled: the method before 2026-11-24 evening)")
+    ap.add_argument("--threshold-method", choices=["resampled", "expected"], default="resampled",
+                    help="how calibrate chooses the threshold (its --threshold-method; resampled is the default)")
     ap.add_argument("--plain-threshold", action="store_true",
                     help="with --threshold-method resampled: the plain best threshold of the calibration answers "
                          "(the method before 2026-11-24)")
     ap.add_argument("--pool", type=int, default=None,
                     help="draw from about this many answers of the part (whole source groups, a fixed draw)")
+    ap.add_argument("--pool-seed", type=int, default=POOL_SEED, help="another fixed draw of the pool's source groups")
     ap.add_argument("--cache", default=None, help="a file keeping the findings between runs")
     ap.add_argument("--name", default="run")
     args = ap.parse_args()
@@ -166,7 +167,7 @@ def main() -> None:
     seeds = _seeds(args.seeds) if args.seeds else [args.seed]
     examples = list(load_dataset(args.data, args.format, split=args.split))
     if args.pool:
-        examples = _pool(examples, args.pool)
+        examples = _pool(examples, args.pool, args.pool_seed)
     checker = Checker()
     assert isinstance(checker.policy, LearnedPolicy)
     keys = [_case_key(e) for e in examples]
@@ -192,7 +193,8 @@ def main() -> None:
         print(f"  gap to the best threshold: {r['gap_to_best']:.3f}", flush=True)
     gaps = [r["gap_to_best"] for r in runs]
     payload: dict[str, Any] = {"machine": machine(), "data": args.data, "split": args.split, "base_rate_asked": args.base_rate,
-                               "pool": args.pool, "threshold_method": args.threshold_method,
+                               "pool": args.pool, "pool_seed": args.pool_seed if args.pool else None,
+                               "threshold_method": args.threshold_method,
                                "plain_threshold": args.plain_threshold,
                                **(runs[0] if len(runs) == 1 else {"seeds": runs}),
                                "gap_mean": round(float(np.mean(gaps)), 4), "gap_worst": round(float(np.max(gaps)), 4)}

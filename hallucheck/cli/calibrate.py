@@ -30,6 +30,11 @@ def calibrate_command(
         None, "--refit-stack/--no-refit-stack",
         help="Refit the stack's trees too (default: when there are 1,000+ answers and scikit-learn is installed).",
     ),
+    threshold_method: str = typer.Option(
+        "resampled", "--threshold-method",
+        help="How the threshold is chosen: resampled (the labels' F1 averaged over resamples of the source groups) "
+             "or expected (the F1 the refitted probabilities expect; see docs/policies.md for when each did better).",
+    ),
     citations_expected: bool | None = CITATIONS_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
@@ -64,6 +69,8 @@ def calibrate_command(
         raise InputError("--limit must be at least 1")
     if folds < 2:
         raise InputError("--folds must be at least 2")
+    if threshold_method not in ("resampled", "expected"):
+        raise InputError(f"unknown --threshold-method {threshold_method!r} (resampled or expected)")
     if data_format == "auto":
         data_format = sniff_format(data)
     if data_format not in FORMATS:
@@ -90,6 +97,7 @@ def calibrate_command(
     if not samples:
         raise InputError(f"{data}: no records matched")
     result = calibrate_policy(checker.policy.spec, samples, folds=folds, seed=seed, refit_stack=refit_stack,
+                              threshold_method="expected" if threshold_method == "expected" else "resampled",
                               log=lambda m: err.print(m, style="dim", highlight=False))
     rep = result.report
     result.spec["calibration"]["data"] = str(data)

@@ -7,8 +7,9 @@ language), so it flags too few or too many. Given labelled answers this module
 * refits the Platt scaling of every stage on the stage's raw score (numpy only), so probabilities
   match the user's base rate;
 * chooses the one decision threshold with the best F1 expected on new answers like these
-  (:func:`choose_threshold`: F1 computed from the refitted probabilities themselves, which uses
-  every label through the fit, not the single best threshold of one noisy sample);
+  (:func:`choose_threshold`: the F1 curve averaged over resamples of the answers' source groups
+  and over neighbouring thresholds, not the single best threshold of one noisy sample; or, on
+  request, the F1 the refitted probabilities themselves expect);
 * with enough data (``MIN_STACK_ANSWERS`` answers, ``MIN_STACK_CLASS`` of each label) and
   scikit-learn (extra ``train``), refits the full stage's trees on the user's detector outputs.
 
@@ -64,9 +65,11 @@ SMOOTH_WIDTH = 7  # neighbouring thresholds (0.01 apart) the expected F1 is aver
 # expected F1 reads them through a beta calibration (chi-square, 1 degree of freedom, 5%).
 BETA_CHECK = 3.84
 
-# How the threshold is chosen: "expected" (the default, since 2026-11-24 evening) from the
-# probabilities themselves; "resampled" from the labels' F1 curve averaged over resamples (before).
-ThresholdMethod = Literal["expected", "resampled"]
+# How the threshold is chosen: "resampled" (the default) from the labels' F1 curve averaged over
+# resamples; "expected" from the refitted probabilities themselves. Which one does better depends
+# on the data (docs/policies.md, "Measured"): the expected F1 did better on RAGTruth train draws
+# and at RAGTruth calib's own rate, worse on calib draws cut to 15% hallucinated.
+ThresholdMethod = Literal["resampled", "expected"]
 
 
 @dataclass
@@ -185,7 +188,7 @@ def _f1_curves(flagged: np.ndarray, positive: np.ndarray, pos: np.ndarray, weigh
 
 
 def choose_threshold(probabilities: Sequence[float] | np.ndarray, labels: Sequence[bool] | np.ndarray,
-                     groups: Sequence[str], *, method: ThresholdMethod = "expected", seed: int = 13,
+                     groups: Sequence[str], *, method: ThresholdMethod = "resampled", seed: int = 13,
                      rounds: int = BOOTSTRAP_ROUNDS, width: int = SMOOTH_WIDTH, grid: np.ndarray | None = None) -> float:
     """The threshold with the best F1 expected on new answers drawn like these.
 
@@ -194,14 +197,15 @@ def choose_threshold(probabilities: Sequence[float] | np.ndarray, labels: Sequen
     positive answer crossing the threshold, and the best one of this sample is often not the best
     on the next.
 
-    ``method="expected"`` (the default) takes the best of :func:`expected_f1_curve`, the F1 the
-    refitted probabilities themselves expect: every label counts through the fit, so the choice
-    varies far less from sample to sample (measured in docs/policies.md).
+    ``method="resampled"`` (the default) averages the labels' F1 curve over ``rounds`` bootstrap
+    resamples of whole source groups (answers written from the same sources stay together, as in
+    the folds) and then over ``width`` neighbouring thresholds, and takes the best of that
+    smoother curve; ``rounds=0`` and ``width=1`` give the plain best threshold.
 
-    ``method="resampled"`` (the method before) averages the labels' F1 curve over ``rounds``
-    bootstrap resamples of whole source groups (answers written from the same sources stay
-    together, as in the folds) and then over ``width`` neighbouring thresholds, and takes the
-    best of that smoother curve; ``rounds=0`` and ``width=1`` give the plain best threshold.
+    ``method="expected"`` takes the best of :func:`expected_f1_curve`, the F1 the refitted
+    probabilities themselves expect: every label counts through the fit, so the choice varies far
+    less from sample to sample, but it is only as good as the probabilities' calibration where
+    the threshold falls (measured in docs/policies.md: better on some data, worse on other).
 
     Either way the middle of a run of equal values (to four decimals) is taken, as
     :func:`hallucheck.metrics.best_threshold` does.
@@ -288,7 +292,7 @@ def calibrate_policy(
     folds: int = 5,
     seed: int = 13,
     refit_stack: bool | None = None,
-    threshold_method: ThresholdMethod = "expected",
+    threshold_method: ThresholdMethod = "resampled",
     threshold_rounds: int = BOOTSTRAP_ROUNDS,
     threshold_width: int = SMOOTH_WIDTH,
     log: Callable[[str], None] = lambda _: None,

@@ -59,6 +59,19 @@ def test_calibrate_prints_before_and_after_and_writes_a_usable_policy(
     assert report["metrics"]["overall"]["response"]["f1"] == 1.0
 
 
+def test_calibrate_chooses_the_threshold_by_the_method_asked(
+    invoke, labelled: Path, base_policy: Path, tmp_path: Path  # type: ignore[no-untyped-def]
+) -> None:
+    out = tmp_path / "policy.json"
+    proc = invoke("calibrate", str(labelled), "--policy", str(base_policy), "--out", str(out), "-q",
+                  "--threshold-method", "expected")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(out.read_text())["calibration"]["threshold_method"] == "expected"
+    proc = invoke("calibrate", str(labelled), "--policy", str(base_policy), "--out", str(out), "-q",
+                  "--threshold-method", "best")
+    assert proc.returncode == 2 and "--threshold-method" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_calibrate_refuses_a_policy_it_cannot_refit(invoke, labelled: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     proc = invoke("calibrate", str(labelled), "--policy", "tiered", "--out", str(tmp_path / "p.json"), "-q")
     assert proc.returncode == 2 and "learned policy" in proc.stderr and "Traceback" not in proc.stderr

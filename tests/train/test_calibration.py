@@ -133,7 +133,7 @@ def test_plain_choice_is_the_best_threshold() -> None:
         n = int(rng.integers(20, 300))
         p, y = _scores(n, rng, rate=float(rng.uniform(0.1, 0.6)))
         groups = [str(i) for i in range(n)]
-        assert choose_threshold(p, y, groups, method="resampled", rounds=0, width=1) == best_threshold(p, y)[0]
+        assert choose_threshold(p, y, groups, rounds=0, width=1) == best_threshold(p, y)[0]
 
 
 def test_the_chosen_threshold_does_better_on_new_answers_when_hallucinations_are_few() -> None:
@@ -147,7 +147,7 @@ def test_the_chosen_threshold_does_better_on_new_answers_when_hallucinations_are
     for k in range(40):
         p, y = _scores(400, rng)
         groups = [str(i // 3) for i in range(400)]
-        smoothed.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, groups, method="resampled", seed=k)))
+        smoothed.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, groups, seed=k)))
         plain.append(best - f1_at(fresh_p, fresh_y, best_threshold(p, y)[0]))
     assert np.mean(smoothed) < np.mean(plain) - 0.002
     assert max(smoothed) <= max(plain)
@@ -157,7 +157,7 @@ def test_the_choice_is_reproducible() -> None:
     p, y = _scores(300, np.random.default_rng(9))
     groups = [str(i // 5) for i in range(300)]
     assert choose_threshold(p, y, groups, seed=3) == choose_threshold(p, y, groups, seed=3)
-    assert choose_threshold(p, y, groups, method="resampled", seed=3) == choose_threshold(p, y, groups, method="resampled", seed=3)
+    assert choose_threshold(p, y, groups, method="expected") == choose_threshold(p, y, groups, method="expected")
 
 
 def _platt_scores(n: int, rng: np.random.Generator, rate: float = 0.15) -> tuple[np.ndarray, np.ndarray]:
@@ -172,9 +172,9 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 def test_the_expected_f1_choice_beats_the_resampled_one_at_low_prevalence() -> None:
     # As calibrate does it: Platt scaling fitted on 400 answers (about 60 hallucinated), then the
-    # threshold. Judged on fresh answers against the best threshold there, the default choice
-    # (F1 expected from the fitted probabilities) is better on average than the resampled labels'
-    # curve, and much better in its worst draw.
+    # threshold. Where the logistic link is right, as here, the F1 expected from the fitted
+    # probabilities is better on fresh answers than the resampled labels' curve, on average and
+    # much more in the worst draw.
     rng = np.random.default_rng(21)
     fresh_raw, fresh_y = _platt_scores(50_000, rng)
     expected, resampled = [], []
@@ -184,8 +184,8 @@ def test_the_expected_f1_choice_beats_the_resampled_one_at_low_prevalence() -> N
         p, fresh_p = _sigmoid(a * raw + b), _sigmoid(a * fresh_raw + b)
         best = max(f1_at(fresh_p, fresh_y, float(t)) for t in THRESHOLD_GRID)
         groups = [str(i // 3) for i in range(400)]
-        expected.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, groups, seed=k)))
-        resampled.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, groups, method="resampled", seed=k)))
+        expected.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, groups, method="expected", seed=k)))
+        resampled.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, groups, seed=k)))
     assert np.mean(expected) < np.mean(resampled) - 0.004
     assert max(expected) < max(resampled) - 0.01
 
@@ -223,7 +223,7 @@ def test_expected_f1_reads_miscalibrated_probabilities_through_a_beta_calibratio
     checked, as_they_are = [], []
     for _ in range(20):
         p, y = draw(400)
-        checked.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, [str(i) for i in range(400)])))
+        checked.append(best - f1_at(fresh_p, fresh_y, choose_threshold(p, y, [str(i) for i in range(400)], method="expected")))
         t = THRESHOLD_GRID
         flagged = p[:, None] >= t[None, :]
         tp, fp, fn = (flagged * p[:, None]).sum(0), (flagged * (1 - p[:, None])).sum(0), (~flagged * p[:, None]).sum(0)
@@ -257,7 +257,7 @@ def test_calibration_chooses_its_threshold_by_source_group(monkeypatch: pytest.M
     n, groups, t = calls[-1]
     assert n == 300 and groups == {s.group for s in samples}
     assert fitted.spec["threshold"] == t
-    # the expected-F1 choice unless asked otherwise, and the report says which
-    assert set(methods) == {"expected"} and fitted.report["threshold_method"] == "expected"
-    calibrate_policy(_spec(), samples, refit_stack=False, threshold_method="resampled")
-    assert methods[-1] == "resampled"
+    # the resampled choice unless asked otherwise, and the report says which
+    assert set(methods) == {"resampled"} and fitted.report["threshold_method"] == "resampled"
+    fitted = calibrate_policy(_spec(), samples, refit_stack=False, threshold_method="expected")
+    assert methods[-1] == "expected" and fitted.report["threshold_method"] == "expected"
