@@ -13,6 +13,14 @@ When the host application imported ``onnxruntime`` before hallucheck could set t
 the uploader is already running and cannot be stopped from inside the process: a warning says
 so once, with the fix (set ``ORT_DISABLE_TELEMETRY=1`` in the environment, or import hallucheck's
 models first).
+
+Memory: every session of the process draws its working memory from one CPU arena registered in
+ONNX Runtime's environment (:func:`shared_arena`), not an arena of its own. An arena never gives
+memory back, so with one per session a process that checks answers in every language held the
+high-water mark of the English tagger *and* of the multilingual one; with one arena the second
+tagger reuses what the first one left free. Memory patterns (a plan of the buffers for one input
+shape) are off: the taggers and the embedder see a new batch shape almost every call, so a plan
+was rarely reused and each one held its own block. Neither changes a computed number.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["TELEMETRY_VARIABLE", "disable_telemetry", "inference_session", "onnxruntime"]
+__all__ = ["TELEMETRY_VARIABLE", "disable_telemetry", "inference_session", "onnxruntime", "shared_arena"]
 
 log = logging.getLogger("hallucheck.models")
 
@@ -33,6 +41,7 @@ TELEMETRY_VARIABLE = "ORT_DISABLE_TELEMETRY"
 
 _lock = threading.Lock()
 _warned = False
+_arena: bool | None = None  # None: not tried yet; False: the environment refused it
 
 
 def disable_telemetry() -> bool:
@@ -64,6 +73,27 @@ def onnxruntime() -> ModuleType:
         return ort
 
 
+def shared_arena() -> bool:
+    """Register the process-wide CPU arena that sessions share (once); False when ONNX Runtime
+    refuses it (another allocator was registered first by the host application, or a build
+    without the API), and sessions then keep an arena each, as by default."""
+    global _arena
+    ort = onnxruntime()
+    with _lock:
+        if _arena is None:
+            try:
+                info = ort.OrtMemoryInfo("Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0, ort.OrtMemType.DEFAULT)
+                # max_mem 0 = no cap; -1 = ONNX Runtime's defaults for the extension strategy
+                # (next power of two: measured smaller here than "same as requested", which left
+                # more holes), the first chunk and the dead bytes per chunk.
+                ort.create_and_register_allocator(info, ort.OrtArenaCfg(0, -1, -1, -1))
+                _arena = True
+            except (AttributeError, RuntimeError, ValueError) as exc:  # pragma: no cover - depends on the build
+                log.info("ONNX Runtime sessions keep an arena each (shared arena refused: %s)", exc)
+                _arena = False
+        return _arena
+
+
 def inference_session(
     model: str | Path,
     *,
@@ -75,12 +105,17 @@ def inference_session(
     """A CPU ``InferenceSession`` for ``model`` with ``threads`` intra-op threads.
 
     ``spin=False`` turns busy-waiting of idle worker threads off (on a shared machine spinning
-    threads burn the CPU that other processes need); None keeps ONNX Runtime's default.
+    threads burn the CPU that other processes need); None keeps ONNX Runtime's default. The
+    session draws its memory from the process's shared arena and plans no memory patterns (see
+    the module's docstring).
     """
     ort = onnxruntime()
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = max(1, int(threads))
     opts.inter_op_num_threads = 1
+    opts.enable_mem_pattern = False
+    if shared_arena():
+        opts.add_session_config_entry("session.use_env_allocators", "1")
     if optimize:
         opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     if spin is not None:

@@ -80,10 +80,10 @@ _CAMEL = regex.compile(r"\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})")
 
 @lru_cache(maxsize=100_000)
 def _known(word: str, lang: str) -> bool:
-    import simplemma
+    from hallucheck.text.lexicons import is_known
 
     try:
-        return bool(simplemma.is_known(word, lang)) or bool(simplemma.is_known(word.lower(), lang))
+        return is_known(word, lang) or is_known(word.lower(), lang)
     except ValueError:
         return False
 

@@ -1,8 +1,9 @@
 """Word tokens with offsets, lower-cased forms, lemmas and stop-word flags.
 
 Chinese goes through jieba (loaded on first use, about a second); other languages use one
-Unicode-aware regular expression. Lemmas come from simplemma and are cached, because the same
-words recur across answers and sources.
+Unicode-aware regular expression. Lemmas come from simplemma (through the compact dictionaries
+of :mod:`hallucheck.text.lexicons`) and are cached, because the same words recur across answers
+and sources.
 """
 
 from __future__ import annotations
@@ -65,10 +66,10 @@ def lemma(word: str, language: str) -> str:
     lang = base_language(language)
     if lang not in _LEMMA_LANGS or not low.isalpha():
         return low
-    import simplemma
+    from hallucheck.text.lexicons import lemmatize
 
     try:
-        return str(simplemma.lemmatize(low, lang)).lower()
+        return lemmatize(low, lang).lower()
     except ValueError:
         return low
 

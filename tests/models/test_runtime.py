@@ -98,3 +98,18 @@ def test_late_import_is_reported(caplog):
     out = subprocess.run([sys.executable, "-c", code], check=False, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "ORT_DISABLE_TELEMETRY=1" in out.stderr
+
+
+def test_sessions_share_one_arena_and_plan_no_patterns():
+    """Every session draws from the process's one CPU arena (an arena per session kept each
+    tagger's high-water mark apart) and keeps no memory pattern per input shape."""
+    pytest.importorskip("onnxruntime")
+    from hallucheck.models.runtime import inference_session, onnxruntime, shared_arena
+
+    ort = onnxruntime()
+    assert shared_arena()
+    model = os.path.join(os.path.dirname(ort.__file__), "datasets", "sigmoid.onnx")
+    for _ in range(2):
+        opts = inference_session(model, threads=1).get_session_options()
+        assert opts.get_session_config_entry("session.use_env_allocators") == "1"
+        assert not opts.enable_mem_pattern

@@ -56,3 +56,26 @@ def test_same_language_treats_scripts_and_regions_as_one_language() -> None:
     assert same_language("zh-Hans", "zh-Hant")
     assert same_language("de", "de")
     assert not same_language("de", "en")
+
+
+def test_compact_identifier_scores_as_py3langid_restricted() -> None:
+    """The identifier built from the model's parts gives py3langid's own scores, to the bit."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    from hallucheck.text.language import _LANGID_LANGUAGES
+
+    reference = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    reference.set_languages(list(_LANGID_LANGUAGES))
+    ident = _langid()
+    assert ident.nb_classes == reference.nb_classes
+    for text in (ENGLISH, GERMAN_WITH_ENGLISH, GERMAN_ASCII, FRENCH, "Ciao, come stai oggi?", "x", "", "12 345"):
+        assert ident.classify(text) == reference.classify(text)
+        assert ident._decide(text).tolist() == reference._decide(text).tolist()
+
+
+def test_compact_identifier_keeps_only_its_languages() -> None:
+    """No copy of the weights of all 142 languages stays behind the restricted ones (27 MB)."""
+    from hallucheck.text.language import _LANGID_LANGUAGES
+
+    full_weights = _langid()._full_model[0]
+    assert full_weights.shape[1] == len(_LANGID_LANGUAGES)
