@@ -132,10 +132,18 @@ def join_ngrams(words: Sequence[str], n: int) -> Sequence[str]:
 _CACHE: OrderedDict[tuple[str, str], SourceAnalysis] = OrderedDict()
 _CACHE_LOCK = Lock()
 _CACHE_SIZE = 256
+# The source characters the cache holds in all. A cached source keeps what the default detectors
+# built from it (sentences, token columns and tokens, n-gram sets, figures, opposite pairs):
+# about 200 bytes per character of source, so 256 sources of 20,000 characters held a gigabyte.
+# 300,000 characters are about 60 MB, and a hundred RAGTruth-sized sources; a RAG log repeats a
+# source for the answers that follow each other, which is what the cache is for.
+_CACHE_CHARS = 300_000
 
 
 def source_analysis(text: str, language: str) -> SourceAnalysis:
-    """A SourceAnalysis for ``text``, shared with earlier cases that had the same source (LRU)."""
+    """A SourceAnalysis for ``text``, shared with earlier cases that had the same source (LRU:
+    at most ``_CACHE_SIZE`` sources and ``_CACHE_CHARS`` characters, the newest source always
+    kept, whatever its length, so that the detectors of one check share it)."""
     key = (language, text)
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
@@ -145,8 +153,12 @@ def source_analysis(text: str, language: str) -> SourceAnalysis:
     sa = SourceAnalysis(text, language)
     with _CACHE_LOCK:
         _CACHE[key] = sa
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+        # Counted afresh (a few hundred lengths, against the milliseconds of analysing a new
+        # source): no running total to fall out of step when someone clears the cache.
+        chars = sum(len(t) for _, t in _CACHE)
+        while len(_CACHE) > 1 and (len(_CACHE) > _CACHE_SIZE or chars > _CACHE_CHARS):
+            (_, old), _ = _CACHE.popitem(last=False)
+            chars -= len(old)
     return sa
 
 

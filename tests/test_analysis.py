@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.types import Case, Source
 
@@ -70,3 +72,22 @@ def test_cross_lingual_compares_the_answer_with_the_sources_language() -> None:
     assert not traditional.cross_lingual  # both scripts of Chinese are one language
     alone = CaseAnalysis(Case(question="q", contexts=[], answer="Die Garantie gilt zwei Jahre."))
     assert alone.source_language == alone.language and not alone.cross_lingual
+
+
+def test_source_cache_is_bounded_in_characters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Long sources are evicted by their length, not only their number; the newest always stays."""
+    from collections import OrderedDict
+
+    from hallucheck import analysis
+
+    monkeypatch.setattr(analysis, "_CACHE", OrderedDict())
+    monkeypatch.setattr(analysis, "_CACHE_CHARS", 10_000)
+    texts = [f"Source {i} says the plant opened in {1900 + i}. " * 100 for i in range(30)]  # ~4,500 chars each
+    for text in texts:
+        first = analysis.source_analysis(text, "en")
+        assert analysis.source_analysis(text, "en") is first  # cached right after
+        assert sum(len(t) for _, t in analysis._CACHE) <= 10_000
+    assert len(analysis._CACHE) == 2
+    huge = "A very long source. " * 1_000  # 20,000 chars: past the bound alone
+    analysis.source_analysis(huge, "en")
+    assert list(analysis._CACHE) == [("en", huge)]

@@ -166,10 +166,18 @@ def norms_for_offsets(offsets: list[tuple[int, int]], toks: list[Token]) -> list
 
 _CACHE: OrderedDict[tuple[Any, ...], SourceView] = OrderedDict()
 _LOCK = Lock()
+# The source characters the cached views cover in all: a view keeps about 60 bytes per
+# character (units, their lemmas and bigrams, the idf table), so 64 cases with long sources
+# could hold hundreds of MB; 300,000 characters are about 18 MB.
+_CACHE_CHARS = 300_000
 
 
 def source_view(texts: tuple[str, ...], language: str, tokenizer: Any, cache_size: int = 64) -> SourceView:
-    """The (LRU-cached) view of ``texts``; a RAG log repeats the same sources for many answers."""
+    """The (LRU-cached) view of ``texts``; a RAG log repeats the same sources for many answers.
+
+    At most ``cache_size`` views and ``_CACHE_CHARS`` source characters are kept; the newest
+    view always stays, whatever its length.
+    """
     key = (texts, language, id(tokenizer))
     with _LOCK:
         hit = _CACHE.get(key)
@@ -179,8 +187,10 @@ def source_view(texts: tuple[str, ...], language: str, tokenizer: Any, cache_siz
     view = _build(texts, language, tokenizer)
     with _LOCK:
         _CACHE[key] = view
-        while len(_CACHE) > cache_size:
-            _CACHE.popitem(last=False)
+        chars = sum(sum(map(len, k[0])) for k in _CACHE)  # counted afresh: nothing to fall out of step
+        while len(_CACHE) > 1 and (len(_CACHE) > cache_size or chars > _CACHE_CHARS):
+            (old, *_), _ = _CACHE.popitem(last=False)
+            chars -= sum(map(len, old))
     return view
 
 

@@ -139,16 +139,23 @@ class _WordTable(dict[str, tuple[str, bool, bool, bool, int]]):
         return info
 
 
-# language -> its _WordTable; replaced by an empty one when it grows past the bound, so a
-# long-running service does not keep every word it ever saw.
+# language -> its _WordTable. The bound is on the words of all languages together (an entry is
+# about 160 bytes, so 300,000 words are about 50 MB): a bound per language let a process that
+# reads five languages keep five times as much. When the tables hold more, all are replaced by
+# empty ones, so a long-running service does not keep every word (every figure, every name) it
+# ever saw. A table may pass the bound by the new words of one text before the next look.
 _WORD_TABLES: dict[str, _WordTable] = {}
-_WORD_TABLE_SIZE = 400_000
+_WORD_TABLE_SIZE = 300_000
 
 
 def _word_table(lang: str) -> _WordTable:
-    table = _WORD_TABLES.get(lang)
-    if table is None or len(table) > _WORD_TABLE_SIZE:
-        table = _WORD_TABLES[lang] = _WordTable(lang)
+    global _WORD_TABLES
+    tables = _WORD_TABLES
+    if sum(map(len, tables.values())) > _WORD_TABLE_SIZE:
+        tables = _WORD_TABLES = {}  # a new dict: a thread still reading the old one is unharmed
+    table = tables.get(lang)
+    if table is None:
+        table = tables[lang] = _WordTable(lang)
     return table
 
 

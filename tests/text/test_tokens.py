@@ -116,3 +116,19 @@ def test_chinese_connectives_and_modal_verbs_carry_no_content() -> None:
     assert [t.norm for t in content_tokens(tokenize(negated, "zh-Hans"))] != [
         t.norm for t in content_tokens(tokenize(source, "zh-Hans"))
     ]
+
+
+def test_word_tables_are_bounded_over_all_languages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words of every language together stay under the bound (plus one text's new words):
+    a bound per language let a process reading several languages keep that much for each."""
+    from hallucheck.text import tokens
+
+    monkeypatch.setattr(tokens, "_WORD_TABLES", {})
+    monkeypatch.setattr(tokens, "_WORD_TABLE_SIZE", 500)
+    for i in range(40):
+        for lang in ("en", "de", "fr"):
+            text = " ".join(f"w{lang}{i}x{k}" for k in range(30))
+            tokens.token_columns(text, lang)
+            assert sum(map(len, tokens._WORD_TABLES.values())) <= 500 + 30
+    # what is kept still gives the same tokens
+    assert [t.norm for t in tokenize("Houses were built", "en")] == ["house", "be", "build"]
