@@ -134,9 +134,10 @@ _CACHE_LOCK = Lock()
 _CACHE_SIZE = 256
 # The source characters the cache holds in all. A cached source keeps what the default detectors
 # built from it (sentences, token columns and tokens, n-gram sets, figures, opposite pairs):
-# about 200 bytes per character of source, so 256 sources of 20,000 characters held a gigabyte.
-# 300,000 characters are about 60 MB, and a hundred RAGTruth-sized sources; a RAG log repeats a
-# source for the answers that follow each other, which is what the cache is for.
+# about 120 bytes per character of source (bench/memory_parts.py), so 256 sources of 20,000
+# characters held 600 MB. 300,000 characters are about 36 MB, and a hundred RAGTruth-sized
+# sources; a RAG log repeats a source for the answers that follow each other, which is what the
+# cache is for.
 _CACHE_CHARS = 300_000
 
 

@@ -166,9 +166,9 @@ def norms_for_offsets(offsets: list[tuple[int, int]], toks: list[Token]) -> list
 
 _CACHE: OrderedDict[tuple[Any, ...], SourceView] = OrderedDict()
 _LOCK = Lock()
-# The source characters the cached views cover in all: a view keeps about 60 bytes per
-# character (units, their lemmas and bigrams, the idf table), so 64 cases with long sources
-# could hold hundreds of MB; 300,000 characters are about 18 MB.
+# The source characters the cached views cover in all: a view keeps about 45 bytes per
+# character (units, their lemmas and bigrams, the idf table; bench/memory_parts.py), so 64 cases
+# with long sources could hold hundreds of MB; 300,000 characters are about 13 MB.
 _CACHE_CHARS = 300_000
 
 

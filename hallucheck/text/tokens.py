@@ -139,13 +139,14 @@ class _WordTable(dict[str, tuple[str, bool, bool, bool, int]]):
         return info
 
 
-# language -> its _WordTable. The bound is on the words of all languages together (an entry is
-# about 160 bytes, so 300,000 words are about 50 MB): a bound per language let a process that
-# reads five languages keep five times as much. When the tables hold more, all are replaced by
-# empty ones, so a long-running service does not keep every word (every figure, every name) it
-# ever saw. A table may pass the bound by the new words of one text before the next look.
+# language -> its _WordTable. The bound is on the words of all languages together (a word with
+# its entry in the lemma cache is about 360 bytes, bench/memory_parts.py, so 200,000 words are
+# about 70 MB): a bound of 400,000 per language let a process that reads five languages keep
+# several hundred MB. When the tables hold more, all are replaced by empty ones, so a long-running service
+# does not keep every word (every figure, every name) it ever saw. A table may pass the bound by
+# the new words of one text before the next look; 2,000 answers in five languages made 43,000.
 _WORD_TABLES: dict[str, _WordTable] = {}
-_WORD_TABLE_SIZE = 300_000
+_WORD_TABLE_SIZE = 200_000
 
 
 def _word_table(lang: str) -> _WordTable:
