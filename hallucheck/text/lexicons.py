@@ -1,10 +1,10 @@
 """The word dictionaries behind lemmas and known-word tests (simplemma), held compactly.
 
-simplemma's default backend decodes a language's whole dictionary into a Python ``dict`` of
-``bytes`` on first use: about 18 MB for English, 94 MB for German and 21 MB for French, so a
-process that reads answers in the three languages carried some 155 MB of lexicon, the largest
-single share of the default checker's memory. Its low-memory backend reads the same shipped
-dictionary as one decompressed byte stream with a sparse index (about 20 MB for the three) and
+simplemma's default backend decodes a language's whole dictionary into a Python ``dict`` on
+first use (German's alone is over a million forms), so a process that reads answers in English,
+German and French carried about 155 MB of lexicon, the largest single share of the default
+checker's memory. Its low-memory backend reads the same shipped dictionary as one decompressed
+byte stream with a sparse index (about 22 MB for the three; ``bench/memory_parts.py``) and
 decodes a few entries per lookup. The lemmas and the known-word answers are the same (the same
 data, looked up differently); a lookup is a few times slower, which the callers' caches hide
 (``tokens.lemma`` and the per-language word tables keep every word once, ``entities`` caches its
