@@ -97,12 +97,13 @@ stages["end"] = rss
 def sizes():
     from hallucheck import analysis
     from hallucheck.text import tokens
-    got = {"source_analyses": len(analysis._CACHE),
+    got = {"source_analyses": len(analysis._CACHE), "source_analysis_chars": sum(len(t) for _, t in analysis._CACHE),
            "word_tables": {k: len(v) for k, v in tokens._WORD_TABLES.items()},
            "lemmas": tokens.lemma.cache_info().currsize}
     try:
         from hallucheck.models import tagger_evidence
         got["tagger_source_views"] = len(tagger_evidence._CACHE)
+        got["tagger_source_view_chars"] = sum(sum(map(len, key[0])) for key in tagger_evidence._CACHE)
     except ImportError:
         pass
     return got

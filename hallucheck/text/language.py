@@ -64,7 +64,7 @@ def _langid() -> LanguageIdentifier:
 
     ``LanguageIdentifier.from_model_file`` + ``set_languages`` keeps the weights of all 142
     languages (27 MB) beside the restricted copy, and the automaton's output table as a Python
-    list of 100,000 integers (about 4 MB). Here the weights are cut to our languages before the
+    list of 100,000 integers. Here the weights are cut to our languages before the
     identifier is made and the output table is a compact ``array``: the same numbers, so the same
     scores and answers (tests/text/test_language.py compares them), in about 47 MB instead of 75
     (``bench/memory_parts.py``; the rest is the automaton itself).
