@@ -72,15 +72,24 @@ def _langid() -> LanguageIdentifier:
     from array import array
 
     import numpy as np
-    from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
-    from py3langid.modelio import load_model
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
 
-    ptc, pc, classes, nextmove, row, output = load_model(MODEL_DIR / MODEL_FILE)
-    keep = [i for i, c in enumerate(classes) if c in _LANGID_LANGUAGES]
-    out_table = array("i", output)
-    del output
-    return LanguageIdentifier(np.ascontiguousarray(ptc[:, keep]), np.asarray(pc)[keep], [classes[i] for i in keep],
-                              nextmove, out_table, norm_probs=True, tk_row=row)
+    try:
+        from py3langid.langid import MODEL_DIR
+        from py3langid.modelio import load_model
+
+        ptc, pc, classes, nextmove, row, output = load_model(MODEL_DIR / MODEL_FILE)
+        keep = [i for i, c in enumerate(classes) if c in _LANGID_LANGUAGES]
+        out_table = array("i", output)
+        del output
+        return LanguageIdentifier(np.ascontiguousarray(ptc[:, keep]), np.asarray(pc)[keep], [classes[i] for i in keep],
+                                  nextmove, out_table, norm_probs=True, tk_row=row)
+    except (ImportError, AttributeError, TypeError, ValueError):
+        # py3langid versions whose model parts are laid out otherwise: the plain (larger) way,
+        # which gives the same answers.
+        ident = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+        ident.set_languages(list(_LANGID_LANGUAGES))
+        return ident
 
 
 def load_identifier() -> None:

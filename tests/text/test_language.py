@@ -79,3 +79,20 @@ def test_compact_identifier_keeps_only_its_languages() -> None:
 
     full_weights = _langid()._full_model[0]
     assert full_weights.shape[1] == len(_LANGID_LANGUAGES)
+
+
+def test_identifier_falls_back_when_the_model_parts_differ(monkeypatch: pytest.MonkeyPatch) -> None:
+    import py3langid.modelio
+
+    sample = "Die Garantie gilt zwei Jahre ab dem Kaufdatum für jeden Laptop."
+    compact = _langid().classify(sample)
+
+    def other_layout(path: object) -> tuple[object, ...]:
+        raise TypeError("another py3langid layout")
+
+    monkeypatch.setattr(py3langid.modelio, "load_model", other_layout)
+    _langid.cache_clear()
+    try:
+        assert _langid().classify(sample) == compact
+    finally:
+        _langid.cache_clear()
