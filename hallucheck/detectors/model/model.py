@@ -98,17 +98,20 @@ class ModelDetector(BaseDetector):
         self.max_windows = max_windows
         self.threads = threads
 
-    def _tagger(self, language: str) -> Any:
+    def _tagger(self, analysis: CaseAnalysis) -> Any:
         from hallucheck.models.tagger import get_tagger, tagger_dir_for
 
-        return get_tagger(self.model_dir or tagger_dir_for(language), self.threads)
+        if self.model_dir:
+            return get_tagger(self.model_dir, self.threads)
+        source_language = analysis.source_language if analysis.cross_lingual else None
+        return get_tagger(tagger_dir_for(analysis.language, source_language), self.threads)
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
         case = analysis.case
         if not case.answer.strip():
             return Finding(detector=self.name, risk=0.0, notes=["empty answer: nothing to check"], flagged=False,
                            features=model_features(np.zeros(0), [], FEATURE_THRESHOLD, 0, 0, 0))
-        tagger = self._tagger(analysis.language)
+        tagger = self._tagger(analysis)
         thr = self._threshold if self._threshold is not None else tagger.threshold
         ans_thr = self._answer_threshold if self._answer_threshold is not None else float(
             tagger.config.get("answer_threshold", thr)

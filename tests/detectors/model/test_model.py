@@ -178,3 +178,10 @@ def test_each_language_is_read_by_the_tagger_its_policy_was_fitted_with() -> Non
     assert any(s.label == "contradiction" and "1947" in s.text for s in g.spans), g.spans
     e = _run("The Golden Gate Bridge opened in 1937.")
     assert set(e.features) == set(FEATURE_KEYS)  # English: the binary tagger, as its policy was fitted
+    # an English answer over sources in a language the multilingual tagger reads goes to it (the
+    # English one reads Chinese sources as [UNK]); one over English or unknown-language sources does not
+    assert tagger_dir_for("en", "zh-Hans") == MULTILINGUAL_TAGGER_DIR
+    assert tagger_dir_for("en", "de") == MULTILINGUAL_TAGGER_DIR
+    assert tagger_dir_for("en", "en") == TAGGER_DIR and tagger_dir_for("en", "es") == TAGGER_DIR
+    x = _run("The Golden Gate Bridge opened in 1937.", contexts=["金门大桥于1937年开放，是旧金山的象征。"])
+    assert {"model_conflict_max", "model_n_contradiction_spans"} <= set(x.features)
