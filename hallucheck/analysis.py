@@ -17,6 +17,7 @@ from operator import itemgetter
 from threading import Lock
 from typing import Any, TypeVar
 
+from hallucheck.lru import trim
 from hallucheck.text import Segment, Token, detect_language, split_sentences, tokenize
 from hallucheck.text.citations import CitationMarker, find_citations, mask_citations
 from hallucheck.text.language import normalize_language, same_language
@@ -154,12 +155,7 @@ def source_analysis(text: str, language: str) -> SourceAnalysis:
     sa = SourceAnalysis(text, language)
     with _CACHE_LOCK:
         _CACHE[key] = sa
-        # Counted afresh (a few hundred lengths, against the milliseconds of analysing a new
-        # source): no running total to fall out of step when someone clears the cache.
-        chars = sum(len(t) for _, t in _CACHE)
-        while len(_CACHE) > 1 and (len(_CACHE) > _CACHE_SIZE or chars > _CACHE_CHARS):
-            (_, old), _ = _CACHE.popitem(last=False)
-            chars -= len(old)
+        trim(_CACHE, _CACHE_SIZE, _CACHE_CHARS, lambda k: len(k[1]))
     return sa
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from hallucheck.models.tagger_evidence import SourceView, source_view
 from hallucheck.models.tagger_features import FEATURE_NAMES, EncoderSettings, Window, encode_answer_windows
 from hallucheck.text import Segment
-from hallucheck.text.language import base_language
+from hallucheck.text.language import same_language
 from hallucheck.text.tokens import Token
 
 __all__ = [
@@ -93,7 +93,7 @@ def tagger_dir_for(language: str, source_language: str | None = None) -> Path:
     26 with the English tagger). No RAGTruth answer is over sources in another language, so the
     English stack's fit is unaffected."""
     readable = _languages_of(MULTILINGUAL_TAGGER_DIR)
-    if language in readable or (source_language in readable and base_language(source_language or "") != base_language(language)):
+    if language in readable or (source_language in readable and not same_language(source_language or "", language)):
         return MULTILINGUAL_TAGGER_DIR
     return TAGGER_DIR
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from threading import Lock
 from typing import Any
 
+from hallucheck.lru import trim
 from hallucheck.models.structured_sources import flatten_structured, readable_key
 from hallucheck.text import split_sentences, tokenize
 from hallucheck.text.tokens import Token
@@ -187,10 +188,7 @@ def source_view(texts: tuple[str, ...], language: str, tokenizer: Any, cache_siz
     view = _build(texts, language, tokenizer)
     with _LOCK:
         _CACHE[key] = view
-        chars = sum(sum(map(len, k[0])) for k in _CACHE)  # counted afresh: nothing to fall out of step
-        while len(_CACHE) > 1 and (len(_CACHE) > cache_size or chars > _CACHE_CHARS):
-            (old, *_), _ = _CACHE.popitem(last=False)
-            chars -= sum(map(len, old))
+        trim(_CACHE, cache_size, _CACHE_CHARS, lambda k: sum(map(len, k[0])))
     return view
 
 
