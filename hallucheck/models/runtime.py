@@ -29,6 +29,7 @@ import logging
 import os
 import sys
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -101,13 +102,15 @@ def inference_session(
     optimize: bool = True,
     spin: bool | None = None,
     config: dict[str, str] | None = None,
+    initializers: Mapping[str, Any] | None = None,
 ) -> Any:
     """A CPU ``InferenceSession`` for ``model`` with ``threads`` intra-op threads.
 
     ``spin=False`` turns busy-waiting of idle worker threads off (on a shared machine spinning
     threads burn the CPU that other processes need); None keeps ONNX Runtime's default. The
     session draws its memory from the process's shared arena and plans no memory patterns (see
-    the module's docstring).
+    the module's docstring). ``initializers`` (name -> numpy array) fill the graph's tensors that
+    are stored outside its directory (:mod:`hallucheck.models.shared_tensors`).
     """
     ort = onnxruntime()
     opts = ort.SessionOptions()
@@ -122,4 +125,8 @@ def inference_session(
         opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
     for key, value in (config or {}).items():
         opts.add_session_config_entry(key, value)
+    if initializers:
+        # ONNX Runtime copies them into the graph, so the arrays need not outlive the session.
+        names = list(initializers)
+        opts.add_external_initializers(names, [ort.OrtValue.ortvalue_from_numpy(initializers[n]) for n in names])
     return ort.InferenceSession(str(model), sess_options=opts, providers=["CPUExecutionProvider"])

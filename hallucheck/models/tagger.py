@@ -118,6 +118,7 @@ class Tagger:
         from tokenizers import Tokenizer
 
         from hallucheck.models.runtime import inference_session
+        from hallucheck.models.shared_tensors import SharedTensorError, load_shared
 
         self.model_dir = d
         self.config: dict[str, Any] = json.loads((d / "config.json").read_text(encoding="utf-8"))
@@ -126,7 +127,11 @@ class Tagger:
         self.settings = EncoderSettings(**self.config["encoder"])
         self.threshold = float(self.config.get("threshold", 0.5))
         self.token_types: tuple[str, ...] = tuple(self.config.get("token_types", ("supported", "unsupported")))
-        self.session = inference_session(d / "model.onnx", threads=threads or _threads())
+        try:
+            shared = load_shared(self.config)
+        except SharedTensorError as exc:
+            raise TaggerUnavailable(f"span tagger in {d}: {exc}") from exc
+        self.session = inference_session(d / "model.onnx", threads=threads or _threads(), initializers=shared)
         self.typed = "conflict" in self.token_types and any(o.name == "type_probs" for o in self.session.get_outputs())
         self.tokenizer = Tokenizer.from_file(str(d / "tokenizer.json"))
         self.tokenizer.no_padding()

@@ -1,0 +1,206 @@
+"""Weights that several shipped ONNX graphs hold in common, stored once.
+
+Why: the English span tagger is all-MiniLM-L6-v2 with its word-embedding table frozen in
+training (``freeze_word_embeddings``), so its int8 table is byte for byte the one of the int8
+sentence embedder; and the embedder's two graphs (float arithmetic and dynamic int8) use the same
+int8 weights. Stored once, the shipped model files are smaller by the size of each copy.
+
+How: the graphs keep their large initializers as ONNX *external data* (a file beside the graph,
+an offset and a length; :func:`save_external`). A graph whose data sits in its own directory
+loads as any ONNX model does. A graph that uses a file of another model directory (ONNX Runtime
+refuses external paths outside the graph's directory) names those tensors in its
+``config.json`` under ``"shared_tensors"``; :func:`load_shared` reads them and
+:func:`hallucheck.models.runtime.inference_session` hands them to ONNX Runtime, which puts them
+in place of the graph's external references before it checks or optimises the graph.
+
+:func:`save_external` and :func:`share_tensor` are packaging steps and import ``onnx`` (extra
+``train``); :func:`load_shared` needs only numpy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "MODELS_DIR", "SharedTensor", "SharedTensorError", "load_shared", "main", "save_external", "share_tensor",
+    "share_word_table",
+]
+
+MODELS_DIR = Path(__file__).resolve().parent
+_MIN_EXTERNAL_BYTES = 1024  # smaller tensors stay in the graph
+
+
+class SharedTensorError(RuntimeError):
+    """A shared tensor a graph needs is missing or does not match its declaration."""
+
+
+@dataclass(frozen=True)
+class SharedTensor:
+    """Where one tensor of a graph lives: ``file`` relative to :data:`MODELS_DIR`."""
+
+    file: str
+    dtype: str
+    shape: tuple[int, ...]
+    offset: int = 0
+    sha256: str = ""
+
+    @classmethod
+    def from_config(cls, raw: Mapping[str, Any]) -> SharedTensor:
+        return cls(
+            file=str(raw["file"]),
+            dtype=str(raw["dtype"]),
+            shape=tuple(int(d) for d in raw["shape"]),
+            offset=int(raw.get("offset", 0)),
+            sha256=str(raw.get("sha256", "")),
+        )
+
+    def to_config(self) -> dict[str, Any]:
+        return {"file": self.file, "dtype": self.dtype, "shape": list(self.shape), "offset": self.offset,
+                "sha256": self.sha256}
+
+    def read(self, models_dir: Path = MODELS_DIR) -> np.ndarray:
+        """The tensor, read from its file (a clear error when the file is missing or short)."""
+        path = models_dir / self.file
+        count = int(np.prod(self.shape))
+        try:
+            data = np.fromfile(path, dtype=np.dtype(self.dtype), count=count, offset=self.offset)
+        except OSError as exc:
+            raise SharedTensorError(f"shared weights {path} cannot be read: {exc}") from exc
+        if data.size != count:
+            raise SharedTensorError(f"shared weights {path} hold {data.size} values at offset {self.offset}, "
+                                    f"not the {count} the graph needs")
+        return data.reshape(self.shape)
+
+
+def load_shared(config: Mapping[str, Any], models_dir: Path = MODELS_DIR) -> dict[str, np.ndarray]:
+    """The tensors a model's ``config.json`` declares under ``"shared_tensors"`` (name -> array)."""
+    raw = config.get("shared_tensors") or {}
+    return {name: SharedTensor.from_config(spec).read(models_dir) for name, spec in raw.items()}
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def save_external(models: Mapping[Path, Any], files: Mapping[str, str], default_file: str) -> dict[str, str]:
+    """Save ONNX ``models`` (path -> ModelProto, all in one directory) with their large
+    initializers as external data, each tensor stored once.
+
+    ``files`` puts named tensors in a file of their own (e.g. the word-embedding table that
+    another graph shares); every other large tensor goes to ``default_file``. Tensors of the same
+    name must hold the same bytes in every model (else ValueError). Returns tensor name ->
+    sha256 of its bytes.
+    """
+    from onnx import TensorProto, numpy_helper, save
+
+    dirs = {p.parent for p in models}
+    if len(dirs) != 1:
+        raise ValueError("models sharing external data must be saved in one directory")
+    out_dir = dirs.pop()
+    written: dict[str, tuple[str, int, int, str]] = {}  # name -> (file, offset, length, sha256)
+    handles: dict[str, Any] = {}
+    sizes: dict[str, int] = {}
+    try:
+        for model in models.values():
+            for init in model.graph.initializer:
+                data = numpy_helper.to_array(init).tobytes()
+                if len(data) < _MIN_EXTERNAL_BYTES:
+                    continue
+                digest = _digest(data)
+                if init.name in written:
+                    if written[init.name][3] != digest:
+                        raise ValueError(f"tensor {init.name} differs between the graphs")
+                else:
+                    file = files.get(init.name, default_file)
+                    if file not in handles:
+                        handles[file] = (out_dir / file).open("wb")
+                        sizes[file] = 0
+                    handles[file].write(data)
+                    written[init.name] = (file, sizes[file], len(data), digest)
+                    sizes[file] += len(data)
+                file, offset, length, _ = written[init.name]
+                init.ClearField("raw_data")
+                for field in ("float_data", "int32_data", "int64_data", "double_data", "uint64_data"):
+                    init.ClearField(field)  # type: ignore[arg-type]
+                init.data_location = TensorProto.EXTERNAL
+                del init.external_data[:]
+                for key, value in (("location", file), ("offset", str(offset)), ("length", str(length))):
+                    entry = init.external_data.add()
+                    entry.key, entry.value = key, value
+    finally:
+        for handle in handles.values():
+            handle.close()
+    for path, model in models.items():
+        save(model, str(path))
+    return {name: entry[3] for name, entry in written.items()}
+
+
+def share_tensor(model_path: Path, name: str, shared_file: str, models_dir: Path = MODELS_DIR) -> SharedTensor:
+    """Take tensor ``name`` out of the graph at ``model_path`` when ``shared_file`` (relative to
+    ``models_dir``) holds the same bytes, and return its :class:`SharedTensor` for the model's
+    ``config.json``. ValueError when the bytes differ: a table that training changed is not shared.
+    """
+    import onnx
+    from onnx import TensorProto, numpy_helper
+
+    model = onnx.load(str(model_path))
+    init = next((t for t in model.graph.initializer if t.name == name), None)
+    if init is None:
+        raise ValueError(f"{model_path} has no initializer {name}")
+    array = numpy_helper.to_array(init)
+    shared = (models_dir / shared_file).read_bytes()
+    data = array.tobytes()
+    offset = shared.find(data)
+    if offset < 0:
+        raise ValueError(f"{shared_file} does not hold {name} of {model_path} byte for byte")
+    spec = SharedTensor(file=shared_file, dtype=str(array.dtype), shape=tuple(int(d) for d in array.shape),
+                        offset=offset, sha256=_digest(data))
+    init.ClearField("raw_data")
+    init.data_location = TensorProto.EXTERNAL
+    del init.external_data[:]
+    for key, value in (("location", Path(shared_file).name), ("offset", str(offset)), ("length", str(len(data)))):
+        entry = init.external_data.add()
+        entry.key, entry.value = key, value
+    onnx.save(model, str(model_path))
+    return spec
+
+
+def share_word_table(model_dir: Path, models_dir: Path = MODELS_DIR) -> SharedTensor:
+    """Make the tagger in ``model_dir`` read its word-embedding table from the embedder's
+    ``minilm/word_embeddings.bin`` (it must be the same table) and record that in its config."""
+    import json
+
+    config_path = model_dir / "config.json"
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    name = "inner.encoder.embeddings.word_embeddings.weight_quantized"
+    spec = share_tensor(model_dir / "model.onnx", name, "minilm/word_embeddings.bin", models_dir)
+    config["shared_tensors"] = {name: spec.to_config()}
+    config_path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return spec
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m hallucheck.models.shared_tensors MODEL_DIR``: share a tagger's word table."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description="Make a MiniLM-based tagger read the embedder's int8 word table.")
+    parser.add_argument("model_dir", type=Path)
+    args = parser.parse_args(argv)
+    try:
+        spec = share_word_table(args.model_dir)
+    except (ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.model_dir}: word table now read from {spec.file} ({spec.sha256[:12]})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
