@@ -41,13 +41,33 @@ def _dequantise(q: np.ndarray, scale: np.ndarray, zero: np.ndarray) -> np.ndarra
     return ((q.astype(np.float32) - zero.astype(np.float32)) * scale.astype(np.float32)).astype(np.float32)
 
 
+def _load_with_shared(path: Path) -> Any:
+    """The graph with every tensor in place: the ones its ``config.json`` says are shared with
+    another model (:mod:`hallucheck.models.shared_tensors`) and those stored beside it."""
+    import json
+
+    import onnx
+    from onnx import numpy_helper
+    from onnx.external_data_helper import load_external_data_for_model
+
+    from hallucheck.models.shared_tensors import load_shared
+
+    model = onnx.load(str(path), load_external_data=False)
+    config_path = path.parent / "config.json"
+    shared = load_shared(json.loads(config_path.read_text(encoding="utf-8"))) if config_path.is_file() else {}
+    for init in model.graph.initializer:
+        if init.name in shared:
+            init.CopyFrom(numpy_helper.from_array(shared[init.name], init.name))
+    load_external_data_for_model(model, str(path.parent))
+    return model
+
+
 def state_dict_from_onnx(path: str | Path) -> dict[str, Any]:
     """Float tensors by ``SpanTagger`` parameter name, read from an exported tagger ``model.onnx``."""
-    import onnx
     import torch
     from onnx import numpy_helper
 
-    model = onnx.load(str(path))
+    model = _load_with_shared(Path(path))
     inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
     out: dict[str, Any] = {}
     for name, arr in inits.items():

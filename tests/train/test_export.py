@@ -170,3 +170,21 @@ def test_a_binary_head_is_widened_with_the_same_unsupported_probability() -> Non
     assert torch.allclose(p2, p3, atol=1e-6)
     with pytest.raises(ValueError):
         widen_head({"head.2.weight": torch.randn(4, 5), "head.2.bias": torch.randn(4)}, 3)
+
+
+def test_the_shipped_tagger_reads_back_with_its_shared_word_table() -> None:
+    """The shipped English tagger keeps its word table in the embedder's file; a run that starts
+    from it still gets the whole model, the table included."""
+    import json
+
+    from hallucheck.models.shared_tensors import load_shared
+    from hallucheck.models.tagger import TAGGER_DIR
+    from hallucheck.train.onnx_weights import state_dict_from_onnx
+
+    config = json.loads((TAGGER_DIR / "config.json").read_text(encoding="utf-8"))
+    read = state_dict_from_onnx(TAGGER_DIR / "model.onnx")
+    table = read["encoder.embeddings.word_embeddings.weight"].numpy()
+    (quantised,) = load_shared(config).values()
+    assert table.shape == quantised.shape
+    assert len(np.unique(table)) == len(np.unique(quantised))  # one float per int8 level
+    assert "head.2.weight" in read or any(k.startswith("head.") for k in read)
