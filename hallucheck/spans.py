@@ -11,13 +11,16 @@ same words ``baseless`` with a higher score.
 a word unit of its own, so Chinese spans are whole characters), lose leading punctuation and
 trailing space (closing punctuation the detector marked with the words, such as a sentence's
 full stop, stays), and fragments made only of function words ("et il", ". You can") or a single
-CJK character ("年") are dropped, unless a detector marked them as precise evidence.
+CJK character ("年") are dropped, unless a detector marked them as precise evidence. A negation
+is not such a fragment: "is not", "nicht", "不" are the whole of a flipped statement, and the
+words a detector marks when it finds one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hallucheck.text.opposites import NEGATION_WORDS
 from hallucheck.text.tokens import Token
 from hallucheck.types import Span
 
@@ -80,6 +83,16 @@ def merge_spans(spans: list[Span], text: str) -> list[Span]:
 _AS_GIVEN = frozenset({"invalid_citation", "speculation", "uncited"})
 
 
+# Negations in every language, with French "pas" and English "n't", which negate although the
+# aligner reads them differently.
+_NEGATIONS = NEGATION_WORDS | {"pas", "n't", "n’t"}
+
+
+def _is_negation(word: str) -> bool:
+    w = word.lower()
+    return w in _NEGATIONS or w.endswith(("n't", "n’t"))
+
+
 def _is_cjk(ch: str) -> bool:
     o = ord(ch)
     return 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0x20000 <= o <= 0x2FFFF
@@ -118,9 +131,10 @@ def tidy_spans(spans: Sequence[Span], text: str, tokens: Sequence[Token]) -> lis
             tail -= 1
         if tail > end and not any(ch.isalnum() or _is_cjk(ch) for ch in text[end:tail]):
             end = tail
-        content = [t for t in words if not t.is_stop]
         piece = text[start:end]
-        if not content or (len(piece) == 1 and _is_cjk(piece)):
+        negation = any(_is_negation(text[t.start:t.end]) for t in words)
+        content = [t for t in words if not t.is_stop]
+        if not negation and (not content or (len(piece) == 1 and _is_cjk(piece))):
             continue
         if (start, end) != (s.start, s.end):
             s = s.model_copy(update={"start": start, "end": end, "text": piece})

@@ -130,3 +130,16 @@ def test_closing_punctuation_the_detector_marked_stays_but_leading_punctuation_g
     assert text[slice(*tidy(13, 33))] == "It closes at 2 am."  # ". It closes at 2 am." loses its leading ". "
     assert text[slice(*tidy(15, 34))] == "It closes at 2 am."  # the trailing space goes, the full stop stays
     assert text[slice(*tidy(18, 31))] == "closes at 2 am"  # a stop the detector did not mark is not added
+
+
+def test_a_negation_is_kept_although_it_is_made_of_function_words() -> None:
+    en = "The restaurant is not open on Sundays."
+    assert [s.text for s in tidy_spans([_span(en, "is not")], en, _tokens(en, "en"))] == ["is not"]
+    contracted = "The shop isn't open on Sundays."
+    assert [s.text for s in tidy_spans([_span(contracted, "isn't")], contracted, _tokens(contracted, "en"))] == ["isn't"]
+    de = "Das Geschäft ist sonntags nicht geöffnet."
+    assert [s.text for s in tidy_spans([_span(de, "nicht")], de, _tokens(de, "de"))] == ["nicht"]
+    zh = "该店周日不营业。"
+    assert [s.text for s in tidy_spans([_span(zh, "不")], zh, _tokens(zh, "zh-Hans"))] == ["不"]
+    # the other function-word fragments still go
+    assert tidy_spans([_span(en, "is")], en, _tokens(en, "en")) == []
