@@ -83,9 +83,9 @@ def merge_spans(spans: list[Span], text: str) -> list[Span]:
 _AS_GIVEN = frozenset({"invalid_citation", "speculation", "uncited"})
 
 
-# Negations in every language, with French "pas" and English "n't", which negate although the
-# aligner reads them differently.
-_NEGATIONS = NEGATION_WORDS | {"pas", "n't", "n’t"}
+# Negations in every language, with French "pas" and English "n't" (alone or ending a word:
+# "isn't"), which negate although the aligner reads them differently.
+_NEGATIONS = NEGATION_WORDS | {"pas"}
 
 
 def _is_negation(word: str) -> bool:

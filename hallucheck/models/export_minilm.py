@@ -250,8 +250,8 @@ def export(target: Path = TARGET, force_fp32: bool = False) -> dict[str, Any]:
 
     Shipped: ``model.onnx``, the int8 weights computed in float (:func:`_weight_only`), when
     every sample sentence stays at cosine >= MIN_COSINE with the original (else float16-stored
-    weights, else fp32), and ``model_int8.onnx``, the dynamic int8 graph (about 1.6x faster, but
-    it rounds activations too). The two int8 graphs keep their weights in ``weights.bin`` and
+    weights, else fp32), and ``model_int8.onnx``, the dynamic int8 graph (about 2x faster in
+    ``bench/embed_speed.py``, but it rounds activations too). The two int8 graphs keep their weights in ``weights.bin`` and
     ``word_embeddings.bin``, once for both (:mod:`hallucheck.models.shared_tensors`).
     """
     import onnx

@@ -88,6 +88,20 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _point_to_external(init: Any, location: str, offset: int, length: int) -> None:
+    """Make the TensorProto ``init`` hold no data of its own but a reference to ``length``
+    bytes at ``offset`` of ``location`` (a file name beside the graph)."""
+    from onnx import TensorProto
+
+    for field in ("raw_data", "float_data", "int32_data", "int64_data", "double_data", "uint64_data"):
+        init.ClearField(field)
+    init.data_location = TensorProto.EXTERNAL
+    del init.external_data[:]
+    for key, value in (("location", location), ("offset", str(offset)), ("length", str(length))):
+        entry = init.external_data.add()
+        entry.key, entry.value = key, value
+
+
 def save_external(models: Mapping[Path, Any], files: Mapping[str, str], default_file: str) -> dict[str, str]:
     """Save ONNX ``models`` (path -> ModelProto, all in one directory) with their large
     initializers as external data, each tensor stored once.
@@ -97,7 +111,7 @@ def save_external(models: Mapping[Path, Any], files: Mapping[str, str], default_
     name must hold the same bytes in every model (else ValueError). Returns tensor name ->
     sha256 of its bytes.
     """
-    from onnx import TensorProto, numpy_helper, save
+    from onnx import numpy_helper, save
 
     dirs = {p.parent for p in models}
     if len(dirs) != 1:
@@ -125,14 +139,7 @@ def save_external(models: Mapping[Path, Any], files: Mapping[str, str], default_
                     written[init.name] = (file, sizes[file], len(data), digest)
                     sizes[file] += len(data)
                 file, offset, length, _ = written[init.name]
-                init.ClearField("raw_data")
-                for field in ("float_data", "int32_data", "int64_data", "double_data", "uint64_data"):
-                    init.ClearField(field)  # type: ignore[arg-type]
-                init.data_location = TensorProto.EXTERNAL
-                del init.external_data[:]
-                for key, value in (("location", file), ("offset", str(offset)), ("length", str(length))):
-                    entry = init.external_data.add()
-                    entry.key, entry.value = key, value
+                _point_to_external(init, file, offset, length)
     finally:
         for handle in handles.values():
             handle.close()
@@ -147,7 +154,7 @@ def share_tensor(model_path: Path, name: str, shared_file: str, models_dir: Path
     ``config.json``. ValueError when the bytes differ: a table that training changed is not shared.
     """
     import onnx
-    from onnx import TensorProto, numpy_helper
+    from onnx import numpy_helper
 
     model = onnx.load(str(model_path))
     init = next((t for t in model.graph.initializer if t.name == name), None)
@@ -161,12 +168,7 @@ def share_tensor(model_path: Path, name: str, shared_file: str, models_dir: Path
         raise ValueError(f"{shared_file} does not hold {name} of {model_path} byte for byte")
     spec = SharedTensor(file=shared_file, dtype=str(array.dtype), shape=tuple(int(d) for d in array.shape),
                         offset=offset, sha256=_digest(data))
-    init.ClearField("raw_data")
-    init.data_location = TensorProto.EXTERNAL
-    del init.external_data[:]
-    for key, value in (("location", Path(shared_file).name), ("offset", str(offset)), ("length", str(len(data)))):
-        entry = init.external_data.add()
-        entry.key, entry.value = key, value
+    _point_to_external(init, Path(shared_file).name, offset, len(data))
     onnx.save(model, str(model_path))
     return spec
 
