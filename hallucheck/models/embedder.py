@@ -103,7 +103,7 @@ class _MiniLM:
         # unless HALLUCHECK_ORT_SPIN=1.
         # The float graph stores its weights as int8 behind DequantizeLinear nodes. ONNX Runtime
         # keeps such nodes for quantised kernels by default and would dequantise every weight on
-        # every call (about 20% slower); without the QDQ handling it folds them once at load.
+        # every call (slower); without the QDQ handling it folds them once at load.
         config = {"session.disable_quant_qdq": "1"} if model_file == _MODEL_FILES["float"] else None
         self.session = inference_session(onnx_path, threads=threads,
                                          spin=os.environ.get("HALLUCHECK_ORT_SPIN") == "1", config=config)
