@@ -22,11 +22,13 @@ from hallucheck.policies.default import DEFAULT_DETECTORS
 from hallucheck.policies.learned import case_features, choose_spans, stack_features
 from hallucheck.train.stack_data import collect, load_cache
 
-__all__ = ["fit_policy", "fit_stage", "write_tagger_thresholds", "FULL_EXTRA"]
+__all__ = ["fit_policy", "fit_stage", "write_tagger_thresholds", "FULL_EXTRA", "OOF_FILE"]
 
 # The cheap stage is the default detector set (policies.default.DEFAULT_DETECTORS); the full
 # stage adds these.
 FULL_EXTRA: tuple[str, ...] = ("model",)
+# Written into the cache directory by fit_policy: the calib part's out-of-fold probabilities.
+OOF_FILE = "calib_oof.json"
 SPAN_CANDIDATES: tuple[str, ...] = ("numbers", "lexicon", "citations", "consistency", "ngram", "overlap")
 
 
@@ -197,6 +199,13 @@ def fit_policy(
     spec["escalate_low"], spec["escalate_high"] = round(best_band[0], 4), round(best_band[1], 4)
     report["calib_oof_cascade"] = {"f1": best_band[2], "escalated": round(best_band[3], 3),
                                    "band": [spec["escalate_low"], spec["escalate_high"]]}
+    # the per-answer out-of-fold probabilities, so that two fits can be compared answer by answer
+    # (bench/policy_compare.py: a paired bootstrap over source groups)
+    (cache_dir / OOF_FILE).write_text(json.dumps({
+        "keys": ck, "label": y_c.tolist(), "group": [gold[k]["source"] for k in ck],
+        "full": [float(v) for v in p_full], "cheap": [float(v) for v in p_cheap],
+        "threshold": thr, "band": [best_band[0], best_band[1]],
+    }), encoding="utf-8")
     model_rows = load_cache(cache_dir, "model")
     if model_rows:
         # the model detector's own verdict (max token probability), for users who run it alone

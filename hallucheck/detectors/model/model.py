@@ -30,7 +30,7 @@ from hallucheck.types import Coverage, Evidence, Finding, Role, Span
 if TYPE_CHECKING:
     from hallucheck.models.tagger import TaggedAnswer
 
-__all__ = ["ModelDetector", "model_features", "FEATURE_KEYS", "FEATURE_THRESHOLD"]
+__all__ = ["ModelDetector", "model_features", "FEATURE_KEYS", "FEATURE_THRESHOLD", "TYPED_FEATURE_KEYS"]
 
 FEATURE_KEYS: tuple[str, ...] = (
     "model_max",
@@ -42,6 +42,8 @@ FEATURE_KEYS: tuple[str, ...] = (
     "model_span_chars_frac",
     "model_n_spans",
 )
+# Given besides FEATURE_KEYS by a typed tagger (supported / conflict / baseless per token).
+TYPED_FEATURE_KEYS: tuple[str, str] = ("model_conflict_max", "model_n_contradiction_spans")
 
 
 FEATURE_THRESHOLD = 0.5  # token probability the policy's count features use (fixed, see detect)
@@ -145,8 +147,9 @@ class ModelDetector(BaseDetector):
         )
         if tagged.conflict is not None and len(tagged.probs):
             # extra numbers of a typed tagger (a policy fitted without them ignores them)
-            feats["model_conflict_max"] = float((tagged.probs * tagged.conflict).max())
-            feats["model_n_contradiction_spans"] = float(sum(s.label == "contradiction" for s in spans))
+            conflict_max, contradiction_spans = TYPED_FEATURE_KEYS
+            feats[conflict_max] = float((tagged.probs * tagged.conflict).max())
+            feats[contradiction_spans] = float(sum(s.label == "contradiction" for s in spans))
         risk = feats["model_max"]
         notes: list[str] = []
         if not contexts or not any(c.strip() for c in contexts):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from deadline_clock import CountedDeadline
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.detectors.model.model import FEATURE_KEYS, ModelDetector
-from hallucheck.models.tagger import TaggerUnavailable, tagger_available
+from hallucheck.detectors.model.model import FEATURE_KEYS, TYPED_FEATURE_KEYS, ModelDetector
+from hallucheck.models.tagger import TAGGER_DIR, TaggerUnavailable, get_tagger, tagger_available
 from hallucheck.types import Case
 
 pytestmark = pytest.mark.skipif(not tagger_available(), reason="shipped tagger files missing")
@@ -31,7 +33,8 @@ def test_fabricated_facts_score_higher_than_supported_ones() -> None:
         return max(v for (a, b), v in probs.items() if a >= s and b <= s + len(word))
     assert p("Eiffel") > p("1937")
     assert p("billion") > p("Golden")
-    assert set(f.features) == set(FEATURE_KEYS)
+    typed = set(TYPED_FEATURE_KEYS) if get_tagger(TAGGER_DIR).typed else set()
+    assert set(f.features) == set(FEATURE_KEYS) | typed
     assert all(0.0 <= v for v in f.features.values())
 
 
@@ -176,8 +179,11 @@ def test_each_language_is_read_by_the_tagger_its_policy_was_fitted_with() -> Non
     g = _run("金门大桥于1947年开放。", contexts=["金门大桥于1937年开放。"])
     assert {"model_conflict_max", "model_n_contradiction_spans"} <= set(g.features)
     assert any(s.label == "contradiction" and "1947" in s.text for s in g.spans), g.spans
-    e = _run("The Golden Gate Bridge opened in 1937.")
-    assert set(e.features) == set(FEATURE_KEYS)  # English: the binary tagger, as its policy was fitted
+    def reader(answer: str, contexts: list[str]) -> Path:
+        case = Case(question="Tell me about the bridge.", contexts=contexts, answer=answer)
+        return Path(ModelDetector()._tagger(CaseAnalysis(case)).model_dir)
+
+    assert reader("The Golden Gate Bridge opened in 1937.", [SOURCE]) == TAGGER_DIR  # as its policy was fitted
     # an English answer over sources in a language the multilingual tagger reads goes to it (the
     # English one reads Chinese sources as [UNK]); one over English or unknown-language sources does not
     assert tagger_dir_for("en", "zh-Hans") == MULTILINGUAL_TAGGER_DIR
@@ -185,3 +191,4 @@ def test_each_language_is_read_by_the_tagger_its_policy_was_fitted_with() -> Non
     assert tagger_dir_for("en", "en") == TAGGER_DIR and tagger_dir_for("en", "es") == TAGGER_DIR
     x = _run("The Golden Gate Bridge opened in 1937.", contexts=["金门大桥于1937年开放，是旧金山的象征。"])
     assert {"model_conflict_max", "model_n_contradiction_spans"} <= set(x.features)
+    assert reader("The Golden Gate Bridge opened in 1937.", ["金门大桥于1937年开放，是旧金山的象征。"]) == MULTILINGUAL_TAGGER_DIR
