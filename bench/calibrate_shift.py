@@ -30,7 +30,7 @@ import pickle
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -79,9 +79,21 @@ def _case_key(example: Example) -> str:
     return hashlib.sha1(blob.encode("utf-8")).hexdigest()
 
 
+class Draw(NamedTuple):
+    """One draw's default-policy risks, kept for the reference threshold (not written out):
+    all its answers, and the evaluation part with the best F1 any threshold gives there."""
+
+    risk: np.ndarray
+    label: np.ndarray
+    rest_risk: np.ndarray
+    rest_label: np.ndarray
+    rest_best_f1: float
+
+
 def run_seed(args: argparse.Namespace, seed: int, examples: list[Example], checker: Checker,
-             findings: dict[int, list[Finding]], checked: set[int]) -> dict[str, Any]:
-    """One draw: the answers kept, the calibration / evaluation split, and the three scores."""
+             findings: dict[int, list[Finding]], checked: set[int]) -> tuple[dict[str, Any], Draw]:
+    """One draw: the answers kept, the calibration / evaluation split, the three scores, and the
+    risks the reference threshold needs."""
     rng = np.random.default_rng(seed)
     idx = list(range(len(examples)))
     if args.base_rate is not None:
@@ -118,15 +130,9 @@ def run_seed(args: argparse.Namespace, seed: int, examples: list[Example], check
     plain = {"threshold_rounds": 0, "threshold_width": 1} if args.plain_threshold else {}
     fitted = calibrate_policy(spec, cal, refit_stack=False, threshold_method=args.threshold_method, **plain)
     y = np.array([s.label for s in rest], dtype=bool)
-
-    def scores(policy: LearnedPolicy) -> tuple[np.ndarray, np.ndarray]:
-        verdicts = [policy.decide(s.analysis, s.findings) if s.findings else None for s in rest]
-        pred = np.array([bool(v and v.hallucinated) for v in verdicts])
-        risk = np.array([v.risk_score if v else 0.0 for v in verdicts])
-        return pred, risk
-
-    default_pred, default_risk = scores(LearnedPolicy(spec=spec))
-    cal_pred, _ = scores(LearnedPolicy(spec=fitted.spec))
+    default = LearnedPolicy(spec=spec)
+    default_pred, default_risk = scores(default, rest)
+    cal_pred, _ = scores(LearnedPolicy(spec=fitted.spec), rest)
     oracle_t, _ = best_threshold(default_risk, y)
     result: dict[str, Any] = {
         "seed": seed, "answers": len(samples), "base_rate": round(float(np.mean([s.label for s in samples])), 4),
@@ -138,19 +144,21 @@ def run_seed(args: argparse.Namespace, seed: int, examples: list[Example], check
         "calibration_report": fitted.report,
     }
     result["gap_to_best"] = round(result["best_threshold_on_evaluation"]["f1"] - result["calibrated"]["f1"], 4)
-    # kept for the reference threshold over all draws (see reference_gaps); not written out
-    result["_rest"] = (default_risk, y, result["best_threshold_on_evaluation"]["f1"])
-    result["_all"] = (np.concatenate([scores_of(LearnedPolicy(spec=spec), cal), default_risk]),
-                      np.concatenate([np.array([s.label for s in cal], dtype=bool), y]))
-    return result
+    draw = Draw(risk=np.concatenate([scores(default, cal)[1], default_risk]),
+                label=np.concatenate([np.array([s.label for s in cal], dtype=bool), y]),
+                rest_risk=default_risk, rest_label=y, rest_best_f1=result["best_threshold_on_evaluation"]["f1"])
+    return result, draw
 
 
-def scores_of(policy: LearnedPolicy, samples: list[Sample]) -> np.ndarray:
-    """The policy's risk for each sample (0 for an answer with no findings)."""
-    return np.array([policy.decide(s.analysis, s.findings).risk_score if s.findings else 0.0 for s in samples])
+def scores(policy: LearnedPolicy, samples: list[Sample]) -> tuple[np.ndarray, np.ndarray]:
+    """The policy's verdict and risk for each sample (not flagged, risk 0 without findings)."""
+    verdicts = [policy.decide(s.analysis, s.findings) if s.findings else None for s in samples]
+    pred = np.array([bool(v and v.hallucinated) for v in verdicts])
+    risk = np.array([v.risk_score if v else 0.0 for v in verdicts])
+    return pred, risk
 
 
-def reference_gaps(runs: list[dict[str, Any]]) -> dict[str, Any]:
+def reference_gaps(runs: list[dict[str, Any]], draws: list[Draw]) -> dict[str, Any]:
     """How far a threshold known in advance to be right falls below each draw's own best.
 
     The target "the best threshold on the rest" is chosen on the very answers it is scored on,
@@ -161,15 +169,12 @@ def reference_gaps(runs: list[dict[str, Any]]) -> dict[str, Any]:
     on each draw's rest is the part of the gap that no calibration on 400 answers can close.
     It is itself chosen with those answers in view, so it is a lenient lower bound.
     """
-    risk = np.concatenate([r["_all"][0] for r in runs])
-    y = np.concatenate([r["_all"][1] for r in runs])
-    t_ref, _ = best_threshold(risk, y)
+    t_ref, _ = best_threshold(np.concatenate([d.risk for d in draws]), np.concatenate([d.label for d in draws]))
     gaps = []
-    for r in runs:
-        rest_risk, rest_y, best_f1 = r["_rest"]
-        f1 = prf(rest_risk >= t_ref, rest_y)["f1"]
+    for r, d in zip(runs, draws, strict=True):
+        f1 = prf(d.rest_risk >= t_ref, d.rest_label)["f1"]
         r["reference_threshold"] = {"threshold": t_ref, "f1": f1}
-        r["reference_gap_to_best"] = round(best_f1 - f1, 4)
+        r["reference_gap_to_best"] = round(d.rest_best_f1 - f1, 4)
         gaps.append(r["reference_gap_to_best"])
     return {"reference_threshold": t_ref, "reference_gap_mean": round(float(np.mean(gaps)), 4),
             "reference_gap_worst": round(float(np.max(gaps)), 4),
@@ -213,9 +218,11 @@ def main() -> None:
         cached = pickle.loads(Path(args.cache).read_bytes())
     findings: dict[int, list[Finding]] = {i: cached[k] for i, k in enumerate(keys) if k in cached}
     checked: set[int] = set()
-    runs = []
+    runs: list[dict[str, Any]] = []
+    draws: list[Draw] = []
     for seed in seeds:
-        r = run_seed(args, seed, examples, checker, findings, checked)
+        r, draw = run_seed(args, seed, examples, checker, findings, checked)
+        draws.append(draw)
         if args.cache and checked:
             cached.update({keys[i]: findings[i] for i in checked})
             Path(args.cache).write_bytes(pickle.dumps(cached))
@@ -229,10 +236,7 @@ def main() -> None:
             print(f"  {key:<30} threshold {s['threshold']:.2f}  P {s['precision']:.3f}  R {s['recall']:.3f}  F1 {s['f1']:.3f}")
         print(f"  gap to the best threshold: {r['gap_to_best']:.3f}", flush=True)
     gaps = [r["gap_to_best"] for r in runs]
-    reference = reference_gaps(runs) if len(runs) > 1 else {}
-    for r in runs:
-        r.pop("_rest")
-        r.pop("_all")
+    reference = reference_gaps(runs, draws) if len(runs) > 1 else {}
     payload: dict[str, Any] = {"machine": machine(), "data": args.data, "split": args.split, "base_rate_asked": args.base_rate,
                                "pool": args.pool, "pool_seed": args.pool_seed if args.pool else None,
                                "threshold_method": args.threshold_method,

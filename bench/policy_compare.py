@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import machine, write_result
 
-from hallucheck.train.stack import OOF_FILE
+from hallucheck.train.stack import OOF_FILE, cascade_probabilities
 
 
 def _load(cache: str) -> dict[str, Any]:
@@ -48,8 +48,7 @@ def _verdicts(fit: dict[str, Any], keys: list[str]) -> dict[str, np.ndarray]:
     idx = np.array([at[k] for k in keys])
     full = np.asarray(fit["full"])[idx]
     cheap = np.asarray(fit["cheap"])[idx]
-    lo, hi = fit["band"]
-    cascade = np.where((cheap >= lo) & (cheap <= hi), full, cheap)
+    cascade = cascade_probabilities(cheap, full, *fit["band"])
     return {"cascade": cascade >= fit["threshold"], "full": full >= fit["threshold"]}
 
 

@@ -22,7 +22,7 @@ from hallucheck.policies.default import DEFAULT_DETECTORS
 from hallucheck.policies.learned import case_features, choose_spans, stack_features
 from hallucheck.train.stack_data import collect, load_cache
 
-__all__ = ["fit_policy", "fit_stage", "write_tagger_thresholds", "FULL_EXTRA", "OOF_FILE"]
+__all__ = ["cascade_probabilities", "fit_policy", "fit_stage", "write_tagger_thresholds", "FULL_EXTRA", "OOF_FILE"]
 
 # The cheap stage is the default detector set (policies.default.DEFAULT_DETECTORS); the full
 # stage adds these.
@@ -123,6 +123,13 @@ def _best_threshold(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return best_threshold(p, y == 1, grid=_STACK_GRID, ties="first")
 
 
+def cascade_probabilities(p_cheap: np.ndarray, p_full: np.ndarray, low: float, high: float) -> np.ndarray:
+    """The cascade's probability per answer: the full stage's where the cheap one falls in the
+    escalation band ``[low, high]`` (the answers the cascade sends to the model), else the cheap one's."""
+    out: np.ndarray = np.where((p_cheap >= low) & (p_cheap <= high), p_full, p_cheap)
+    return out
+
+
 def _model_spans(row: dict[str, Any], answer: str, tokens: Any, thr: float) -> list[tuple[int, int]]:
     from hallucheck.models.tagger_spans import probs_to_spans
 
@@ -188,12 +195,10 @@ def fit_policy(
     qs = np.quantile(p_cheap, np.linspace(0, 1, 41))
     for i, lo in enumerate(qs):
         for hi in qs[i:]:
-            esc = (p_cheap >= lo) & (p_cheap <= hi)
-            frac = float(esc.mean())
+            frac = float(((p_cheap >= lo) & (p_cheap <= hi)).mean())
             if frac > max_escalate:
                 continue
-            p = np.where(esc, p_full, p_cheap)
-            pf = prf_of(p >= thr, y_c)["f1"]
+            pf = prf_of(cascade_probabilities(p_cheap, p_full, lo, hi) >= thr, y_c)["f1"]
             if pf > best_band[2] + 1e-9 or (abs(pf - best_band[2]) <= 1e-9 and frac < best_band[3]):
                 best_band = (float(lo), float(hi), pf, frac)
     spec["escalate_low"], spec["escalate_high"] = round(best_band[0], 4), round(best_band[1], 4)

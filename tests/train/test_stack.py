@@ -10,7 +10,7 @@ import pytest
 
 from hallucheck.metrics import prf_of
 from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP
-from hallucheck.train.stack import OOF_FILE, fit_policy, write_tagger_thresholds
+from hallucheck.train.stack import OOF_FILE, cascade_probabilities, fit_policy, write_tagger_thresholds
 
 pytest.importorskip("sklearn")
 
@@ -31,9 +31,8 @@ def test_fit_policy_writes_a_usable_calibrated_policy(ragtruth_path: Path, tmp_p
     # rebuilt with the fit's own threshold and band they give the cascade F1 the report states
     oof = json.loads((tmp_path / "cache" / OOF_FILE).read_text())
     assert len(oof["keys"]) == len(oof["label"]) == len(oof["full"]) == len(oof["cheap"]) == len(oof["group"]) > 0
-    lo, hi = oof["band"]
     full, cheap, y = (np.array(oof[k]) for k in ("full", "cheap", "label"))
-    pred = np.where((cheap >= lo) & (cheap <= hi), full, cheap) >= oof["threshold"]
+    pred = cascade_probabilities(cheap, full, *oof["band"]) >= oof["threshold"]
     assert prf_of(pred, y.astype(bool))["f1"] == pytest.approx(report["calib_oof_cascade"]["f1"], abs=1e-4)
     policy = LearnedPolicy(spec=out)
     checker = Checker(detectors=policy.detectors, policy=policy)
