@@ -40,12 +40,18 @@ def train_policy(
     tagger_config: str | None = typer.Option(
         None, "--tagger-config", help="also write the calib-chosen token and answer thresholds into this tagger config.json"
     ),
+    extra_cases: list[str] = typer.Option(
+        [], "--extra-cases",
+        help="a generic-format labelled file (hallucheck data synth) whose calib part joins the fit; repeatable",
+    ),
+    extra_weight: float = typer.Option(1.0, "--extra-weight", help="tree weight of the extra cases' rows"),
 ) -> None:
     """Fit and calibrate the learned policy on the calib part (needs scikit-learn)."""
     from hallucheck.train.stack import fit_policy
 
     dets = tuple(d.strip() for d in detectors.split(",") if d.strip()) if detectors else None
-    raise typer.Exit(fit_policy(data, out, features_cache, seed, detectors=dets, tagger_config=tagger_config))
+    raise typer.Exit(fit_policy(data, out, features_cache, seed, detectors=dets, tagger_config=tagger_config,
+                                extra_cases=tuple(extra_cases), extra_weight=extra_weight))
 
 
 @app.command("train-language-policies")

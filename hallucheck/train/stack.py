@@ -86,16 +86,19 @@ def _export_trees(model: Any) -> list[dict[str, list[Any]]]:
     return trees
 
 
-def fit_stage(x: np.ndarray, y: np.ndarray, groups: np.ndarray, names: list[str], seed: int) -> tuple[dict[str, Any], np.ndarray]:
-    """Fit one stacker; returns (its JSON spec, out-of-fold calibrated probabilities on these rows)."""
+def fit_stage(
+    x: np.ndarray, y: np.ndarray, groups: np.ndarray, names: list[str], seed: int, weights: np.ndarray | None = None
+) -> tuple[dict[str, Any], np.ndarray]:
+    """Fit one stacker; returns (its JSON spec, out-of-fold calibrated probabilities on these rows).
+    ``weights``: per-row sample weights of the trees (the Platt scaling is unweighted)."""
     from sklearn.model_selection import GroupKFold
 
     oof_raw = np.zeros(len(y))
     for tr, te in GroupKFold(n_splits=5).split(x, y, groups):
-        m = _gbm(seed).fit(x[tr], y[tr])
+        m = _gbm(seed).fit(x[tr], y[tr], sample_weight=None if weights is None else weights[tr])
         oof_raw[te] = m.decision_function(x[te])
     a, b = _platt(oof_raw, y)
-    model = _gbm(seed).fit(x, y)
+    model = _gbm(seed).fit(x, y, sample_weight=weights)
     trees = _export_trees(model)
     lr = float(model.learning_rate)
     tree_sum = np.zeros(len(x))
@@ -149,13 +152,25 @@ def fit_policy(
     detectors: tuple[str, ...] | None = None,
     tagger_config: str | None = None,
     limit: int | None = None,
+    extra_cases: tuple[str, ...] = (),
+    extra_weight: float = 1.0,
 ) -> int:
-    """Fit the learned policy (see the module docstring); ``limit`` caps the answers per part (tests)."""
+    """Fit the learned policy (see the module docstring); ``limit`` caps the answers per part (tests).
+
+    ``extra_cases``: generic-format labelled files (``hallucheck data synth``) whose calib part joins
+    the stages' fits, the threshold and the cascade band, with tree weight ``extra_weight``. Why:
+    fitted on RAGTruth alone, the English policy's threshold is RAGTruth's, and English answers of
+    other kinds are judged at a point chosen for news, QA passages and Yelp records. The span rule
+    and every dev number stay RAGTruth's; the report gives the out-of-fold numbers per data set.
+    """
     cache_dir = Path(cache or "runs/stack")
     cheap = list(DEFAULT_DETECTORS)
     full = list(detectors) if detectors else cheap + list(FULL_EXTRA)
+    extra_dirs = {Path(f).name.removesuffix(".jsonl"): cache_dir / f"extra-{Path(f).name.removesuffix('.jsonl')}" for f in extra_cases}
     if collect_missing:
         collect(data, cache_dir, sorted(set(full) | set(SPAN_CANDIDATES)), limit=limit)
+        for f, d in zip(extra_cases, extra_dirs.values(), strict=True):
+            collect(f, d, list(full), parts=("calib",), limit=limit, data_format="generic")
     gold = load_cache(cache_dir, "gold")
     answers = _answers(data)
     from hallucheck.text import split_sentences
@@ -166,23 +181,30 @@ def fit_policy(
     spec: dict[str, Any] = {"format": 1, "detectors": full, "stages": {}, "fitted": time.strftime("%Y-%m-%d"), "seed": seed}
     oof: dict[str, dict[str, float]] = {}
     stage_models: dict[str, Any] = {}
+    # every fitted row's label, source group and data set (RAGTruth's and the extra cases' calib rows)
+    label = {k: int(g["label"]) for k, g in gold.items()}
+    group = {k: str(g["source"]) for k, g in gold.items()}
+    data_of = {k: "ragtruth" for k in gold}
     for stage, dets in (("cheap", cheap), ("full", full)):
         keys, feats = _rows(cache_dir, dets, gold)
-        names = sorted({n for f in feats for n in f})
+        extra_keys, extra_feats = _extra_rows(extra_dirs, dets, label, group, data_of)
+        names = sorted({n for f in feats + extra_feats for n in f})
         calib = [i for i, k in enumerate(keys) if gold[k]["part"] == "calib"]
         x = _matrix(feats, names)
-        y = np.array([int(gold[k]["label"]) for k in keys])
-        groups = np.array([gold[k]["source"] for k in keys])
-        st, p_oof = fit_stage(x[calib], y[calib], groups[calib], names, seed)
+        fit_keys = [keys[i] for i in calib] + extra_keys
+        x_fit = np.vstack([x[calib], _matrix(extra_feats, names)]) if extra_keys else x[calib]
+        y_fit = np.array([label[k] for k in fit_keys])
+        weights = np.array([1.0 if data_of[k] == "ragtruth" else extra_weight for k in fit_keys]) if extra_keys else None
+        st, p_oof = fit_stage(x_fit, y_fit, np.array([group[k] for k in fit_keys]), names, seed, weights)
         st["detectors"] = dets
         spec["stages"][stage] = st
-        oof[stage] = {keys[i]: float(p) for i, p in zip(calib, p_oof)}
+        oof[stage] = {k: float(p) for k, p in zip(fit_keys, p_oof)}
         from hallucheck.policies.learned import Stage
 
         stage_models[stage] = (Stage(st), {k: x[i] for i, k in enumerate(keys)})
     # one global threshold on the full stage's out-of-fold probabilities
     ck = sorted(oof["full"])
-    y_c = np.array([int(gold[k]["label"]) for k in ck])
+    y_c = np.array([label[k] for k in ck])
     p_full = np.array([oof["full"][k] for k in ck])
     p_cheap = np.array([oof["cheap"].get(k, 0.5) for k in ck])
     thr, f1 = _best_threshold(p_full, y_c)
@@ -204,10 +226,19 @@ def fit_policy(
     spec["escalate_low"], spec["escalate_high"] = round(best_band[0], 4), round(best_band[1], 4)
     report["calib_oof_cascade"] = {"f1": best_band[2], "escalated": round(best_band[3], 3),
                                    "band": [spec["escalate_low"], spec["escalate_high"]]}
+    if extra_dirs:
+        cascade = cascade_probabilities(p_cheap, p_full, best_band[0], best_band[1])
+        report["calib_oof_by_data"] = {
+            name: {"n": int(sum(sel)), "full": prf_of(p_full[sel] >= thr, y_c[sel]), "cascade": prf_of(cascade[sel] >= thr, y_c[sel])}
+            for name in ["ragtruth", *extra_dirs]
+            for sel in [np.array([data_of[k] == name for k in ck])]
+        }
+        spec["extra_cases"] = [{"name": name, "answers": report["calib_oof_by_data"][name]["n"], "weight": extra_weight}
+                               for name in extra_dirs]
     # the per-answer out-of-fold probabilities, so that two fits can be compared answer by answer
     # (bench/policy_compare.py: a paired bootstrap over source groups)
     (cache_dir / OOF_FILE).write_text(json.dumps({
-        "keys": ck, "label": y_c.tolist(), "group": [gold[k]["source"] for k in ck],
+        "keys": ck, "label": y_c.tolist(), "group": [group[k] for k in ck],
         "full": [float(v) for v in p_full], "cheap": [float(v) for v in p_cheap],
         "threshold": thr, "band": [best_band[0], best_band[1]],
     }), encoding="utf-8")
@@ -220,7 +251,9 @@ def fit_policy(
         spec["model_answer_threshold"] = round(float(m_thr), 4)
         report["calib_model_alone"] = {"answer_threshold": spec["model_answer_threshold"], "f1": round(float(m_f1), 4)}
     # span fusion on calib: token threshold for the model, then cheap detectors added greedily
-    spec.update(_fit_spans(cache_dir, gold, answers, oof["full"], oof["cheap"], thr, report, cheap, full))
+    # the span rule is fitted on RAGTruth's labelled spans only
+    ragtruth_oof = {stage: {k: v for k, v in p.items() if data_of[k] == "ragtruth"} for stage, p in oof.items()}
+    spec.update(_fit_spans(cache_dir, gold, answers, ragtruth_oof["full"], ragtruth_oof["cheap"], thr, report, cheap, full))
     report["dev"] = _dev_report(cache_dir, gold, answers, stage_models, spec)
     spec["calib_report"] = report
     # The floor table is measured apart (bench/floors.py): a refit keeps the one already written.
@@ -233,6 +266,26 @@ def fit_policy(
         write_tagger_thresholds(Path(tagger_config), spec)
     print(json.dumps(report, indent=1), file=sys.stderr)
     return 0
+
+
+def _extra_rows(
+    dirs: dict[str, Path], detectors: list[str], label: dict[str, int], group: dict[str, str], data_of: dict[str, str]
+) -> tuple[list[str], list[dict[str, float]]]:
+    """The calib rows of the extra case files (keys ``NAME:calib:LINE``), recording each row's
+    label, source group and data set in the given maps. Answers whose only error is a citation
+    marker are left out, as in the per-language fits (the stack reads no marker evidence)."""
+    from hallucheck.train.language_stack import language_rows
+
+    keys: list[str] = []
+    feats: list[dict[str, float]] = []
+    for name, d in dirs.items():
+        rows, fs = language_rows(d, detectors, "calib", citation_errors=False)
+        for g, f in zip(rows, fs, strict=True):
+            k = f"{name}:{g['key']}"
+            label[k], group[k], data_of[k] = int(g["label"]), f"{name}:{g['source']}", name
+            keys.append(k)
+            feats.append(f)
+    return keys, feats
 
 
 def write_tagger_thresholds(path: Path, spec: dict[str, Any]) -> None:

@@ -53,3 +53,31 @@ def test_tagger_thresholds_are_written_into_its_config(tmp_path: Path) -> None:
     saved = json.loads(cfg.read_text())
     assert saved["threshold"] == 0.4 and saved["answer_threshold"] == 0.33 and saved["format"] == 1
     assert "2026-01-01" in saved["thresholds_note"]
+
+
+@pytest.mark.slow
+def test_extra_cases_join_the_fit_and_are_reported_apart(ragtruth_path: Path, tmp_path: Path) -> None:
+    cases = tmp_path / "extra.jsonl"
+    with cases.open("w", encoding="utf-8") as fh:
+        for i in range(30):
+            hour = i % 11 + 1
+            source = f"Shop {i} on Mill Street opens at {hour} am and closes at 5 pm every weekday."
+            for answer, spans in ((f"Shop {i} opens at {hour} am.", []),
+                                  (f"Shop {i} opens at {hour + 1} am.",
+                                   [{"start": len(f"Shop {i} opens at "), "end": len(f"Shop {i} opens at {hour + 1}")}])):
+                fh.write(json.dumps({"question": f"When does shop {i} open?", "contexts": [{"id": "1", "text": source}],
+                                     "answer": answer, "label": bool(spans), "spans": spans, "part": "calib",
+                                     "language": "en"}) + "\n")
+    out = tmp_path / "learned.json"
+    assert fit_policy(str(ragtruth_path), str(out), str(tmp_path / "cache"), detectors=CHEAP, limit=150,
+                      extra_cases=(str(cases),), extra_weight=2.0) == 0
+    spec = json.loads(out.read_text())
+    report = spec["calib_report"]
+    by_data = report["calib_oof_by_data"]
+    assert by_data["extra"]["n"] == 60 and by_data["ragtruth"]["n"] > 0
+    assert spec["extra_cases"] == [{"name": "extra", "answers": 60, "weight": 2.0}]
+    assert spec["stages"]["full"]["n_train"] == by_data["ragtruth"]["n"] + 60
+    oof = json.loads((tmp_path / "cache" / OOF_FILE).read_text())
+    assert sum(k.startswith("extra:calib:") for k in oof["keys"]) == 60
+    # the extra rows are judged with the rest, but RAGTruth's dev report and span rule stay RAGTruth's
+    assert report["dev"]["full"]["n"] > 0 and "calib_span_cheap" in report
