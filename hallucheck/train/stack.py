@@ -166,7 +166,7 @@ def fit_policy(
     cache_dir = Path(cache or "runs/stack")
     cheap = list(DEFAULT_DETECTORS)
     full = list(detectors) if detectors else cheap + list(FULL_EXTRA)
-    extra_dirs = {Path(f).name.removesuffix(".jsonl"): cache_dir / f"extra-{Path(f).name.removesuffix('.jsonl')}" for f in extra_cases}
+    extra_dirs = _extra_dirs(cache_dir, extra_cases)
     if collect_missing:
         collect(data, cache_dir, sorted(set(full) | set(SPAN_CANDIDATES)), limit=limit)
         for f, d in zip(extra_cases, extra_dirs.values(), strict=True):
@@ -266,6 +266,23 @@ def fit_policy(
         write_tagger_thresholds(Path(tagger_config), spec)
     print(json.dumps(report, indent=1), file=sys.stderr)
     return 0
+
+
+def _extra_dirs(cache_dir: Path, extra_cases: tuple[str, ...]) -> dict[str, Path]:
+    """Each extra case file's name (its file name without ``.jsonl``) and its cache folder, checked
+    before any detector runs: a missing file or two files of one name are input errors, found
+    before the long collection over RAGTruth rather than after it."""
+    from hallucheck.errors import InputError
+
+    dirs: dict[str, Path] = {}
+    for f in extra_cases:
+        name = Path(f).name.removesuffix(".jsonl")
+        if not Path(f).is_file():
+            raise InputError(f"--extra-cases {f}: no such file")
+        if name in dirs:
+            raise InputError(f"--extra-cases: two files named {name!r}; their rows and caches would mix")
+        dirs[name] = cache_dir / f"extra-{name}"
+    return dirs
 
 
 def _extra_rows(

@@ -81,3 +81,18 @@ def test_extra_cases_join_the_fit_and_are_reported_apart(ragtruth_path: Path, tm
     assert sum(k.startswith("extra:calib:") for k in oof["keys"]) == 60
     # the extra rows are judged with the rest, but RAGTruth's dev report and span rule stay RAGTruth's
     assert report["dev"]["full"]["n"] > 0 and "calib_span_cheap" in report
+
+
+def test_extra_cases_are_checked_before_any_detector_runs(tmp_path: Path) -> None:
+    from hallucheck.errors import InputError
+
+    cache = tmp_path / "cache"
+    with pytest.raises(InputError, match="no such file"):
+        fit_policy(str(tmp_path / "none.jsonl.gz"), str(tmp_path / "out.json"), str(cache), extra_cases=(str(tmp_path / "x.jsonl"),))
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "en.jsonl").write_text("")
+    with pytest.raises(InputError, match="two files named 'en'"):
+        fit_policy(str(tmp_path / "none.jsonl.gz"), str(tmp_path / "out.json"), str(cache),
+                   extra_cases=(str(tmp_path / "a" / "en.jsonl"), str(tmp_path / "b" / "en.jsonl")))
+    assert not cache.exists()  # nothing was collected
