@@ -2,7 +2,7 @@
 
     python bench/calibrate_shift.py --data FILE [--format generic|ragtruth] [--split train]
         [--limit 1000] [--calib-size 400] [--base-rate 0.15] [--seed 13 | --seeds 13-42]
-        [--threshold-method resampled|expected] [--plain-threshold] [--pool 3000 [--pool-seed 7]] [--cache FILE] [--name NAME]
+        [--threshold-method shifted|expected|resampled] [--plain-threshold] [--pool 3000 [--pool-seed 7]] [--cache FILE] [--name NAME]
 
 Runs the default checker once over the answers, puts whole source groups into a calibration set
 of about ``--calib-size`` answers and an evaluation set (the rest), refits the default policy on
@@ -191,8 +191,8 @@ def main() -> None:
     ap.add_argument("--base-rate", type=float, default=None)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--seeds", default=None, help="several seeds: 13,14,15 or 13-42 (overrides --seed)")
-    ap.add_argument("--threshold-method", choices=["resampled", "expected"], default="resampled",
-                    help="how calibrate chooses the threshold (its --threshold-method; resampled is the default)")
+    ap.add_argument("--threshold-method", choices=["shifted", "expected", "resampled"], default="shifted",
+                    help="how calibrate chooses the threshold (its --threshold-method; shifted is the default)")
     ap.add_argument("--plain-threshold", action="store_true",
                     help="with --threshold-method resampled: the plain best threshold of the calibration answers "
                          "(the method before 2026-11-24)")

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from hallucheck.cli import app
 from hallucheck.cli.options import CITATIONS_OPTION, POLICY_OPTION
+
+if TYPE_CHECKING:
+    from hallucheck.train.calibration import ThresholdMethod
+
+# --threshold-method's values, the default first (kept here so the CLI does not import numpy to list them)
+THRESHOLD_METHODS: dict[str, ThresholdMethod] = {"shifted": "shifted", "expected": "expected", "resampled": "resampled"}
 
 __all__ = ["calibrate_command"]
 
@@ -31,9 +38,11 @@ def calibrate_command(
         help="Refit the stack's trees too (default: when there are 1,000+ answers and scikit-learn is installed).",
     ),
     threshold_method: str = typer.Option(
-        "resampled", "--threshold-method",
-        help="How the threshold is chosen: resampled (the labels' F1 averaged over resamples of the source groups) "
-             "or expected (the F1 the refitted probabilities expect; see docs/policies.md for when each did better).",
+        "shifted", "--threshold-method",
+        help="How the threshold is chosen: shifted (the shipped calibration moved by an intercept shift, its slope "
+             "refitted only when the labels ask for it, then the F1 those probabilities expect), expected (the same "
+             "with both Platt parameters always refitted) or resampled (the labels' F1 averaged over resamples of the "
+             "source groups); docs/policies.md has when each did better.",
     ),
     citations_expected: bool | None = CITATIONS_OPTION,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
@@ -69,8 +78,8 @@ def calibrate_command(
         raise InputError("--limit must be at least 1")
     if folds < 2:
         raise InputError("--folds must be at least 2")
-    if threshold_method not in ("resampled", "expected"):
-        raise InputError(f"unknown --threshold-method {threshold_method!r} (resampled or expected)")
+    if threshold_method not in THRESHOLD_METHODS:
+        raise InputError(f"unknown --threshold-method {threshold_method!r} ({', '.join(THRESHOLD_METHODS)})")
     if data_format == "auto":
         data_format = sniff_format(data)
     if data_format not in FORMATS:
@@ -97,7 +106,7 @@ def calibrate_command(
     if not samples:
         raise InputError(f"{data}: no records matched")
     result = calibrate_policy(checker.policy.spec, samples, folds=folds, seed=seed, refit_stack=refit_stack,
-                              threshold_method="expected" if threshold_method == "expected" else "resampled",
+                              threshold_method=THRESHOLD_METHODS[threshold_method],
                               log=lambda m: err.print(m, style="dim", highlight=False))
     rep = result.report
     result.spec["calibration"]["data"] = str(data)

@@ -5,11 +5,13 @@ answers well while its threshold is off (a different base rate, shorter answers,
 language), so it flags too few or too many. Given labelled answers this module
 
 * refits the Platt scaling of every stage on the stage's raw score (numpy only), so probabilities
-  match the user's base rate;
+  match the user's base rate: by default (``"shifted"``, :func:`fit_shift`) only its intercept
+  moves, unless the labels show the slope is off too; with ``"expected"`` or ``"resampled"``
+  both parameters are refitted;
 * chooses the one decision threshold with the best F1 expected on new answers like these
-  (:func:`choose_threshold`: the F1 curve averaged over resamples of the answers' source groups
-  and over neighbouring thresholds, not the single best threshold of one noisy sample; or, on
-  request, the F1 the refitted probabilities themselves expect);
+  (:func:`choose_threshold`: by default the F1 the refitted probabilities themselves expect; or
+  the labels' F1 curve averaged over resamples of the answers' source groups and over
+  neighbouring thresholds; never the single best threshold of one noisy sample);
 * with enough data (``MIN_STACK_ANSWERS`` answers, ``MIN_STACK_CLASS`` of each label) and
   scikit-learn (extra ``train``), refits the full stage's trees on the user's detector outputs.
 
@@ -51,6 +53,7 @@ __all__ = [
     "choose_threshold",
     "expected_f1_curve",
     "fit_platt",
+    "fit_shift",
     "grouped_folds",
     "source_group",
 ]
@@ -69,7 +72,7 @@ BETA_CHECK = 3.84
 # resamples; "expected" from the refitted probabilities themselves. Which one does better depends
 # on the data (docs/policies.md, "Measured"): the expected F1 did better on RAGTruth train draws
 # and at RAGTruth calib's own rate, worse on calib draws cut to 15% hallucinated.
-ThresholdMethod = Literal["resampled", "expected"]
+ThresholdMethod = Literal["resampled", "expected", "shifted"]
 
 
 @dataclass
@@ -127,6 +130,34 @@ def fit_platt(raw: np.ndarray, y: np.ndarray, l2: float = 1e-3, iterations: int 
         rate = float(np.clip(y.mean(), 1e-3, 1 - 1e-3))
         return 0.0, float(np.log(rate / (1.0 - rate)))
     return a, b
+
+
+def fit_shift(raw: np.ndarray, y: np.ndarray, prior: tuple[float, float], iterations: int = 100) -> tuple[float, float]:
+    """``(a, b)``: the shipped Platt scaling ``prior`` moved by an intercept shift only, or the
+    full two-parameter fit when the labels ask for it.
+
+    Why: when answers differ from the fitting data mainly in how many are hallucinated, the
+    score's ranking and spread stay and only the intercept moves; one parameter is estimated far
+    more steadily from 60 hallucinated answers than two. The slope is refitted only when the
+    two-parameter fit explains the labels better than chance would give one extra parameter
+    (likelihood ratio above ``BETA_CHECK``).
+    """
+    a0, b = float(prior[0]), float(prior[1])
+    if a0 <= 0.0:
+        return fit_platt(raw, y)
+    for _ in range(iterations):
+        p = _sig(a0 * raw + b)
+        grad = float(np.sum(p - y))
+        hess = float(np.sum(p * (1.0 - p))) + 1e-9
+        step = grad / hess
+        b -= step
+        if abs(step) < 1e-9:
+            break
+    a2, b2 = fit_platt(raw, y)
+    shifted, full = _sig(a0 * raw + b), _sig(a2 * raw + b2)
+    if np.isfinite(b) and 2.0 * (_log_likelihood(full, y) - _log_likelihood(shifted, y)) <= BETA_CHECK:
+        return a0, float(b)
+    return a2, b2
 
 
 def _log_likelihood(q: np.ndarray, y: np.ndarray) -> float:
@@ -206,17 +237,20 @@ def choose_threshold(probabilities: Sequence[float] | np.ndarray, labels: Sequen
     probabilities themselves expect: every label counts through the fit, so the choice varies far
     less from sample to sample, but it is only as good as the probabilities' calibration where
     the threshold falls (measured in docs/policies.md: better on some data, worse on other).
+    ``method="shifted"`` chooses the same way; it differs from ``"expected"`` in how
+    :func:`calibrate_policy` refits the probabilities first (:func:`fit_shift`), which is what
+    steadies them at 60 hallucinated answers.
 
     Either way the middle of a run of equal values (to four decimals) is taken, as
     :func:`hallucheck.metrics.best_threshold` does.
     """
     ts = THRESHOLD_GRID if grid is None else np.asarray(grid, dtype=np.float64)
-    if method == "expected":
+    if method in ("expected", "shifted"):
         curve = expected_f1_curve(probabilities, labels, ts)
     elif method == "resampled":
         curve = _resampled_f1_curve(probabilities, labels, groups, ts, seed, rounds, width)
     else:
-        raise ValueError(f"unknown threshold method {method!r} (expected or resampled)")
+        raise ValueError(f"unknown threshold method {method!r} (resampled, expected or shifted)")
     curve = np.round(curve, 4)
     run = np.flatnonzero(curve >= curve.max())
     return float(ts[run[len(run) // 2]])
@@ -292,7 +326,7 @@ def calibrate_policy(
     folds: int = 5,
     seed: int = 13,
     refit_stack: bool | None = None,
-    threshold_method: ThresholdMethod = "resampled",
+    threshold_method: ThresholdMethod = "shifted",
     threshold_rounds: int = BOOTSTRAP_ROUNDS,
     threshold_width: int = SMOOTH_WIDTH,
     log: Callable[[str], None] = lambda _: None,
@@ -323,7 +357,10 @@ def calibrate_policy(
     parts = grouped_folds(groups, k, seed)
 
     def fit(train: np.ndarray) -> tuple[dict[str, tuple[float, float]], float]:
-        platt = {name: fit_platt(r[train], y[train].astype(float)) for name, r in raw.items()}
+        if threshold_method == "shifted":
+            platt = {name: fit_shift(r[train], y[train].astype(float), base.stages[name].platt) for name, r in raw.items()}
+        else:
+            platt = {name: fit_platt(r[train], y[train].astype(float)) for name, r in raw.items()}
         p = np.array([float(_sig(np.array(platt[u][0] * raw[u][i] + platt[u][1]))) for i, u in zip(train, used[train])])
         return platt, choose_threshold(p, y[train], [groups[i] for i in train], method=threshold_method, seed=seed,
                                        rounds=threshold_rounds, width=threshold_width)

@@ -67,6 +67,9 @@ def test_calibrate_chooses_the_threshold_by_the_method_asked(
                   "--threshold-method", "expected")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(out.read_text())["calibration"]["threshold_method"] == "expected"
+    proc = invoke("calibrate", str(labelled), "--policy", str(base_policy), "--out", str(out), "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(out.read_text())["calibration"]["threshold_method"] == "shifted"  # the default
     proc = invoke("calibrate", str(labelled), "--policy", str(base_policy), "--out", str(out), "-q",
                   "--threshold-method", "best")
     assert proc.returncode == 2 and "--threshold-method" in proc.stderr and "Traceback" not in proc.stderr

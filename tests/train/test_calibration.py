@@ -22,6 +22,7 @@ from hallucheck.train.calibration import (
     choose_threshold,
     expected_f1_curve,
     fit_platt,
+    fit_shift,
     grouped_folds,
 )
 from hallucheck.types import Finding
@@ -190,6 +191,29 @@ def test_the_expected_f1_choice_beats_the_resampled_one_at_low_prevalence() -> N
     assert max(expected) < max(resampled) - 0.01
 
 
+def _logit(rate: float) -> float:
+    return float(np.log(rate / (1.0 - rate)))
+
+
+def test_a_shift_keeps_the_shipped_slope_when_only_the_base_rate_moved() -> None:
+    # Two normal classes at -1 and +1: the log-odds are 2 x + logit(rate). Shipped for a rate of
+    # 0.44, used where it is 0.15: only the intercept should move, and by the prior's log-odds.
+    rng = np.random.default_rng(5)
+    raw, y = _platt_scores(20_000, rng, rate=0.15)
+    a, b = fit_shift(raw, y.astype(float), (2.0, _logit(0.44)))
+    assert a == 2.0 and b == pytest.approx(_logit(0.15), abs=0.08)
+
+
+def test_a_shift_refits_the_slope_when_the_labels_ask_for_it() -> None:
+    # The shipped slope says the score separates the classes far better than it does here
+    rng = np.random.default_rng(6)
+    y = rng.uniform(size=2000) < 0.3
+    raw = np.where(y, rng.normal(0.3, 1.0, 2000), rng.normal(-0.3, 1.0, 2000))  # log-odds 0.6 x + c
+    a, b = fit_shift(raw, y.astype(float), (2.0, 0.0))
+    assert a == pytest.approx(0.6, abs=0.15)
+    assert (a, b) == fit_platt(raw, y.astype(float))
+
+
 def test_expected_f1_reads_calibrated_probabilities_as_they_are() -> None:
     # Platt scaling of a score whose true link is logistic (as calibrate fits it): the beta check
     # leaves the probabilities alone in most draws (a 5% test: about 38 of 40), and the curve is
@@ -257,7 +281,7 @@ def test_calibration_chooses_its_threshold_by_source_group(monkeypatch: pytest.M
     n, groups, t = calls[-1]
     assert n == 300 and groups == {s.group for s in samples}
     assert fitted.spec["threshold"] == t
-    # the resampled choice unless asked otherwise, and the report says which
-    assert set(methods) == {"resampled"} and fitted.report["threshold_method"] == "resampled"
+    # the shifted choice unless asked otherwise, and the report says which
+    assert set(methods) == {"shifted"} and fitted.report["threshold_method"] == "shifted"
     fitted = calibrate_policy(_spec(), samples, refit_stack=False, threshold_method="expected")
     assert methods[-1] == "expected" and fitted.report["threshold_method"] == "expected"
