@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
+from hallucheck.detectors.rules.attribution import misattributed_spans
 from hallucheck.text.citations import CitationMarker, find_citations
 from hallucheck.types import CitationSummary, Finding, RiskLevel, Role, Source, Span
 
@@ -111,6 +112,8 @@ class CitationDetector(BaseDetector):
       count: what "valid citations" counts in the ratio: ``"distinct"`` source ids (the
         guideline, default), valid ``"markers"``, or cited claim ``"sentences"``.
       uncited_score: the score of an uncited-sentence span (0.5).
+      attribution: also mark citations naming a source that does not say the sentence while
+        another source does (True; :mod:`hallucheck.detectors.rules.attribution`).
     """
 
     name = "citations"
@@ -126,6 +129,7 @@ class CitationDetector(BaseDetector):
         high: float = 0.6,
         count: CitationCount = "distinct",
         uncited_score: float = 0.5,
+        attribution: bool = True,
     ) -> None:
         if count not in ("distinct", "markers", "sentences"):
             raise ValueError(f"count must be 'distinct', 'markers' or 'sentences', not {count!r}")
@@ -135,9 +139,10 @@ class CitationDetector(BaseDetector):
         self.high = high
         self.count = count
         self.uncited_score = uncited_score
+        self.attribution = attribution
 
     def __repr__(self) -> str:
-        return f"CitationDetector(count={self.count!r})"
+        return f"CitationDetector(count={self.count!r}, attribution={self.attribution!r})"
 
     def level(self, risk: float, invalid: int, uncited: int, ratio: float, claims: int) -> RiskLevel:
         """The guideline's tier from its rule-based signals (detection guideline, "綜合判定準則")."""
@@ -149,17 +154,20 @@ class CitationDetector(BaseDetector):
 
     def _check_markers(
         self, markers: list[CitationMarker], contexts: list[Source], known: dict[str, str], known_list: str
-    ) -> tuple[list[str], list[str], list[str], set[str], int, list[Span]]:
+    ) -> tuple[list[str], list[str], list[str], set[str], int, list[Span], list[tuple[str, ...]]]:
         """Every id as written: (found, valid, invalid, the sources named, valid ids, spans of the
-        markers that name an unknown source)."""
+        markers that name an unknown source, and per marker the sources it names: empty when
+        one of its ids is unknown)."""
         found: list[str] = []
         valid: list[str] = []
         invalid: list[str] = []
         resolved: set[str] = set()
         valid_markers = 0
         spans: list[Span] = []
+        targets: list[tuple[str, ...]] = []
         for mk in markers:
             bad = []
+            named: list[str] = []
             for cid in mk.ids:
                 target = resolve_citation(cid, contexts, known)
                 if cid not in found:
@@ -170,9 +178,11 @@ class CitationDetector(BaseDetector):
                         invalid.append(cid)
                 else:
                     resolved.add(target)
+                    named.append(target)
                     valid_markers += 1
                     if cid not in valid:
                         valid.append(cid)
+            targets.append(() if bad else tuple(named))
             if bad:
                 spans.append(
                     Span(
@@ -187,7 +197,7 @@ class CitationDetector(BaseDetector):
                         f"(known ids: {known_list})",
                     )
                 )
-        return found, valid, invalid, resolved, valid_markers, spans
+        return found, valid, invalid, resolved, valid_markers, spans, targets
 
     def _claims(
         self, analysis: CaseAnalysis, markers: list[CitationMarker], notes: list[str]
@@ -266,7 +276,10 @@ class CitationDetector(BaseDetector):
 
         # Validity of every id, as written, and which source each valid one names.
         known_list = ", ".join(s.id for s in case.contexts) or "none"
-        found, valid, invalid, resolved, valid_markers, spans = self._check_markers(markers, case.contexts, known, known_list)
+        found, valid, invalid, resolved, valid_markers, spans, targets = self._check_markers(
+            markers, case.contexts, known, known_list)
+        misattributed = misattributed_spans(analysis, markers, targets, self.name) if self.attribution else []
+        spans.extend(misattributed)
 
         notes: list[str] = []
         claims, cited_claims, uncited, shape_claims, long_claims = self._claims(analysis, markers, notes)
@@ -281,6 +294,9 @@ class CitationDetector(BaseDetector):
         spans.sort(key=lambda s: (s.start, s.end))
         if invalid:
             notes.append(f"Invalid citations: {', '.join(invalid)} (known ids: {known_list}).")
+        if misattributed:
+            notes.append(f"Citations naming a source that does not say the sentence: "
+                         f"{', '.join(s.text for s in misattributed)}.")
 
         summary = CitationSummary(
             expected=expected,
@@ -314,10 +330,11 @@ class CitationDetector(BaseDetector):
             "uncited_count": float(len(uncited)),
             "uncited_fraction": len(uncited) / claims if claims else 0.0,
             "applied": float(applied),
+            "n_misattributed": float(len(misattributed)),
         }
         features: dict[str, float] = {
             # An unknown id counts against an answer; a correct marker leaves this at 0, as none does.
-            "invalid_markers": float(sum(1 for s in spans if s.label == "invalid_citation")),
+            "invalid_markers": float(sum(1 for s in spans if s.kind == "invalid_citation")),
             "claims": float(shape_claims),
             "long_claims": float(long_claims),
             "long_claim_fraction": long_claims / shape_claims if shape_claims else 0.0,
@@ -332,7 +349,7 @@ class CitationDetector(BaseDetector):
         return Finding(
             detector=self.name,
             risk=risk,
-            flagged=formula_risk > self.at_risk or bool(invalid) or level == "high",
+            flagged=formula_risk > self.at_risk or bool(invalid) or bool(misattributed) or level == "high",
             features=features,
             citations=summary,
             spans=spans,
