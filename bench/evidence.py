@@ -12,6 +12,8 @@ For every case the default checker (or ``--detectors`` / ``--policy``) writes a 
 
 - ``invalid citation``: share of ``citation_invalid`` cases (a marker naming a source id that
   does not exist) flagged hallucinated with an ``invalid_citation`` span on the marker;
+- ``wrong citation``: the same for ``citation_wrong`` cases (a marker naming a real source that
+  does not say the cited text);
 - ``changed figure``: share of ``figure`` cases flagged with a ``contradiction`` span on the
   changed figure (``cross_figure`` separately: the answer in one language, the sources in another);
 - ``faithful flagged``: share of faithful answers flagged hallucinated (``copy``, ``cited``,
@@ -42,9 +44,10 @@ from _common import ROOT, machine, write_result
 
 LANGS = ("en", "de", "fr", "zh-Hans", "zh-Hant")
 FAITHFUL = ("copy", "cited", "reword", "summary", "reorder")
-OWNER = {"citation_invalid": ("citations", "invalid_citation"), "figure": ("numbers", "contradiction"),
-         "cross_figure": ("numbers", "contradiction")}
-LABEL = {"citation_invalid": "invalid_citation", "figure": "contradiction", "cross_figure": "contradiction"}
+OWNER = {"citation_invalid": ("citations", "invalid_citation"), "citation_wrong": ("citations", "invalid_citation"),
+         "figure": ("numbers", "contradiction"), "cross_figure": ("numbers", "contradiction")}
+LABEL = {"citation_invalid": "invalid_citation", "citation_wrong": "invalid_citation", "figure": "contradiction",
+         "cross_figure": "contradiction"}
 
 
 def _overlaps(spans: Iterable[Any], gold: tuple[int, int], label: str | None) -> bool:
@@ -129,6 +132,7 @@ def _summary(tallies: dict[str, Tally]) -> dict[str, Any]:
             faithful.flagged += t.flagged
     return {
         "invalid_citation": tallies["citation_invalid"].row() if "citation_invalid" in tallies else None,
+        "wrong_citation": tallies["citation_wrong"].row() if "citation_wrong" in tallies else None,
         "changed_figure": tallies["figure"].row() if "figure" in tallies else None,
         "cross_changed_figure": tallies["cross_figure"].row() if "cross_figure" in tallies else None,
         "faithful_flagged": faithful.row(),
@@ -153,14 +157,15 @@ def _print(result: dict[str, Any]) -> None:
     if langs:
         print("\nSynthetic cases: flagged with the right span on the edit / found by the owner detector\n")
         print(
-            "| language | invalid citation | found | changed figure | found | cross figure | found "
-            "| faithful flagged | cross copy flagged |"
+            "| language | invalid citation | found | wrong citation | found | changed figure | found | cross figure "
+            "| found | faithful flagged | cross copy flagged |"
         )
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for lang, s in langs.items():
             print(
                 f"| {lang} | {_cell(s, 'invalid_citation', 'flagged_with_span_on_edit')} "
                 f"| {_cell(s, 'invalid_citation', 'found_by_owner')} "
+                f"| {_cell(s, 'wrong_citation', 'flagged_with_span_on_edit')} | {_cell(s, 'wrong_citation', 'found_by_owner')} "
                 f"| {_cell(s, 'changed_figure', 'flagged_with_span_on_edit')} | {_cell(s, 'changed_figure', 'found_by_owner')} "
                 f"| {_cell(s, 'cross_changed_figure', 'flagged_with_span_on_edit')} "
                 f"| {_cell(s, 'cross_changed_figure', 'found_by_owner')} "

@@ -7,7 +7,11 @@ was looked at, whichever policy is chosen:
    the only ones asked for need an LLM that is not configured), the answer goes to review with a
    note, never to accept or reject on no evidence.
 2. Floors (:mod:`hallucheck.policies.floors`): precise evidence whose measured precision is high
-   enough makes the answer hallucinated, whatever the policy scored.
+   enough makes the answer hallucinated, whatever the policy scored. A citation that names a
+   source which does not say the cited text (``NEVER_ACCEPTED``) is never accepted even where it
+   is no floor: the answer goes to review with the span shown, because the labels that kept it
+   from being a floor (English RAGTruth's) do not count a wrong passage number as a
+   hallucination, while a reader sent to the wrong source is still misled.
 3. What was not checked cannot be accepted: when some part of the answer was not read by a
    detector that ran (long answers are read in windows), an accept becomes review and the note
    names the unchecked characters.
@@ -23,7 +27,10 @@ from hallucheck.policies.base import Policy, Verdict
 from hallucheck.policies.floors import FloorTable
 from hallucheck.types import Coverage, Finding
 
-__all__ = ["final_verdict", "nothing_checked", "merge_coverage"]
+__all__ = ["NEVER_ACCEPTED", "final_verdict", "nothing_checked", "merge_coverage"]
+
+# Span kinds that keep an answer from being accepted wherever the floor table does not decide them.
+NEVER_ACCEPTED: frozenset[str] = frozenset({"misattributed_citation"})
 
 
 def merge_coverage(findings: Sequence[Finding], answer_chars: int) -> Coverage | None:
@@ -59,6 +66,20 @@ def nothing_checked(findings: Sequence[Finding], skipped: Sequence[str] = ()) ->
     return Verdict(hallucinated=False, risk_score=0.0, risk_level="moderate", decision="review", notes=[note])
 
 
+def _not_accepted(verdict: Verdict, findings: Sequence[Finding]) -> Verdict:
+    """An accept turned to review, with the spans shown, when a ``NEVER_ACCEPTED`` span was found."""
+    if verdict.decision != "accept":
+        return verdict
+    held = [s for f in findings if f.usable for s in f.spans if s.kind in NEVER_ACCEPTED]
+    if not held:
+        return verdict
+    what = ", ".join(repr(s.text) for s in held[:5])
+    note = f"{held[0].kind.replace('_', ' ') if held[0].kind else held[0].label} {what}: review instead of accept"
+    spans = None if verdict.spans is None else [*verdict.spans, *held]
+    return dataclasses.replace(verdict, risk_level="moderate", decision="review", notes=[*verdict.notes, note],
+                               spans=spans)
+
+
 def final_verdict(
     policy: Policy,
     analysis: CaseAnalysis,
@@ -74,6 +95,7 @@ def final_verdict(
         return empty
     verdict = policy.decide(analysis, findings)
     verdict = floors.apply(verdict, findings, analysis.language)
+    verdict = _not_accepted(verdict, findings)
     if coverage is not None and coverage.unchecked:
         # named whatever the decision: a rejected answer may hide more in the part not read
         ranges = ", ".join(f"{a}-{b}" for a, b in coverage.unchecked[:5])

@@ -16,7 +16,7 @@ span rejects the answer.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
 
 from hallucheck.analysis import CaseAnalysis, join_ngrams
@@ -62,6 +62,8 @@ def misattributed_spans(
     index = {src.id: k for k, src in enumerate(contexts)}
     source_pairs = [src.content_ngrams(2) for src in analysis.sources]
     starts = [s.start for s in analysis.marked_sentences]
+    tokens = analysis.tokens
+    token_starts = [t.start for t in tokens]
     spans: list[Span] = []
     previous_end = 0
     for group in _groups(analysis.case.answer, markers):
@@ -76,8 +78,8 @@ def misattributed_spans(
         cited = {index[t] for i in group for t in targets[i] if t in index}
         if not cited or len(cited) == len(contexts):
             continue
-        words = [t.norm for t in analysis.tokens if begin <= t.start and t.end <= first.start
-                 and not t.is_punct and not t.is_stop]
+        lo, hi = bisect_left(token_starts, begin), bisect_left(token_starts, first.start)
+        words = [t.norm for t in tokens[lo:hi] if t.end <= first.start and not t.is_punct and not t.is_stop]
         pairs = list(join_ngrams(words, 2))
         if len(pairs) < MIN_PAIRS:
             continue

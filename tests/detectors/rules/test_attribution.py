@@ -92,3 +92,13 @@ def test_the_floor_table_makes_a_misattributed_citation_reject_a_chinese_answer(
     fixed = answer[: answer.rindex("[来源 7]")] + "[来源 8]。"
     ok = Checker().check(Case(contexts=ZH_SOURCES, answer=fixed, language="zh-Hans"))
     assert not any(s.kind == "misattributed_citation" for s in ok.spans)
+
+
+def test_where_it_is_no_floor_a_misattributed_citation_still_keeps_the_answer_from_accept() -> None:
+    # English: no floor (RAGTruth's labels veto it), but the answer is not accepted either
+    wrong = "Returns are accepted for thirty days when the original receipt is shown [1]."
+    report = Checker().check(Case(contexts=EN_SOURCES, answer=wrong, language="en"))
+    assert report.decision in ("review", "reject")
+    assert [s.text for s in report.spans if s.kind == "misattributed_citation"] == ["[1]"]
+    right = Checker().check(Case(contexts=EN_SOURCES, answer=wrong.replace("[1]", "[2]"), language="en"))
+    assert right.decision == "accept" and not right.spans
