@@ -33,7 +33,7 @@ LABEL_HELP: dict[str, str] = {
     "baseless": "not supported by the sources",
     "distortion": "changes what the sources say",
     "extrapolation": "goes beyond the sources",
-    "invalid_citation": "cites a source that does not exist",
+    "invalid_citation": "cites a source that does not exist, or one that does not say it",
     "uncited": "long claim without a citation",
     "speculation": "speculative wording",
 }

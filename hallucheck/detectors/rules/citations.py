@@ -112,7 +112,7 @@ class CitationDetector(BaseDetector):
       count: what "valid citations" counts in the ratio: ``"distinct"`` source ids (the
         guideline, default), valid ``"markers"``, or cited claim ``"sentences"``.
       uncited_score: the score of an uncited-sentence span (0.5).
-      attribution: also mark citations naming a source that does not say the sentence while
+      attribution: also mark citations naming a source that does not say the cited text while
         another source does (True; :mod:`hallucheck.detectors.rules.attribution`).
     """
 
@@ -295,7 +295,7 @@ class CitationDetector(BaseDetector):
         if invalid:
             notes.append(f"Invalid citations: {', '.join(invalid)} (known ids: {known_list}).")
         if misattributed:
-            notes.append(f"Citations naming a source that does not say the sentence: "
+            notes.append(f"Citations naming a source that does not say the cited text: "
                          f"{', '.join(s.text for s in misattributed)}.")
 
         summary = CitationSummary(
