@@ -102,3 +102,20 @@ def test_where_it_is_no_floor_a_misattributed_citation_still_keeps_the_answer_fr
     assert [s.text for s in report.spans if s.kind == "misattributed_citation"] == ["[1]"]
     right = Checker().check(Case(contexts=EN_SOURCES, answer=wrong.replace("[1]", "[2]"), language="en"))
     assert right.decision == "accept" and not right.spans
+
+
+def test_markers_after_the_full_stop_cite_the_sentence_before_them() -> None:
+    answer = ("The warehouse in Leeds ships every order within two working days. [2] "
+              "Returns are accepted for thirty days when the original receipt is shown. [2]")
+    f = run(answer, EN_SOURCES)
+    assert [(s.text, s.start) for s in f.spans if s.kind == "misattributed_citation"] == [("[2]", answer.index("[2]"))]
+    glued = answer.replace(". [2] ", ".[2] ")
+    assert misattributed(run(glued, EN_SOURCES)) == ["[2]"]
+
+
+def test_passages_packed_in_one_source_are_read_as_that_source() -> None:
+    # "(passage 1)" names the context that holds both passages: the check cannot tell them apart
+    packed = [{"id": "ctx", "text": "passage 1: " + EN_SOURCES[0]["text"] + "\npassage 2: " + EN_SOURCES[1]["text"]},
+              {"id": "faq", "text": "Gift cards never expire and can be used online."}]
+    answer = "Returns are accepted for thirty days when the original receipt is shown (passage 1)."
+    assert misattributed(run(answer, packed)) == []
