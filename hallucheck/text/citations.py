@@ -27,11 +27,12 @@ Rules (documented in docs/detectors-rules.md):
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 import regex
 
-__all__ = ["CitationMarker", "find_citations", "mask_citations", "strip_citations", "SOURCE_WORDS"]
+__all__ = ["CitationMarker", "find_citations", "mask_citations", "source_sections", "strip_citations", "SOURCE_WORDS"]
 
 
 class CitationMarker(NamedTuple):
@@ -190,3 +191,22 @@ def mask_citations(text: str, markers: Sequence[CitationMarker]) -> str:
     for mk in markers:
         chars[mk.start : mk.end] = " " * (mk.end - mk.start)
     return "".join(chars)
+
+
+# A numbered section inside one source text: "passage 2:", "[3]", "Source 4:", "文件 2：".
+_SECTION = regex.compile(
+    r"^[ \t]*(?:(?:passage|source|document|doc|context|chunk|excerpt|quelle|dokument|來源|来源|文件|段落|上下文)"
+    r"[ \t#]*(\d{1,3})[ \t]*[:：.)]?|[\[【](\d{1,3})[\]】])(?=\s|$)",
+    regex.IGNORECASE | regex.MULTILINE,
+)
+
+
+@lru_cache(maxsize=256)
+def source_sections(text: str) -> tuple[tuple[str, int, int], ...]:
+    """The numbered sections of one source text: ``(number, start, end)`` of each section's body,
+    in order. RAG frameworks often pack several passages into one context ("passage 1: ...
+    passage 2: ..."), and a citation may name such a section. Cached: RAG logs repeat their
+    sources, and scanning a long source for every answer cost more than the rules."""
+    heads = list(_SECTION.finditer(text))
+    return tuple((m.group(1) or m.group(2), m.end(), heads[k + 1].start() if k + 1 < len(heads) else len(text))
+                 for k, m in enumerate(heads))

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
+from typing import NamedTuple
 
-from hallucheck.analysis import CaseAnalysis, join_ngrams
-from hallucheck.text.citations import CitationMarker
+from hallucheck.analysis import CaseAnalysis, join_ngrams, source_analysis
+from hallucheck.text.citations import CitationMarker, source_sections
 from hallucheck.types import Evidence, Source, Span
 
 __all__ = ["MAX_CITED", "MIN_OTHER", "MIN_PAIRS", "misattributed_spans"]
@@ -45,22 +46,69 @@ def _groups(text: str, markers: Sequence[CitationMarker]) -> list[list[int]]:
     return groups
 
 
+class _Unit(NamedTuple):
+    """A source, or a numbered section inside one, as a place cited text may come from."""
+
+    source: int
+    section: str | None
+    text: str
+    pairs: Collection[str]
+
+    def name(self, contexts: Sequence[Source]) -> str:
+        sid = contexts[self.source].id
+        return sid if self.section is None else f"{sid} (section {self.section})"
+
+
+def _units(analysis: CaseAnalysis) -> list[_Unit]:
+    """Every source, and the numbered sections of a source that packs two or more passages."""
+    out: list[_Unit] = []
+    for k, (src, sa) in enumerate(zip(analysis.case.contexts, analysis.sources, strict=True)):
+        out.append(_Unit(k, None, src.text, sa.content_ngrams(2)))
+        sections = source_sections(src.text)
+        if len({number for number, _, _ in sections}) >= 2:
+            for number, a, b in sections:
+                body = src.text[a:b]
+                out.append(_Unit(k, number, body, source_analysis(body, analysis.language).content_ngrams(2)))
+    return out
+
+
+def _cited_units(units: Sequence[_Unit], cited: set[tuple[int, str | None]]) -> tuple[list[_Unit], list[_Unit]]:
+    """(the units the markers name, the units that are neither those nor around them).
+
+    A cited section that was not split out (its source packs fewer than two) stands for its
+    whole source; a whole cited source takes its sections along.
+    """
+    keys = {(u.source, u.section) for u in units}
+    whole = {k for k, sec in cited if sec is None or (k, sec) not in keys}
+    parts = {(k, sec) for k, sec in cited if sec is not None and (k, sec) in keys and k not in whole}
+    named = [u for u in units if (u.section is None and u.source in whole) or (u.source, u.section) in parts]
+    around = {k for k, _ in parts}
+    others = [u for u in units if u.source not in whole and (u.source, u.section) not in parts
+              and not (u.section is None and u.source in around)]
+    return named, others
+
+
 def misattributed_spans(
-    analysis: CaseAnalysis, markers: Sequence[CitationMarker], targets: Sequence[tuple[str, ...]], detector: str
+    analysis: CaseAnalysis, markers: Sequence[CitationMarker], targets: Sequence[tuple[tuple[str, str | None], ...]],
+    detector: str,
 ) -> list[Span]:
     """One ``invalid_citation`` span (kind ``misattributed_citation``) per marker whose cited
     sources do not say the text it cites while another source does.
 
     The text a marker cites is what stands before it: back to the start of its sentence, or to
     the previous marker when that is nearer (answers that cite every clause, or whose sentence
-    ends the splitter cannot see). ``targets[i]``: the source ids marker ``i`` names; a marker
-    with an unknown id is the invalid-id rule's, and its group is skipped here.
+    ends the splitter cannot see). ``targets[i]``: what marker ``i`` names, as ``(source id,
+    section number or None)``; a marker with an unknown id (empty) is the invalid-id rule's, and
+    its group is skipped here. A source that packs numbered passages ("passage 1: ...") is
+    compared passage by passage, so "(passage 1)" for what passage 2 says is found too.
     """
     contexts: list[Source] = list(analysis.case.contexts)
-    if len(contexts) < 2 or not markers:
+    if not markers or not contexts:
         return []
     index = {src.id: k for k, src in enumerate(contexts)}
-    source_pairs = [src.content_ngrams(2) for src in analysis.sources]
+    units = _units(analysis)
+    if len(units) < 2:
+        return []
     starts = [s.start for s in analysis.marked_sentences]
     tokens = analysis.tokens
     token_starts = [t.start for t in tokens]
@@ -71,32 +119,35 @@ def misattributed_spans(
         k = bisect_right(starts, first.start) - 1
         begin = max(previous_end, starts[k] if k >= 0 else 0)
         previous_end = markers[group[-1]].end
-        if any(not targets[i] for i in group) or any(markers[i].text in src.text for i in group for src in contexts):
-            # an unknown id is the invalid-id rule's; a marker the sources contain was copied with
-            # their text (a footnote number), not written to cite it
+        if any(not targets[i] for i in group):
+            continue  # an unknown id is the invalid-id rule's
+        cited = {(index[t], sec) for i in group for t, sec in targets[i] if t in index}
+        named, others = _cited_units(units, cited)
+        if not named or not others:
             continue
-        cited = {index[t] for i in group for t in targets[i] if t in index}
-        if not cited or len(cited) == len(contexts):
+        if all(u.section is None for u in named) and any(markers[i].text in src.text for i in group for src in contexts):
+            # a marker the sources contain, naming none of their packed passages, was copied with
+            # their text (a footnote number), not written to cite it
             continue
         lo, hi = bisect_left(token_starts, begin), bisect_left(token_starts, first.start)
         words = [t.norm for t in tokens[lo:hi] if t.end <= first.start and not t.is_punct and not t.is_stop]
         pairs = list(join_ngrams(words, 2))
         if len(pairs) < MIN_PAIRS:
             continue
-        cover = [_coverage(pairs, sp) for sp in source_pairs]
-        best_cited = max(cover[c] for c in cited)
-        other = max((c for c in range(len(contexts)) if c not in cited), key=lambda c: cover[c])
-        if best_cited > MAX_CITED or cover[other] < MIN_OTHER:
+        best_cited = max(_coverage(pairs, u.pairs) for u in named)
+        other = max(others, key=lambda u: _coverage(pairs, u.pairs))
+        held = _coverage(pairs, other.pairs)
+        if best_cited > MAX_CITED or held < MIN_OTHER:
             continue
-        named = ", ".join(contexts[c].id for c in sorted(cited))
+        names = ", ".join(u.name(contexts) for u in named)
         for i in group:
             mk = markers[i]
             spans.append(Span(
                 start=mk.start, end=mk.end, text=mk.text, label="invalid_citation", score=0.9, detector=detector,
                 kind="misattributed_citation",
-                reason=(f"cites {named}, which holds {best_cited:.0%} of the cited text's word pairs; source "
-                        f"{contexts[other].id} holds {cover[other]:.0%}"),
-                evidence=[Evidence(source_id=contexts[other].id, text=contexts[other].text[:300], relation="supports",
-                                   score=round(cover[other], 4))],
+                reason=(f"cites {names}, which holds {best_cited:.0%} of the cited text's word pairs; source "
+                        f"{other.name(contexts)} holds {held:.0%}"),
+                evidence=[Evidence(source_id=contexts[other.source].id, text=other.text.strip()[:300],
+                                   relation="supports", score=round(held, 4))],
             ))
     return spans

@@ -14,14 +14,12 @@ say) when the answer itself uses citation markers.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 from typing import Any, Literal
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.attribution import misattributed_spans
-from hallucheck.text.citations import CitationMarker, find_citations
+from hallucheck.text.citations import CitationMarker, find_citations, source_sections
 from hallucheck.types import CitationSummary, Finding, RiskLevel, Role, Source, Span
 
 __all__ = ["CitationDetector", "CitationCount", "EMPTY_NOTE", "NO_CLAIMS_NOTE", "resolve_citation"]
@@ -51,14 +49,6 @@ def resolve_citation(cid: str, contexts: list[Source], known: dict[str, str]) ->
     return None
 
 
-# A numbered section inside one source text: "passage 2:", "[3]", "Source 4:", "文件 2：".
-_SECTION = re.compile(
-    r"^[ \t]*(?:(?:passage|source|document|doc|context|chunk|excerpt|quelle|dokument|來源|来源|文件|段落|上下文)"
-    r"[ \t#]*(\d{1,3})[ \t]*[:：.)]?|[\[【](\d{1,3})[\]】])(?=\s|$)",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
 def _known_ids(contexts: list[Source]) -> dict[str, str]:
     """Every id a citation may name, mapped to the source that has it.
 
@@ -78,11 +68,13 @@ def _known_ids(contexts: list[Source]) -> dict[str, str]:
     return known
 
 
-@lru_cache(maxsize=256)
+# What one id of a marker cites: a source's id, and the number of a section inside it or None.
+Cited = tuple[str, str | None]
+
+
 def _section_numbers(text: str) -> tuple[str, ...]:
-    """Numbers of the numbered sections of one source text, in order (cached: RAG logs repeat
-    their sources, and scanning a long source for every answer cost more than the rules)."""
-    return tuple(m.group(1) or m.group(2) for m in _SECTION.finditer(text))
+    """Numbers of the numbered sections of one source text, in order."""
+    return tuple(number for number, _, _ in source_sections(text))
 
 
 def _claim_length(text: str, start: int, markers: list[CitationMarker]) -> int:
@@ -154,20 +146,22 @@ class CitationDetector(BaseDetector):
 
     def _check_markers(
         self, markers: list[CitationMarker], contexts: list[Source], known: dict[str, str], known_list: str
-    ) -> tuple[list[str], list[str], list[str], set[str], int, list[Span], list[tuple[str, ...]]]:
+    ) -> tuple[list[str], list[str], list[str], set[str], int, list[Span], list[tuple[Cited, ...]]]:
         """Every id as written: (found, valid, invalid, the sources named, valid ids, spans of the
-        markers that name an unknown source, and per marker the sources it names: empty when
-        one of its ids is unknown)."""
+        markers that name an unknown source, and per marker what it cites: a source, or a numbered
+        section of one; empty when one of its ids is unknown)."""
         found: list[str] = []
         valid: list[str] = []
         invalid: list[str] = []
         resolved: set[str] = set()
         valid_markers = 0
         spans: list[Span] = []
-        targets: list[tuple[str, ...]] = []
+        targets: list[tuple[Cited, ...]] = []
+        direct = {k.lower() for src in contexts for k in (src.id, src.parent_id) if k}
+        texts = {src.id: src.text for src in contexts}
         for mk in markers:
             bad = []
-            named: list[str] = []
+            named: list[Cited] = []
             for cid in mk.ids:
                 target = resolve_citation(cid, contexts, known)
                 if cid not in found:
@@ -178,7 +172,8 @@ class CitationDetector(BaseDetector):
                         invalid.append(cid)
                 else:
                     resolved.add(target)
-                    named.append(target)
+                    section = None if cid.lower() in direct or cid not in _section_numbers(texts.get(target, "")) else cid
+                    named.append((target, section))
                     valid_markers += 1
                     if cid not in valid:
                         valid.append(cid)

@@ -113,9 +113,17 @@ def test_markers_after_the_full_stop_cite_the_sentence_before_them() -> None:
     assert misattributed(run(glued, EN_SOURCES)) == ["[2]"]
 
 
-def test_passages_packed_in_one_source_are_read_as_that_source() -> None:
-    # "(passage 1)" names the context that holds both passages: the check cannot tell them apart
+def test_passages_packed_in_one_source_are_compared_passage_by_passage() -> None:
     packed = [{"id": "ctx", "text": "passage 1: " + EN_SOURCES[0]["text"] + "\npassage 2: " + EN_SOURCES[1]["text"]},
               {"id": "faq", "text": "Gift cards never expire and can be used online."}]
     answer = "Returns are accepted for thirty days when the original receipt is shown (passage 1)."
-    assert misattributed(run(answer, packed)) == []
+    f = run(answer, packed)
+    spans = [s for s in f.spans if s.kind == "misattributed_citation"]
+    assert [s.text for s in spans] == ["(passage 1)"]
+    assert "ctx (section 1)" in spans[0].reason and "ctx (section 2)" in spans[0].reason
+    assert spans[0].evidence[0].text.startswith("Returns are accepted")
+    # the right passage, or the whole source, is a correct citation
+    assert misattributed(run(answer.replace("passage 1", "passage 2"), packed)) == []
+    assert misattributed(run(answer.replace("(passage 1)", "[ctx]"), packed)) == []
+    # a source that is the wrong one altogether is still found
+    assert misattributed(run(answer.replace("(passage 1)", "[faq]"), packed)) == ["[faq]"]
