@@ -74,7 +74,7 @@ def _not_accepted(verdict: Verdict, findings: Sequence[Finding]) -> Verdict:
     if not held:
         return verdict
     what = ", ".join(repr(s.text) for s in held[:5])
-    note = f"{held[0].kind.replace('_', ' ') if held[0].kind else held[0].label} {what}: review instead of accept"
+    note = f"{str(held[0].kind).replace('_', ' ')} {what}: review instead of accept"
     spans = None if verdict.spans is None else [*verdict.spans, *held]
     return dataclasses.replace(verdict, risk_level="moderate", decision="review", notes=[*verdict.notes, note],
                                spans=spans)
