@@ -23,7 +23,8 @@ For every case the default checker (or ``--detectors`` / ``--policy``) writes a 
   originals flagged.
 
 Beside each verdict rate, ``found`` is the share where the detector that owns the evidence
-(``citations`` for markers, ``numbers`` for figures) has the span in its own finding, whatever the
+(``citations`` for markers, ``numbers`` for figures, the tagger ``model`` for a contradiction span on
+RAGTruth's negation, antonym and role edits) has the span in its own finding, whatever the
 verdict: the gap between the two is what the policy throws away.
 Writes bench/results/evidence_<split>.json.
 """
@@ -45,7 +46,9 @@ from _common import ROOT, machine, write_result
 LANGS = ("en", "de", "fr", "zh-Hans", "zh-Hant")
 FAITHFUL = ("copy", "cited", "reword", "summary", "reorder")
 OWNER = {"citation_invalid": ("citations", "invalid_citation"), "citation_wrong": ("citations", "invalid_citation"),
-         "figure": ("numbers", "contradiction"), "cross_figure": ("numbers", "contradiction")}
+         "figure": ("numbers", "contradiction"), "cross_figure": ("numbers", "contradiction"),
+         # contradiction edits of RAGTruth answers: does the tagger mark the edit, whatever the verdict?
+         "negation": ("model", "contradiction"), "antonym": ("model", "contradiction"), "role": ("model", "contradiction")}
 LABEL = {"citation_invalid": "invalid_citation", "citation_wrong": "invalid_citation", "figure": "contradiction",
          "cross_figure": "contradiction"}
 
@@ -188,12 +191,14 @@ def _print(result: dict[str, Any]) -> None:
             print(f"| {k} | " + " | ".join(cells) + " |")
     edits = result.get("ragtruth_edits")
     if edits:
-        print("\nRAGTruth contradiction edits (English): flagged with a span on the edit; originals: flagged at all\n")
-        print("| kind | n | flagged with span on edit | flagged at all |")
-        print("|---|---|---|---|")
+        print("\nRAGTruth contradiction edits (English): flagged with a span on the edit; originals: flagged at all;"
+              " tagger: the model's own finding has a contradiction span on the edit\n")
+        print("| kind | n | flagged with span on edit | flagged at all | tagger |")
+        print("|---|---|---|---|---|")
         for k, row in edits["per_kind"].items():
             on_edit = _pct(row["flagged_with_span_on_edit"]) if k != "original" else "—"
-            print(f"| {k} | {row['n']} | {on_edit} | {_pct(row['flagged'])} |")
+            tagger = _pct(row["found_by_owner"]) if k in OWNER else "—"
+            print(f"| {k} | {row['n']} | {on_edit} | {_pct(row['flagged'])} | {tagger} |")
 
 
 def main() -> None:
