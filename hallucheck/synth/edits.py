@@ -7,7 +7,9 @@ Faithful edits (``reword``) keep the meaning; unfaithful ones change it in one c
 - ``unit``: a unit swapped within its family (MB -> GB, minutes -> hours): ``contradiction``;
 - ``term``: a name or term replaced by another one of the same document: ``contradiction``;
 - ``negation``: a negation added or removed: ``contradiction``;
-- ``speculation``: a hedging or hearsay phrase put in front: ``speculation``.
+- ``speculation``: a hedging or hearsay phrase put in front: ``speculation``;
+- ``swap``: two names or terms of the sentence trade places ("dpkg calls apt" for "apt calls
+  dpkg"): ``contradiction`` on both.
 
 A new figure, date or term is never one the sources contain anywhere, so the edited sentence
 cannot be read as a restatement of another part of the sources.
@@ -295,6 +297,41 @@ def edit_term(sentence: str, ctx: EditContext) -> Draft | None:
     return draft
 
 
+# What between two names makes their exchange no swap of roles: a list's joints ("A, B and C"
+# read as "B, A and C" says the same) or a clause break (two clauses, not one relation).
+_LIST_JOINT = regex.compile(r"[,，、/]|\b(?:and|or|und|oder|et|ou)\b|[和与與或及]", regex.IGNORECASE)
+_CLAUSE_BREAK = regex.compile(r"[;:。；：!?！？()（）\[\]“”\"]|\s[-–—]\s")
+
+
+def edit_swap(sentence: str, ctx: EditContext) -> Draft | None:
+    """Exchange two different names or terms of one clause of the sentence (a swap of roles)."""
+    pool = [t for t in dict.fromkeys(ctx.terms) if t]
+    present = [t for t in pool if _term_at(sentence, t)] or list(dict.fromkeys(_fallback_terms(sentence, ctx.language)))
+    spots = sorted({(start, start + len(t)) for t in present for start in _term_at(sentence, t)})
+    pairs = []
+    for n, (a1, a2) in enumerate(spots):
+        for b1, b2 in spots[n + 1 :]:
+            x, y = sentence[a1:a2], sentence[b1:b2]
+            between = sentence[a2:b1]
+            if b1 < a2 or x.lower() == y.lower() or x.lower() in y.lower() or y.lower() in x.lower():
+                continue
+            if not between.strip() or len(between) > 60 or _LIST_JOINT.search(between) or _CLAUSE_BREAK.search(between):
+                continue
+            if not _same_shape(x, y):
+                continue
+            pairs.append((a1, a2, b1, b2))
+    if not pairs:
+        return None
+    a1, a2, b1, b2 = ctx.rng.choice(pairs)
+    x, y = sentence[a1:a2], sentence[b1:b2]
+    draft = Draft(sentence)
+    draft.replace(b1, b2, x, "contradiction")
+    draft.replace(a1, a2, y, "contradiction")
+    if draft.text in ctx.source_text:
+        return None
+    return draft
+
+
 # Characters that make a one-character verb part of another word: 但是 可能 功能 机会 是否 能力 ...
 _ZH_BEFORE = {
     "是": set("但可要若只就还還总總于於或凡即真正不于也"),
@@ -435,4 +472,5 @@ SENTENCE_EDITS: dict[str, SentenceEdit] = {
     "term": edit_term,
     "negation": edit_negation,
     "speculation": edit_speculation,
+    "swap": edit_swap,
 }

@@ -226,8 +226,14 @@ def fit_policy(
     spec["escalate_low"], spec["escalate_high"] = round(best_band[0], 4), round(best_band[1], 4)
     report["calib_oof_cascade"] = {"f1": best_band[2], "escalated": round(best_band[3], 3),
                                    "band": [spec["escalate_low"], spec["escalate_high"]]}
+    cascade = cascade_probabilities(p_cheap, p_full, best_band[0], best_band[1])
+    # per RAGTruth task, at the one global threshold: a fit that helps one task may cost another
+    report["calib_oof_by_task"] = {
+        task: {"n": int(sum(sel)), "full": prf_of(p_full[sel] >= thr, y_c[sel]), "cascade": prf_of(cascade[sel] >= thr, y_c[sel])}
+        for task in sorted({str(gold[k].get("task", "")) for k in ck if k in gold} - {""})
+        for sel in [np.array([k in gold and gold[k].get("task") == task for k in ck])]
+    }
     if extra_dirs:
-        cascade = cascade_probabilities(p_cheap, p_full, best_band[0], best_band[1])
         report["calib_oof_by_data"] = {
             name: {"n": int(sum(sel)), "full": prf_of(p_full[sel] >= thr, y_c[sel]), "cascade": prf_of(cascade[sel] >= thr, y_c[sel])}
             for name in ["ragtruth", *extra_dirs]

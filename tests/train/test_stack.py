@@ -81,6 +81,10 @@ def test_extra_cases_join_the_fit_and_are_reported_apart(ragtruth_path: Path, tm
     assert sum(k.startswith("extra:calib:") for k in oof["keys"]) == 60
     # the extra rows are judged with the rest, but RAGTruth's dev report and span rule stay RAGTruth's
     assert report["dev"]["full"]["n"] > 0 and "calib_span_cheap" in report
+    # per task: RAGTruth's rows only, every one of them once
+    by_task = report["calib_oof_by_task"]
+    assert set(by_task) <= {"qa", "summary", "data2txt"}
+    assert sum(t["n"] for t in by_task.values()) == by_data["ragtruth"]["n"]
 
 
 def test_extra_cases_are_checked_before_any_detector_runs(tmp_path: Path) -> None:

@@ -11,7 +11,10 @@ word by word (:class:`difflib.SequenceMatcher` over lemmas, negations made expli
 - **flipped negation** (kind ``flipped_negation``): the two sides differ only by negation words
   (an odd number of them) and the do-support that comes with them;
 - **opposite word** (kind ``opposite_word``): one word against its opposite
-  (:func:`hallucheck.text.opposites.are_opposites`), both sides negated alike.
+  (:func:`hallucheck.text.opposites.are_opposites`), both sides negated alike;
+- **swapped roles** (kind ``swapped_roles``): the answer reads "X M Y" where the source reads
+  "Y M X" ("饿了么收购了阿里巴巴" against "阿里巴巴收购了饿了么"; :func:`hallucheck.text.swaps.find_swaps`),
+  which the word-by-word alignment cannot see (it aligns one name and calls the other inserted).
 
 A difference counts only where the two sentences otherwise say the same thing: words matched in
 order right before and right after it, with at least ``min_context`` content words among the
@@ -36,26 +39,29 @@ from hallucheck.analysis import CaseAnalysis, SourceAnalysis, group_tokens
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.opposites import BREAK, CONDITION_WORDS, CORRECTION_WORDS, NEG, Symbol, are_opposites, negation_load, polarity_symbols
+from hallucheck.text.swaps import find_swaps
 from hallucheck.types import Evidence, Finding, Role, Span
 
 __all__ = ["OPPOSITE_FEATURES", "SUPPORT_SENTENCES", "OppositesDetector"]
 
 # Source sentences read for a sentence that states the answer's version, once a difference is found.
 SUPPORT_SENTENCES = 12
-OPPOSITE_FEATURES: tuple[str, ...] = ("opposites_checked", "opposites_negations", "opposites_words", "opposites_fields")
+OPPOSITE_FEATURES: tuple[str, ...] = ("opposites_checked", "opposites_negations", "opposites_words", "opposites_fields",
+                                      "opposites_swaps")
 
 # The kinds of contradiction this detector marks: precise kinds (hallucheck.types.PreciseKind)
 # whose precision the floor table measures, so a span carries its kind as it is.
-_Kind = Literal["flipped_negation", "opposite_word", "contradicted_field"]
+_Kind = Literal["flipped_negation", "opposite_word", "contradicted_field", "swapped_roles"]
 
-_SCORES: dict[_Kind, float] = {"flipped_negation": 0.9, "opposite_word": 0.9, "contradicted_field": 0.9}
+_SCORES: dict[_Kind, float] = {"flipped_negation": 0.9, "opposite_word": 0.9, "contradicted_field": 0.9, "swapped_roles": 0.9}
 _REASONS: dict[_Kind, str] = {
     "flipped_negation": "the source says the same without this negation (or with one this sentence lacks)",
     "opposite_word": "the source says the same with the opposite word",
     "contradicted_field": "the record's yes/no field says the opposite",
+    "swapped_roles": "the source says this with the two sides the other way round",
 }
 _FEATURE: dict[_Kind, str] = {"flipped_negation": "opposites_negations", "opposite_word": "opposites_words",
-            "contradicted_field": "opposites_fields"}
+            "contradicted_field": "opposites_fields", "swapped_roles": "opposites_swaps"}
 
 
 @dataclass
@@ -216,6 +222,7 @@ class OppositesDetector(BaseDetector):
             found: list[_Conflict] = []
             n_content = sum(s.content for s in syms)
             for src, ops, mapping in aligned:
+                found.extend(self._swaps(syms, forms, src, aligned, ranked, sources))
                 # the two sentences say the same thing (one word may differ); one of them may be
                 # longer ("A; B" against a source sentence "B")
                 if sum(syms[i].content for i in mapping) < self.min_matched * (min(n_content, src.content) - 1):
@@ -249,6 +256,22 @@ class OppositesDetector(BaseDetector):
             ))
         risk = max((s.score for s in spans), default=0.0)
         return Finding(detector=self.name, risk=risk, spans=spans, flagged=bool(spans), features=feats)
+
+    def _swaps(self, syms: list[Symbol], forms: list[str], src: _SourceSentence,
+               aligned: list[tuple[_SourceSentence, list[_Opcode], dict[int, int]]], ranked: list[int],
+               sources: list[_SourceSentence]) -> list[_Conflict]:
+        """Swapped roles against ``src``, unless another of the best source sentences reads as the
+        answer does (a source may state both directions)."""
+        out = []
+        for sw in find_swaps(syms, src.symbols):
+            others = [m for s2, _, m in aligned if s2 is not src]
+            more = ranked[self.max_source_sentences : SUPPORT_SENTENCES]
+            if any(_supported(m, sw.x_start, sw.y_end) for m in others) or any(
+                _supported(_matched_map(forms, sources[n].forms)[1], sw.x_start, sw.y_end) for n in more
+            ):
+                continue
+            out.append(_Conflict("swapped_roles", syms[sw.x_start].start, syms[sw.y_end - 1].end, sw.x_start, sw.y_end, src))
+        return out
 
     def _differences(self, syms: list[Symbol], src: _SourceSentence, ops: list[_Opcode],
                      mapping: dict[int, int]) -> list[_Conflict]:

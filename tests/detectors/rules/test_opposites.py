@@ -109,3 +109,39 @@ def test_the_default_verdict_keeps_a_flipped_negation() -> None:
     assert any(s.label == "contradiction" and "nicht" in s.text for s in report.spans)
     copy = Checker().check(question="Wird die Datei geladen?", contexts=[source], answer=source, language="de")
     assert not copy.hallucinated
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "language", "text"),
+    [
+        ("In 2019, Beta Labs acquired Acme Corp.", "In 2019, Acme Corp acquired Beta Labs.", "en", "Beta Labs acquired Acme Corp"),
+        ("The company lent the bank 5 million euros.", "The bank lent the company 5 million euros.", "en", "company lent the bank"),
+        ("Die Postbank übernahm 2010 die Deutsche Bank.", "Die Deutsche Bank übernahm 2010 die Postbank.", "de",
+         "Postbank übernahm 2010 die Deutsche Bank"),
+        ("En 2015, Jazztel a racheté Orange.", "En 2015, Orange a racheté Jazztel.", "fr", "Jazztel a racheté Orange"),
+        ("2023年5月，饿了么收购了阿里巴巴。", "2023年5月，阿里巴巴收购了饿了么。", "zh-Hans", "饿了么收购了阿里巴巴"),
+        ("英特爾在2020年超越了台積電。", "台積電在2020年超越了英特爾。", "zh-Hant", "英特爾在2020年超越了台積電"),
+    ],
+)
+def test_swapped_roles_are_a_contradiction_on_the_clause(answer: str, source: str, language: str, text: str) -> None:
+    assert _spans(answer, source, language) == [(text, "swapped_roles")]
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "language"),
+    [
+        # a passive says the same
+        ("In 2019, Beta Labs was acquired by Acme Corp.", "In 2019, Acme Corp acquired Beta Labs.", "en"),
+        ("2023年5月，饿了么被阿里巴巴收购。", "2023年5月，阿里巴巴收购了饿了么。", "zh-Hans"),
+        # relations that read the same both ways, and lists
+        ("The chancellor met the president in Berlin.", "The president met the chancellor in Berlin.", "en"),
+        ("京东与腾讯在2014年开始合作。", "腾讯与京东在2014年开始合作。", "zh-Hans"),
+        ("The kit includes a cable, a charger and a case.", "The kit includes a charger, a cable and a case.", "en"),
+        # two clauses told in the other order
+        ("Prices rose in Lyon; wages fell in Paris.", "Wages fell in Paris; prices rose in Lyon.", "en"),
+        # the source says both directions
+        ("Acme sued Beta in May.", "Beta sued Acme in March. Acme sued Beta in May.", "en"),
+    ],
+)
+def test_no_swap_where_the_roles_are_the_same(answer: str, source: str, language: str) -> None:
+    assert [k for _, k in _spans(answer, source, language) if k == "swapped_roles"] == []

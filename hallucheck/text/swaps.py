@@ -1,0 +1,125 @@
+"""Two parts of a sentence that trade places: "B acquired A" against a source that says "A acquired B".
+
+Every word of such a sentence is in its source, in nearly the same order, so n-gram novelty,
+embedding similarity and a word-by-word alignment all call it supported, and a sequence matcher
+aligns one of the two names and leaves the other as an insertion. This module looks for the
+pattern itself over the alignment symbols of :func:`hallucheck.text.opposites.polarity_symbols`
+(lemmas; Chinese by characters): the answer reads ``X M Y`` where the source reads ``Y M X``,
+with
+
+- ``M`` the relation between them: the longest run of symbols both sentences share there, with
+  at least one content symbol, and not a relation that reads the same both ways ("met",
+  "merged with", "合作", :data:`SYMMETRIC_RELATIONS`) or only function words ("and", "和");
+- ``X`` and ``Y`` different, each as long as the two sentences allow (the symbols before ``M``
+  in the answer are those after it in the source, and the other way round), each holding a
+  content symbol (in Chinese at least two characters, so that one shared character is no name);
+- no sentence break inside ``X M Y`` (a swap across clauses is a reordering, not a swap of roles),
+  and no list joint in ``M`` ("method overriding and method overloading");
+- the source sentence does not also read ``X M Y`` somewhere ("Basil Growing Indoors. Growing basil indoors").
+
+A passive ("A was acquired by B") gives no match: its relation has other symbols around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from hallucheck.text.opposites import BREAK, NEG, Symbol
+
+__all__ = ["SYMMETRIC_RELATIONS", "Swap", "find_swaps"]
+
+# Relations that read the same in both directions: "A met B" is "B met A". Lemmas (as the
+# alignment symbols carry them) in English, German and French; Chinese words by characters.
+SYMMETRIC_RELATIONS: frozenset[str] = frozenset({
+    # en
+    "meet", "marry", "merge", "partner", "collaborate", "cooperate", "tie", "draw", "face", "play",
+    "fight", "compete", "negotiate", "talk", "chat", "agree", "differ", "resemble", "equal", "match",
+    "join", "combine", "mix", "connect", "link", "pair", "swap", "exchange", "correspond", "communicate",
+    "share", "vs", "versus", "between", "among", "like", "similar", "same", "different", "alongside",
+    # de
+    "treffen", "heiraten", "fusionieren", "verbinden", "kombinieren", "vergleichen", "ähneln", "gleichen",
+    "zusammenarbeiten", "zwischen", "wie", "gleich", "ähnlich",
+    # fr
+    "rencontrer", "épouser", "fusionner", "combiner", "relier", "comparer", "ressembler", "égaler", "entre",
+    "comme", "pareil", "semblable", "même",
+    # zh (characters of symmetric words: 合作 会见 会晤 结婚 合并 对阵 交战 比赛 相同 类似 之间 连接)
+    "合", "作", "会", "會", "见", "見", "晤", "结", "結", "婚", "并", "併", "对", "對", "阵", "陣",
+    "交", "战", "戰", "比", "赛", "賽", "相", "同", "类", "類", "似", "间", "間", "连", "連", "接", "与", "與",
+    "和", "及", "跟", "同",
+})
+
+
+class Swap(NamedTuple):
+    """Answer symbols ``[x_start, y_end)`` read ``X M Y``; the source's symbols ``[src_start, src_end)`` read ``Y M X``."""
+
+    x_start: int
+    m_start: int
+    y_start: int
+    y_end: int
+    src_start: int
+    src_end: int
+
+
+def _cjk(sym: Symbol) -> bool:
+    return len(sym.form) == 1 and "\u3400" <= sym.form <= "\u9fff"
+
+
+def _names(part: Sequence[Symbol]) -> bool:
+    """Whether one side holds a name: a content symbol; Chinese characters at least two of them."""
+    if any(s.form in (BREAK, NEG) for s in part):
+        return False
+    if not any(s.content for s in part):
+        return False
+    return len(part) >= 2 or not _cjk(part[0])
+
+
+# Words that join the members of a list: "A and method B" against "B and method A" is a list
+# told in another order.
+_JOINTS: frozenset[str] = frozenset({"and", "or", "nor", "und", "oder", "sowie", "et", "ou", "和", "与", "與", "或", "及", "、"})
+
+
+def _relation(part: Sequence[Symbol]) -> bool:
+    """Whether ``M`` can carry roles: a content symbol, no break or list joint, and not a symmetric relation."""
+    if any(s.form == BREAK or s.form in _JOINTS or s.word in _JOINTS for s in part):
+        return False
+    content = [s for s in part if s.content]
+    if not content:
+        return False
+    return not all(s.form in SYMMETRIC_RELATIONS or s.word in SYMMETRIC_RELATIONS for s in content)
+
+
+def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol]) -> list[Swap]:
+    """Every place where ``answer`` reads ``X M Y`` and ``source`` reads ``Y M X`` (see the module doc)."""
+    a = [s.form for s in answer]
+    b = [s.form for s in source]
+    out: list[Swap] = []
+    seen: set[tuple[int, int]] = set()
+    for i in range(1, len(a) - 1):
+        for k in range(1, len(b) - 1):
+            if a[i] != b[k] or a[i - 1] == b[k - 1]:
+                continue  # M starts here in both (a run that extends to the left starts earlier)
+            m = 0
+            while i + m < len(a) and k + m < len(b) and a[i + m] == b[k + m]:
+                m += 1
+            # X: before M in the answer, after M in the source; Y: after M in the answer, before it in the source
+            p = max((n for n in range(1, min(i, len(b) - k - m) + 1) if a[i - n : i] == b[k + m : k + m + n]), default=0)
+            q = max((n for n in range(1, min(len(a) - i - m, k) + 1) if a[i + m : i + m + n] == b[k - n : k]), default=0)
+            if not p or not q:
+                continue
+            x, mid, y = answer[i - p : i], answer[i : i + m], answer[i + m : i + m + q]
+            if [s.form for s in x] == [s.form for s in y]:
+                continue
+            if not (_names(x) and _names(y) and _relation(mid)):
+                continue
+            key = (i - p, i + m + q)
+            if key in seen or _contains(b, a[i - p : i + m + q]):
+                continue  # already found, or the source sentence also reads as the answer does
+            seen.add(key)
+            out.append(Swap(i - p, i, i + m, i + m + q, k - q, k + m + p))
+    return out
+
+
+def _contains(seq: Sequence[str], part: Sequence[str]) -> bool:
+    n = len(part)
+    return any(list(seq[k : k + n]) == list(part) for k in range(len(seq) - n + 1))

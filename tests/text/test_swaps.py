@@ -1,0 +1,48 @@
+"""find_swaps: "X M Y" in the answer against "Y M X" in the source, over alignment symbols."""
+
+from __future__ import annotations
+
+from hallucheck.text.opposites import polarity_symbols
+from hallucheck.text.swaps import find_swaps
+from hallucheck.text.tokens import tokenize
+
+
+def _symbols(text: str, language: str = "en") -> list:
+    return polarity_symbols(tokenize(text, language), language)
+
+
+def _swapped(answer: str, source: str, language: str = "en") -> list[str]:
+    a = _symbols(answer, language)
+    return [answer[a[s.x_start].start : a[s.y_end - 1].end] for s in find_swaps(a, _symbols(source, language))]
+
+
+def test_names_of_several_words_are_swapped_whole() -> None:
+    assert _swapped("Beta Labs acquired Acme Corp in May.", "Acme Corp acquired Beta Labs in May.") == [
+        "Beta Labs acquired Acme Corp"
+    ]
+
+
+def test_the_source_range_reads_the_other_way() -> None:
+    a, s = _symbols("Beta hired Acme."), _symbols("Acme hired Beta.")
+    (sw,) = find_swaps(a, s)
+    assert [x.form for x in s[sw.src_start : sw.src_end]] == [x.form for x in a[sw.y_start : sw.y_end]] + [
+        x.form for x in a[sw.m_start : sw.y_start]
+    ] + [x.form for x in a[sw.x_start : sw.m_start]]
+
+
+def test_same_order_symmetric_relation_and_function_words_give_nothing() -> None:
+    assert _swapped("Acme hired Beta.", "Acme hired Beta.") == []
+    assert _swapped("Beta married Acme.", "Acme married Beta.") == []
+    assert _swapped("Beta and Acme won.", "Acme and Beta won.") == []
+
+
+def test_one_shared_chinese_character_is_no_name() -> None:
+    # "X 为 Y": single characters on both sides are not names
+    assert _swapped("甲为乙。", "乙为甲。", "zh-Hans") == []
+    assert _swapped("饿了么收购了阿里巴巴。", "阿里巴巴收购了饿了么。", "zh-Hans") == ["饿了么收购了阿里巴巴"]
+
+
+def test_a_list_and_a_source_that_reads_both_ways_give_nothing() -> None:
+    assert _swapped("Method overriding and method overloading differ.",
+                    "Method overloading and method overriding differ.") == []
+    assert _swapped("Basil growing indoors is easy.", "Basil growing indoors: growing basil indoors is easy.") == []
