@@ -101,7 +101,7 @@ def test_batch_workers_give_the_same_reports(run_cli, tmp_path: Path) -> None:  
 def test_demo_runs_every_example(invoke) -> None:  # type: ignore[no-untyped-def]
     proc = invoke("demo", *FAKE)
     assert proc.returncode == 0, proc.stderr
-    for title in ("English · with citations", "繁體中文", "Deutsch", "Français", "grounded answer", "简体中文"):
+    for title in ("English · with citations", "繁體中文", "Deutsch", "Français", "grounded answer", "简体中文", "主客颠倒"):
         assert title in proc.stdout
     assert "客服專線" in proc.stdout
     listing = invoke("demo", "--list")

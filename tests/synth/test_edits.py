@@ -12,6 +12,7 @@ from hallucheck.synth.edits import (
     edit_figure,
     edit_negation,
     edit_speculation,
+    edit_swap,
     edit_term,
     edit_unit,
     figure_matches,
@@ -92,3 +93,24 @@ def test_speculation_and_reword() -> None:
     d = reword("You can do this in order to save space.", _ctx("en", ""))
     assert d is not None and d.spans == [] and d.text != "You can do this in order to save space."
     assert reword("Nothing applies here.", _ctx("en", "")) is None
+
+
+def test_swap_exchanges_two_terms_of_one_clause() -> None:
+    sentence = "The apt tool calls dpkg to install packages."
+    draft = edit_swap(sentence, _ctx("en", sentence, ("apt", "dpkg")))
+    assert draft is not None and draft.text == "The dpkg tool calls apt to install packages."
+    assert [(draft.text[s.start : s.end], s.label) for s in draft.sorted_spans()] == [
+        ("dpkg", "contradiction"), ("apt", "contradiction")]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Install apt, dpkg and aptitude first.",  # a list: the order says nothing
+        "Use apt; dpkg is lower level.",  # two clauses
+        "apt und dpkg sind Werkzeuge.",
+        "可以使用 apt 或 dpkg 安装。",
+    ],
+)
+def test_swap_leaves_lists_and_clauses_alone(sentence: str) -> None:
+    assert edit_swap(sentence, _ctx("en", sentence, ("apt", "dpkg"))) is None
