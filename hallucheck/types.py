@@ -101,7 +101,7 @@ ROLES: tuple[str, ...] = (
 # under the verdict (see hallucheck.policies.floors).
 PreciseKind = Literal[
     "invalid_citation", "contradicted_figure", "unsupported_figure", "unknown_name", "flipped_negation",
-    "opposite_word", "contradicted_field", "swapped_roles", "misattributed_citation",
+    "opposite_word", "contradicted_field", "swapped_roles", "misattributed_citation", "replaced_name",
 ]
 PRECISE_KINDS: tuple[str, ...] = get_args(PreciseKind)
 Decision = Literal["accept", "review", "reject"]

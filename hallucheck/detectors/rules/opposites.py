@@ -14,7 +14,11 @@ word by word (:class:`difflib.SequenceMatcher` over lemmas, negations made expli
   (:func:`hallucheck.text.opposites.are_opposites`), both sides negated alike;
 - **swapped roles** (kind ``swapped_roles``): the answer reads "X M Y" where the source reads
   "Y M X" ("饿了么收购了阿里巴巴" against "阿里巴巴收购了饿了么"; :func:`hallucheck.text.swaps.find_swaps`),
-  which the word-by-word alignment cannot see (it aligns one name and calls the other inserted).
+  which the word-by-word alignment cannot see (it aligns one name and calls the other inserted);
+- **replaced name** (kind ``replaced_name``): one name or term of the source sentence told as
+  another ("the Jessie release" for "the Buster release", "apt-get" for "dpkg"), the rest the
+  same: both words name-like (capitals past the first word, letters with digits, or the joints of
+  a command or file name), neither inside the other.
 
 A difference counts only where the two sentences otherwise say the same thing: words matched in
 order right before and right after it, with at least ``min_context`` content words among the
@@ -47,21 +51,23 @@ __all__ = ["OPPOSITE_FEATURES", "SUPPORT_SENTENCES", "OppositesDetector"]
 # Source sentences read for a sentence that states the answer's version, once a difference is found.
 SUPPORT_SENTENCES = 12
 OPPOSITE_FEATURES: tuple[str, ...] = ("opposites_checked", "opposites_negations", "opposites_words", "opposites_fields",
-                                      "opposites_swaps")
+                                      "opposites_swaps", "opposites_names")
 
 # The kinds of contradiction this detector marks: precise kinds (hallucheck.types.PreciseKind)
 # whose precision the floor table measures, so a span carries its kind as it is.
-_Kind = Literal["flipped_negation", "opposite_word", "contradicted_field", "swapped_roles"]
+_Kind = Literal["flipped_negation", "opposite_word", "contradicted_field", "swapped_roles", "replaced_name"]
 
-_SCORES: dict[_Kind, float] = {"flipped_negation": 0.9, "opposite_word": 0.9, "contradicted_field": 0.9, "swapped_roles": 0.9}
+_SCORES: dict[_Kind, float] = {"flipped_negation": 0.9, "opposite_word": 0.9, "contradicted_field": 0.9, "swapped_roles": 0.9,
+                               "replaced_name": 0.8}
 _REASONS: dict[_Kind, str] = {
     "flipped_negation": "the source says the same without this negation (or with one this sentence lacks)",
     "opposite_word": "the source says the same with the opposite word",
     "contradicted_field": "the record's yes/no field says the opposite",
     "swapped_roles": "the source says this with the two sides the other way round",
+    "replaced_name": "the source says the same of another name",
 }
 _FEATURE: dict[_Kind, str] = {"flipped_negation": "opposites_negations", "opposite_word": "opposites_words",
-            "contradicted_field": "opposites_fields", "swapped_roles": "opposites_swaps"}
+            "contradicted_field": "opposites_fields", "swapped_roles": "opposites_swaps", "replaced_name": "opposites_names"}
 
 
 @dataclass
@@ -227,7 +233,10 @@ class OppositesDetector(BaseDetector):
                 # longer ("A; B" against a source sentence "B")
                 if sum(syms[i].content for i in mapping) < self.min_matched * (min(n_content, src.content) - 1):
                     continue
-                for c in self._differences(syms, src, ops, mapping):
+                differences = self._differences(syms, src, ops, mapping)
+                differences += self._replaced_names(syms, case.answer, src, analysis.sources[src.source].text, ops,
+                                                    language.lower().startswith("zh"))
+                for c in differences:
                     others = [m for s2, _, m in aligned if s2 is not src]
                     lo, hi = max(c.first - 1, 0), min(c.last + 1, len(syms))
                     if any(_supported(m, lo, hi) for m in others):
@@ -291,18 +300,7 @@ class OppositesDetector(BaseDetector):
                 continue
             if kind == "flipped_negation" and (_framed(syms, i1, i2) or _framed(src.symbols, j1, j2)):
                 continue
-            before = ops[n - 1] if n > 0 else None
-            after = ops[n + 1] if n + 1 < len(ops) else None
-            # the difference must sit between words both sentences have, or at the start or end of both
-            if (before is None and (i1 or j1)) or (after is None and (i2 < len(syms) or j2 < len(src.symbols))):
-                continue
-            if (before is not None and before[0] != "equal") or (after is not None and after[0] != "equal"):
-                continue
-            left = syms[max(before[1], i1 - self.window) : i1] if before is not None else []
-            right = syms[i2 : min(after[2], i2 + self.window)] if after is not None else []
-            # at the very start or end of both sentences, one side's context must count twice
-            need = self.min_context if before is not None and after is not None else 2 * self.min_context
-            if sum(s.content for s in left + right) < need or not (left or right):
+            if not self._in_context(syms, src, ops, n):
                 continue
             if i2 > i1:
                 start, end = syms[i1].start, syms[i2 - 1].end
@@ -310,6 +308,71 @@ class OppositesDetector(BaseDetector):
                 start, end = syms[max(i1 - 1, 0)].start, syms[min(i1, len(syms) - 1)].end
             out.append(_Conflict(kind, start, end, i1, max(i2, i1 + 1) if i2 > i1 else i1, src))
         return out
+
+
+    def _in_context(self, syms: list[Symbol], src: _SourceSentence, ops: list[_Opcode], n: int) -> bool:
+        """Whether difference ``ops[n]`` sits between words both sentences have (or at the start or
+        end of both), with ``min_context`` content words among the ``window`` nearest ones."""
+        _tag, i1, i2, j1, j2 = ops[n]
+        before = ops[n - 1] if n > 0 else None
+        after = ops[n + 1] if n + 1 < len(ops) else None
+        if (before is None and (i1 or j1)) or (after is None and (i2 < len(syms) or j2 < len(src.symbols))):
+            return False
+        if (before is not None and before[0] != "equal") or (after is not None and after[0] != "equal"):
+            return False
+        left = syms[max(before[1], i1 - self.window) : i1] if before is not None else []
+        right = syms[i2 : min(after[2], i2 + self.window)] if after is not None else []
+        # at the very start or end of both sentences, one side's context must count twice
+        need = self.min_context if before is not None and after is not None else 2 * self.min_context
+        return bool(left or right) and sum(s.content for s in left + right) >= need
+
+    def _replaced_names(self, syms: list[Symbol], answer: str, src: _SourceSentence, source_text: str,
+                        ops: list[_Opcode], zh: bool) -> list[_Conflict]:
+        """One name or term of a source sentence told as another ("runs Jessie" for "runs Buster",
+        "uses apt-get" for "uses dpkg"), the rest of the sentence the same."""
+        out = []
+        for n, (tag, i1, i2, j1, j2) in enumerate(ops):
+            if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1:
+                continue
+            a, b = syms[i1], src.symbols[j1]
+            if a.form in (NEG, BREAK) or b.form in (NEG, BREAK):
+                continue
+            new, old = answer[a.start : a.end], source_text[b.start : b.end]
+            if not (_name_like(answer, a.start, a.end, i1 > 0, zh) and _name_like(source_text, b.start, b.end, j1 > 0, zh)):
+                continue
+            if new.lower() in old.lower() or old.lower() in new.lower() or are_opposites(a.word, b.word, a.form, b.form):
+                continue
+            if difflib.SequenceMatcher(None, new.lower(), old.lower()).ratio() >= SPELLING_RATIO:
+                continue  # the same name spelt another way ("Günter" / "Guenter", "Sn0wBreeze" / "Sn0Breeze")
+            if self._in_context(syms, src, ops, n):
+                out.append(_Conflict("replaced_name", a.start, a.end, i1, i2, src))
+        return out
+
+
+_CODE_CHARS = frozenset("-_./:+")
+# Two names at least this alike (difflib's ratio) are one name spelt two ways.
+SPELLING_RATIO = 0.75
+
+
+def _name_like(text: str, start: int, end: int, mid_sentence: bool, zh: bool) -> bool:
+    """Whether ``text[start:end]`` is a name or term, not a common word: capitals (past the
+    sentence's first word), digits among letters, a part of a command or file name ("apt-get",
+    "/etc/fstab", "python3"), or a Latin word in Chinese text."""
+    word = text[start:end]
+    if len(word) < 2 or not any(c.isalpha() for c in word):
+        return False
+    if any(c in _CODE_CHARS for c in word[1:-1]) or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word)):
+        return True
+    if (start > 0 and text[start - 1] in _CODE_CHARS) or (end < len(text) - 1 and text[end] in _CODE_CHARS and text[end + 1].isalnum()):
+        return True
+    if zh and word.isascii() and word.isalpha():
+        return True
+    if not word.isalpha():
+        return False
+    # a capital counts after a word or a comma, not where a sentence or a list item begins ("2. Choose")
+    before = text[:start].rstrip()
+    opens = not before or not (before[-1].isalpha() or before[-1] == ",")
+    return any(c.isupper() for c in word[1:]) or (mid_sentence and not opens and word[0].isupper())
 
 
 def _framed(syms: list[Symbol], lo: int, hi: int, reach: int = 8) -> bool:

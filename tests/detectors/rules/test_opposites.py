@@ -145,3 +145,33 @@ def test_swapped_roles_are_a_contradiction_on_the_clause(answer: str, source: st
 )
 def test_no_swap_where_the_roles_are_the_same(answer: str, source: str, language: str) -> None:
     assert [k for _, k in _spans(answer, source, language) if k == "swapped_roles"] == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "language", "text"),
+    [
+        ("In GNU/Linux and other Minix operating systems, files live in directories.",
+         "In GNU/Linux and other Unix-like operating systems, files live in directories.", "en", "Minix"),
+        ("The report was written by John Miller in 2019.", "The report was written by John Smith in 2019.", "en", "Miller"),
+        ("Die Konfiguration liegt in /etc/mtab und wird beim Start gelesen.",
+         "Die Konfiguration liegt in /etc/fstab und wird beim Start gelesen.", "de", "mtab"),
+        ("可以用 rpm 列出已安装的软件包。", "可以用 dpkg 列出已安装的软件包。", "zh-Hans", "rpm"),
+    ],
+)
+def test_a_replaced_name_is_a_contradiction_on_the_name(answer: str, source: str, language: str, text: str) -> None:
+    assert _spans(answer, source, language) == [(text, "replaced_name")]
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        # one name spelt two ways
+        ("Nobel laureate Guenter Grass has died.", "Nobel laureate Günter Grass has died."),
+        # a list item that begins with another verb
+        ("2. Choose Xbox 360 Wireless Controller as the product.", "2. Select Xbox 360 Wireless Controller as the product."),
+        # a common word, not a name
+        ("The firm bought the startup in 2019.", "The company bought the startup in 2019."),
+    ],
+)
+def test_no_replaced_name_for_spellings_list_items_and_common_words(answer: str, source: str) -> None:
+    assert [k for _, k in _spans(answer, source, "en") if k == "replaced_name"] == []
