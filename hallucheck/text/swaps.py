@@ -95,22 +95,31 @@ def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol]) -> list[Swap]
     b = [s.form for s in source]
     out: list[Swap] = []
     seen: set[tuple[int, int]] = set()
+    where: dict[str, list[int]] = {}
+    for k in range(1, len(b) - 1):
+        where.setdefault(b[k], []).append(k)
     for i in range(1, len(a) - 1):
-        for k in range(1, len(b) - 1):
-            if a[i] != b[k] or a[i - 1] == b[k - 1]:
+        for k in where.get(a[i], ()):
+            if a[i - 1] == b[k - 1]:
                 continue  # M starts here in both (a run that extends to the left starts earlier)
             m = 0
             while i + m < len(a) and k + m < len(b) and a[i + m] == b[k + m]:
                 m += 1
+            if not _relation(answer[i : i + m]):
+                continue
             # X: before M in the answer, after M in the source; Y: after M in the answer, before it in the source
-            p = max((n for n in range(1, min(i, len(b) - k - m) + 1) if a[i - n : i] == b[k + m : k + m + n]), default=0)
-            q = max((n for n in range(1, min(len(a) - i - m, k) + 1) if a[i + m : i + m + n] == b[k - n : k]), default=0)
+            # the first symbol of X (in the answer) opens the source's run after M; the first of Y
+            # (right after M in the answer) opens the source's run before M: test those before slicing
+            p = max((n for n in range(1, min(i, len(b) - k - m) + 1)
+                     if a[i - n] == b[k + m] and a[i - n : i] == b[k + m : k + m + n]), default=0)
+            q = max((n for n in range(1, min(len(a) - i - m, k) + 1)
+                     if a[i + m + n - 1] == b[k - 1] and a[i + m : i + m + n] == b[k - n : k]), default=0)
             if not p or not q:
                 continue
-            x, mid, y = answer[i - p : i], answer[i : i + m], answer[i + m : i + m + q]
+            x, y = answer[i - p : i], answer[i + m : i + m + q]
             if [s.form for s in x] == [s.form for s in y]:
                 continue
-            if not (_names(x) and _names(y) and _relation(mid)):
+            if not (_names(x) and _names(y)):
                 continue
             key = (i - p, i + m + q)
             if key in seen or _contains(b, a[i - p : i + m + q]):

@@ -228,7 +228,9 @@ class OppositesDetector(BaseDetector):
             found: list[_Conflict] = []
             n_content = sum(s.content for s in syms)
             for src, ops, mapping in aligned:
-                found.extend(self._swaps(syms, forms, src, aligned, ranked, sources))
+                if any(s.content and i not in mapping for i, s in enumerate(syms)):
+                    # a swap leaves one of its two sides unmatched in order: a sentence matched whole has none
+                    found.extend(self._swaps(syms, forms, src, aligned, ranked, sources))
                 # the two sentences say the same thing (one word may differ); one of them may be
                 # longer ("A; B" against a source sentence "B")
                 if sum(syms[i].content for i in mapping) < self.min_matched * (min(n_content, src.content) - 1):
