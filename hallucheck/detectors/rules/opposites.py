@@ -236,8 +236,7 @@ class OppositesDetector(BaseDetector):
                 if sum(syms[i].content for i in mapping) < self.min_matched * (min(n_content, src.content) - 1):
                     continue
                 differences = self._differences(syms, src, ops, mapping)
-                differences += self._replaced_names(syms, case.answer, src, analysis.sources[src.source].text, ops,
-                                                    language.lower().startswith("zh"))
+                differences += self._replaced_names(syms, case.answer, src, analysis.sources[src.source].text, ops, language)
                 for c in differences:
                     others = [m for s2, _, m in aligned if s2 is not src]
                     lo, hi = max(c.first - 1, 0), min(c.last + 1, len(syms))
@@ -329,7 +328,7 @@ class OppositesDetector(BaseDetector):
         return bool(left or right) and sum(s.content for s in left + right) >= need
 
     def _replaced_names(self, syms: list[Symbol], answer: str, src: _SourceSentence, source_text: str,
-                        ops: list[_Opcode], zh: bool) -> list[_Conflict]:
+                        ops: list[_Opcode], language: str) -> list[_Conflict]:
         """One name or term of a source sentence told as another ("runs Jessie" for "runs Buster",
         "uses apt-get" for "uses dpkg"), the rest of the sentence the same."""
         out = []
@@ -340,7 +339,7 @@ class OppositesDetector(BaseDetector):
             if a.form in (NEG, BREAK) or b.form in (NEG, BREAK):
                 continue
             new, old = answer[a.start : a.end], source_text[b.start : b.end]
-            if not (_name_like(answer, a.start, a.end, i1 > 0, zh) and _name_like(source_text, b.start, b.end, j1 > 0, zh)):
+            if not (_name_like(answer, a.start, a.end, i1 > 0, language) and _name_like(source_text, b.start, b.end, j1 > 0, language)):
                 continue
             if new.lower() in old.lower() or old.lower() in new.lower() or are_opposites(a.word, b.word, a.form, b.form):
                 continue
@@ -356,10 +355,12 @@ _CODE_CHARS = frozenset("-_./:+")
 SPELLING_RATIO = 0.75
 
 
-def _name_like(text: str, start: int, end: int, mid_sentence: bool, zh: bool) -> bool:
+def _name_like(text: str, start: int, end: int, mid_sentence: bool, language: str) -> bool:
     """Whether ``text[start:end]`` is a name or term, not a common word: capitals (past the
-    sentence's first word), digits among letters, a part of a command or file name ("apt-get",
+    sentence's first word; in German, which capitalises every noun, only for words its dictionary
+    does not know), digits among letters, a part of a command or file name ("apt-get",
     "/etc/fstab", "python3"), or a Latin word in Chinese text."""
+    zh = language.lower().startswith("zh")
     word = text[start:end]
     if len(word) < 2 or not any(c.isalpha() for c in word):
         return False
@@ -374,7 +375,20 @@ def _name_like(text: str, start: int, end: int, mid_sentence: bool, zh: bool) ->
     # a capital counts after a word or a comma, not where a sentence or a list item begins ("2. Choose")
     before = text[:start].rstrip()
     opens = not before or not (before[-1].isalpha() or before[-1] == ",")
-    return any(c.isupper() for c in word[1:]) or (mid_sentence and not opens and word[0].isupper())
+    if any(c.isupper() for c in word[1:]):
+        return True
+    if not (mid_sentence and not opens and word[0].isupper()):
+        return False
+    return not (language.lower().startswith("de") and _dictionary_word(word, "de"))
+
+
+def _dictionary_word(word: str, language: str) -> bool:
+    from hallucheck.text.lexicons import is_known
+
+    try:
+        return is_known(word, language) or is_known(word.lower(), language)
+    except ValueError:
+        return False
 
 
 def _framed(syms: list[Symbol], lo: int, hi: int, reach: int = 8) -> bool:

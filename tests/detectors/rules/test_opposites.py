@@ -175,3 +175,10 @@ def test_a_replaced_name_is_a_contradiction_on_the_name(answer: str, source: str
 )
 def test_no_replaced_name_for_spellings_list_items_and_common_words(answer: str, source: str) -> None:
     assert [k for _, k in _spans(answer, source, "en") if k == "replaced_name"] == []
+
+
+def test_a_german_noun_told_as_another_is_no_replaced_name() -> None:
+    # German capitalises every noun: "Einstellung" for "Konfiguration" is a rewording, not a name
+    spans = _spans("Die Einstellung liegt in der Datei und wird beim Start gelesen.",
+                   "Die Konfiguration liegt in der Datei und wird beim Start gelesen.", "de")
+    assert [k for _, k in spans if k == "replaced_name"] == []
