@@ -22,7 +22,7 @@ from hallucheck.detectors.rules.attribution import misattributed_spans
 from hallucheck.text.citations import CitationMarker, find_citations, source_sections
 from hallucheck.types import CitationSummary, Finding, RiskLevel, Role, Source, Span
 
-__all__ = ["CitationDetector", "CitationCount", "EMPTY_NOTE", "NO_CLAIMS_NOTE", "resolve_citation"]
+__all__ = ["CitationDetector", "CitationCount", "EMPTY_NOTE", "NO_CLAIMS_NOTE", "copied_with_text", "resolve_citation"]
 
 CitationCount = Literal["distinct", "markers", "sentences"]
 
@@ -70,6 +70,30 @@ def _known_ids(contexts: list[Source]) -> dict[str, str]:
 
 # What one id of a marker cites: a source's id, and the number of a section inside it or None.
 Cited = tuple[str, str | None]
+
+
+# Characters around a bracket compared with a source's, and how many of them must be more than spaces.
+_COPY_REACH = 12
+_COPY_MIN = 4
+
+
+def copied_with_text(answer: str, marker: CitationMarker, contexts: list[Source]) -> bool:
+    """Whether ``marker`` stands in the answer as it stands in a source, with the same characters
+    right before or right after it ("sh://[user@]machine[:options]/[remote-dir]" copied from a
+    manual): then the answer quotes it. A bracket only somewhere in a source does not count."""
+    before = answer[max(0, marker.start - _COPY_REACH) : marker.start]
+    after = answer[marker.end : marker.end + _COPY_REACH]
+    for src in contexts:
+        text = src.text
+        pos = text.find(marker.text)
+        while pos >= 0:
+            end = pos + len(marker.text)
+            if len(before.strip()) >= _COPY_MIN and text[max(0, pos - len(before)) : pos] == before:
+                return True
+            if len(after.strip()) >= _COPY_MIN and text[end : end + len(after)] == after:
+                return True
+            pos = text.find(marker.text, pos + 1)
+    return False
 
 
 def _section_numbers(text: str) -> tuple[str, ...]:
@@ -267,6 +291,10 @@ class CitationDetector(BaseDetector):
         expected = case.citations_expected is True
         known = _known_ids(case.contexts)
         markers = find_citations(answer, known) if answer.strip() else []
+        # brackets copied with their text from a source (a command's "[options]", a footnote) are
+        # quoted content, not references the answer makes: an unknown id among them is no invention
+        markers = [mk for mk in markers
+                   if all(resolve_citation(c, case.contexts, known) for c in mk.ids) or not copied_with_text(answer, mk, case.contexts)]
         applied = case.citations_expected is True or (case.citations_expected is None and bool(markers))
 
         # Validity of every id, as written, and which source each valid one names.

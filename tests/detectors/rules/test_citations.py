@@ -325,3 +325,15 @@ def test_empty_sources_make_every_citation_invalid() -> None:
     f = run(f"{SHORT} [1].", contexts=[])
     assert summary(f).invalid == ["1"]
     assert "none" in f.spans[0].reason
+
+
+def test_brackets_copied_with_their_text_are_no_invented_citation() -> None:
+    manual = ('Enter a URL of the form "sh://[user@]machine[:options]/[remote-dir]" to browse the remote '
+              "directory as if it were local.")
+    copied = run('Enter a URL of the form "sh://[user@]machine[:options]/[remote-dir]" to browse it.',
+                 contexts=[{"id": "doc-a", "text": manual}, {"id": "doc-b", "text": "Other text."}])
+    assert summary(copied).invalid == [] and not [s for s in copied.spans if s.label == "invalid_citation"]
+    # the same bracket after text of the answer's own is still an invented reference
+    invented = run("The remote directory can be browsed like a local one [remote-dir].",
+                   contexts=[{"id": "doc-a", "text": manual}, {"id": "doc-b", "text": "Other text."}])
+    assert summary(invented).invalid == ["remote-dir"]
