@@ -351,6 +351,9 @@ class OppositesDetector(BaseDetector):
 
 
 _CODE_CHARS = frozenset("-_./:+")
+# Languages whose dictionary tells a lower-case term from a word well enough (measured on the
+# synth train part: in French, reworded adverbs were read as terms).
+_TERM_DICTIONARIES = frozenset({"en", "de"})
 # Two names at least this alike (difflib's ratio) are one name spelt two ways.
 SPELLING_RATIO = 0.75
 
@@ -358,8 +361,9 @@ SPELLING_RATIO = 0.75
 def _name_like(text: str, start: int, end: int, mid_sentence: bool, language: str) -> bool:
     """Whether ``text[start:end]`` is a name or term, not a common word: capitals (past the
     sentence's first word; in German, which capitalises every noun, only for words its dictionary
-    does not know), digits among letters, a part of a command or file name ("apt-get",
-    "/etc/fstab", "python3"), or a Latin word in Chinese text."""
+    does not know), a lower-case word the English or German dictionary does not know ("dpkg"), digits among letters,
+    a part of a command or file name ("apt-get", "/etc/fstab", "python3"), or a Latin word in
+    Chinese text."""
     zh = language.lower().startswith("zh")
     word = text[start:end]
     if len(word) < 2 or not any(c.isalpha() for c in word):
@@ -377,6 +381,11 @@ def _name_like(text: str, start: int, end: int, mid_sentence: bool, language: st
     opens = not before or not (before[-1].isalpha() or before[-1] == ",")
     if any(c.isupper() for c in word[1:]):
         return True
+    if word.islower():
+        # a command or a term the language's dictionary does not know ("dpkg", "fstab"); not in
+        # French, whose dictionary lacks common adverbs ("normalement", "habituellement")
+        base = language.lower()[:2]
+        return len(word) >= 3 and base in _TERM_DICTIONARIES and not _dictionary_word(word, base)
     if not (mid_sentence and not opens and word[0].isupper()):
         return False
     return not (language.lower().startswith("de") and _dictionary_word(word, "de"))

@@ -156,6 +156,9 @@ def test_no_swap_where_the_roles_are_the_same(answer: str, source: str, language
         ("Die Konfiguration liegt in /etc/mtab und wird beim Start gelesen.",
          "Die Konfiguration liegt in /etc/fstab und wird beim Start gelesen.", "de", "mtab"),
         ("可以用 rpm 列出已安装的软件包。", "可以用 dpkg 列出已安装的软件包。", "zh-Hans", "rpm"),
+        # a lower-case command the dictionary does not know
+        ("You can list the installed packages with rpm on any system.",
+         "You can list the installed packages with dpkg on any system.", "en", "rpm"),
     ],
 )
 def test_a_replaced_name_is_a_contradiction_on_the_name(answer: str, source: str, language: str, text: str) -> None:
@@ -181,4 +184,9 @@ def test_a_german_noun_told_as_another_is_no_replaced_name() -> None:
     # German capitalises every noun: "Einstellung" for "Konfiguration" is a rewording, not a name
     spans = _spans("Die Einstellung liegt in der Datei und wird beim Start gelesen.",
                    "Die Konfiguration liegt in der Datei und wird beim Start gelesen.", "de")
+    assert [k for _, k in spans if k == "replaced_name"] == []
+
+
+def test_a_french_adverb_told_as_another_is_no_replaced_name() -> None:
+    spans = _spans("PID=1 est normalement le programme init du système.", "PID=1 est habituellement le programme init du système.", "fr")
     assert [k for _, k in spans if k == "replaced_name"] == []
