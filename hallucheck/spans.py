@@ -79,6 +79,10 @@ def merge_spans(spans: list[Span], text: str) -> list[Span]:
     return out
 
 
+# What a precise span may lose at its start: separators and opening or closing marks, never a
+# currency sign or the sign of a figure ("$5", "-3%").
+_LEADING_PUNCTUATION = frozenset(" \t\n,.;:!?/\\()[]{}'\"“”‘’«»「」『』（）【】、，。：；！？")
+
 # Labels whose span is a marker or a phrase, not words to grow: kept as the detector gave them.
 _AS_GIVEN = frozenset({"invalid_citation", "speculation", "uncited"})
 
@@ -101,13 +105,23 @@ def _is_cjk(ch: str) -> bool:
 def tidy_spans(spans: Sequence[Span], text: str, tokens: Sequence[Token]) -> list[Span]:
     """Spans grown to whole words, trimmed of leading punctuation and of space, fragments dropped.
 
-    ``tokens`` are the answer's tokens (``CaseAnalysis.tokens``). Spans with a precise ``kind``
-    or a marker-like label keep their offsets; merging again afterwards keeps them apart.
+    ``tokens`` are the answer's tokens (``CaseAnalysis.tokens``). Spans with a marker-like label
+    keep their offsets, and spans with a precise ``kind`` too, but for punctuation in front of
+    them (a merge with another detector's wider span brings it in); merging again afterwards
+    keeps them apart.
     """
     out: list[Span] = []
     for s in spans:
-        if s.kind is not None or s.label in _AS_GIVEN:
+        if s.label in _AS_GIVEN:
             out.append(s)
+            continue
+        if s.kind is not None:
+            # precise evidence keeps its offsets, but not punctuation that a wider span of another
+            # detector brought in front of it when they were merged ("/" of "/etc/mtab")
+            start = s.start
+            while start < s.end - 1 and text[start] in _LEADING_PUNCTUATION:
+                start += 1
+            out.append(s if start == s.start else s.model_copy(update={"start": start, "text": text[start:s.end]}))
             continue
         words = [t for t in tokens if t.start < s.end and s.start < t.end and not t.is_punct and text[t.start:t.end].strip()]
         if not words:

@@ -143,3 +143,21 @@ def test_a_negation_is_kept_although_it_is_made_of_function_words() -> None:
     assert [s.text for s in tidy_spans([_span(zh, "不")], zh, _tokens(zh, "zh-Hans"))] == ["不"]
     # the other function-word fragments still go
     assert tidy_spans([_span(en, "is")], en, _tokens(en, "en")) == []
+
+
+
+def test_a_precise_span_merged_with_a_wider_one_loses_the_leading_punctuation() -> None:
+    text = "The file lives in /etc/mtab on most systems, for $5."
+    at = text.index("mtab")
+    merged = merge_spans([
+        Span(start=at - 1, end=at + 4, text="/mtab", label="baseless", score=0.6, detector="model"),
+        Span(start=at, end=at + 4, text="mtab", label="contradiction", score=0.8, detector="opposites", kind="replaced_name"),
+    ], text)
+    assert [s.text for s in merged] == ["/mtab"]  # merging keeps the union
+    analysis = CaseAnalysis(make_case({"question": "q", "contexts": ["x"], "answer": text}))
+    tidy = tidy_spans(merged, text, analysis.tokens)
+    assert [(s.text, s.label, s.kind) for s in tidy] == [("mtab", "contradiction", "replaced_name")]
+    fee = text.index("$5")
+    figure = Span(start=fee, end=fee + 2, text="$5", label="contradiction", score=0.8, detector="numbers",
+                  kind="contradicted_figure")
+    assert [s.text for s in tidy_spans([figure], text, analysis.tokens)] == ["$5"]
