@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import regex
 
 from hallucheck.text.language import base_language
+from hallucheck.text.lexicons import known_word
 from hallucheck.text.stopwords import stopwords
 
 if TYPE_CHECKING:
@@ -76,16 +77,6 @@ _CAMEL_PAIR = regex.compile(r"\p{Ll}\p{Lu}")
 _LETTERS_BEFORE = regex.compile(r"\p{L}*", flags=regex.REVERSE)
 _LETTERS_AFTER = regex.compile(r"\p{L}*")
 _CAMEL = regex.compile(r"\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})")
-
-
-@lru_cache(maxsize=100_000)
-def _known(word: str, lang: str) -> bool:
-    from hallucheck.text.lexicons import is_known
-
-    try:
-        return is_known(word, lang) or is_known(word.lower(), lang)
-    except ValueError:
-        return False
 
 
 def _is_cap(word: str) -> bool:
@@ -192,7 +183,7 @@ def _latin_entities(
             continue
         if _clause_start(text, words[0][0]):
             low = words[0][2].lower()
-            if len(words) == 1 or low in stops or _known(low, lang):
+            if len(words) == 1 or low in stops or known_word(low, lang):
                 words = words[1:]
                 while words and (words[0][2].lower() in _CONNECTORS or not _is_cap(words[0][2])):
                     words = words[1:]
@@ -211,7 +202,7 @@ def _latin_entities(
             continue  # a label such as "Hours of Operation:"
         if len(names) == 1 and (_is_acronym(names[0][2]) or names[0][2].lower() in stops):
             continue
-        if lang == "de" and len(names) < 2 and _known(names[0][2], "de"):
+        if lang == "de" and len(names) < 2 and known_word(names[0][2], "de"):
             continue  # German capitalises every noun: one known word is no name
         s, e = words[0][0], words[-1][1]
         out.append(EntityMention(offset + s, offset + e, text[s:e], tuple((offset + w[0], offset + w[1]) for w in names)))

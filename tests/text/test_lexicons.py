@@ -39,12 +39,12 @@ def rss():
     with open('/proc/self/status') as f:
         return int(next(l for l in f if l.startswith('VmRSS')).split()[1]) / 1024
 import simplemma
-from hallucheck.text.entities import _known
+from hallucheck.text.lexicons import known_word
 from hallucheck.text.tokens import lemma
 before = rss()
 for lang, word in (("en", "houses"), ("de", "Häuser"), ("fr", "maisons")):
     lemma(word, lang)
-    _known(word, lang)
+    known_word(word, lang)
 print(rss() - before)
 """
 

@@ -42,6 +42,7 @@ from typing import ClassVar, Literal
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, group_tokens
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
+from hallucheck.text.lexicons import known_word
 from hallucheck.text.opposites import BREAK, CONDITION_WORDS, CORRECTION_WORDS, NEG, Symbol, are_opposites, negation_load, polarity_symbols
 from hallucheck.text.swaps import find_swaps
 from hallucheck.types import Evidence, Finding, Role, Span
@@ -385,19 +386,10 @@ def _name_like(text: str, start: int, end: int, mid_sentence: bool, language: st
         # a command or a term the language's dictionary does not know ("dpkg", "fstab"); not in
         # French, whose dictionary lacks common adverbs ("normalement", "habituellement")
         base = language.lower()[:2]
-        return len(word) >= 3 and base in _TERM_DICTIONARIES and not _dictionary_word(word, base)
+        return len(word) >= 3 and base in _TERM_DICTIONARIES and not known_word(word, base)
     if not (mid_sentence and not opens and word[0].isupper()):
         return False
-    return not (language.lower().startswith("de") and _dictionary_word(word, "de"))
-
-
-def _dictionary_word(word: str, language: str) -> bool:
-    from hallucheck.text.lexicons import is_known
-
-    try:
-        return is_known(word, language) or is_known(word.lower(), language)
-    except ValueError:
-        return False
+    return not (language.lower().startswith("de") and known_word(word, "de"))
 
 
 def _framed(syms: list[Symbol], lo: int, hi: int, reach: int = 8) -> bool:
