@@ -239,16 +239,9 @@ class OppositesDetector(BaseDetector):
                 differences = self._differences(syms, src, ops, mapping)
                 differences += self._replaced_names(syms, case.answer, src, analysis.sources[src.source].text, ops, language)
                 for c in differences:
-                    others = [m for s2, _, m in aligned if s2 is not src]
                     lo, hi = max(c.first - 1, 0), min(c.last + 1, len(syms))
-                    if any(_supported(m, lo, hi) for m in others):
-                        continue
-                    # a found difference is rare: then the next best sentences are read too, so
-                    # that a source stating the answer's version a little further down counts
-                    more = ranked[self.max_source_sentences : SUPPORT_SENTENCES]
-                    if any(_supported(_matched_map(forms, sources[n].forms)[1], lo, hi) for n in more):
-                        continue
-                    found.append(c)
+                    if not self._stated_elsewhere(forms, src, aligned, ranked, sources, lo, hi):
+                        found.append(c)
             conflicts.extend(found)
         spans: list[Span] = []
         seen: set[tuple[int, int]] = set()
@@ -273,16 +266,23 @@ class OppositesDetector(BaseDetector):
                sources: list[_SourceSentence]) -> list[_Conflict]:
         """Swapped roles against ``src``, unless another of the best source sentences reads as the
         answer does (a source may state both directions)."""
-        out = []
-        for sw in find_swaps(syms, src.symbols):
-            others = [m for s2, _, m in aligned if s2 is not src]
-            more = ranked[self.max_source_sentences : SUPPORT_SENTENCES]
-            if any(_supported(m, sw.x_start, sw.y_end) for m in others) or any(
-                _supported(_matched_map(forms, sources[n].forms)[1], sw.x_start, sw.y_end) for n in more
-            ):
-                continue
-            out.append(_Conflict("swapped_roles", syms[sw.x_start].start, syms[sw.y_end - 1].end, sw.x_start, sw.y_end, src))
-        return out
+        return [
+            _Conflict("swapped_roles", syms[sw.x_start].start, syms[sw.y_end - 1].end, sw.x_start, sw.y_end, src)
+            for sw in find_swaps(syms, src.symbols)
+            if not self._stated_elsewhere(forms, src, aligned, ranked, sources, sw.x_start, sw.y_end)
+        ]
+
+    def _stated_elsewhere(self, forms: list[str], src: _SourceSentence,
+                          aligned: list[tuple[_SourceSentence, list[_Opcode], dict[int, int]]], ranked: list[int],
+                          sources: list[_SourceSentence], lo: int, hi: int) -> bool:
+        """Whether a best source sentence other than ``src`` matches answer symbols ``lo..hi-1`` in
+        order: then a source states the answer's version. A found difference is rare, so the next
+        best sentences (up to ``SUPPORT_SENTENCES``) are read too, for a source stating it a little
+        further down."""
+        if any(_supported(m, lo, hi) for s2, _, m in aligned if s2 is not src):
+            return True
+        more = ranked[self.max_source_sentences : SUPPORT_SENTENCES]
+        return any(_supported(_matched_map(forms, sources[n].forms)[1], lo, hi) for n in more)
 
     def _differences(self, syms: list[Symbol], src: _SourceSentence, ops: list[_Opcode],
                      mapping: dict[int, int]) -> list[_Conflict]:
