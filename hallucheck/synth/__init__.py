@@ -9,6 +9,7 @@ by source document. See docs/synth.md.
 from hallucheck.synth.cases import (
     EDIT_KINDS,
     FAITHFUL_KINDS,
+    PARAPHRASE_EDIT_KINDS,
     SynthOptions,
     default_partner,
     make_cases,
@@ -20,6 +21,7 @@ __all__ = [
     "EDIT_KINDS",
     "FAITHFUL_KINDS",
     "LANGUAGES",
+    "PARAPHRASE_EDIT_KINDS",
     "Section",
     "SynthOptions",
     "default_partner",

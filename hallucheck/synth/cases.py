@@ -4,13 +4,16 @@ labelled error each.
 For every section the generator writes, where the text allows:
 
 - faithful answers (``label: false``): ``copy`` (one or two sentences copied), ``reword``
-  (reworded by meaning-keeping rules), ``summary`` (sentences of several paragraphs in order),
+  (connectives reworded), ``paraphrase`` (content words, subject and clause order reworded, see
+  :mod:`hallucheck.synth.paraphrase`; one QA-style and one summary-style case), ``summary`` (sentences of several paragraphs in order),
   ``reorder`` (the same, reordered), ``cited`` (a copy with correct citation markers);
 - unfaithful answers (``label: true``) with exact spans: ``figure``, ``date``, ``unit``,
   ``term``, ``negation``, ``speculation``, ``swap`` (see :mod:`hallucheck.synth.edits`), ``foreign``
   (a sentence from a section of another document, ``baseless``), ``citation_invalid`` (a marker
   naming a source id that does not exist) and ``citation_wrong`` (a marker naming a source that
   does not say it), both ``invalid_citation``;
+- ``para_<edit>``: one of those sentence edits made in a paraphrased answer, so that rewording
+  is not a sign of faithfulness either;
 - cross-lingual answers over the translation of the section (``cross_copy``, and one edited
   ``cross_<edit>``), when the corpus has the section in the partner language.
 
@@ -39,14 +42,15 @@ from hallucheck.synth.edits import (
     number_absent,
     reword,
 )
+from hallucheck.synth.paraphrase import paraphrase
 from hallucheck.synth.lexicon import QUESTION, SUMMARY_QUESTION
 from hallucheck.synth.parts import part_of_key
 from hallucheck.text.sentences import split_sentences
 
-__all__ = ["EDIT_KINDS", "FAITHFUL_KINDS", "GENERATOR", "SynthOptions", "default_partner", "make_cases"]
+__all__ = ["EDIT_KINDS", "FAITHFUL_KINDS", "GENERATOR", "PARAPHRASE_EDIT_KINDS", "SynthOptions", "default_partner", "make_cases"]
 
 GENERATOR = "hallucheck.synth/1"
-FAITHFUL_KINDS: tuple[str, ...] = ("copy", "reword", "summary", "reorder", "cited", "cross_copy")
+FAITHFUL_KINDS: tuple[str, ...] = ("copy", "reword", "paraphrase", "summary", "reorder", "cited", "cross_copy")
 EDIT_KINDS: tuple[str, ...] = (
     "figure", "date", "unit", "term", "negation", "speculation", "foreign", "citation_invalid", "citation_wrong", "swap",
 )
@@ -59,6 +63,8 @@ _REPEATS = {"date": 3}
 _FIGURE_VARIANTS = 2
 _MAX_FIGURES = 12
 _CROSS_EDITS = ("figure", "negation", "term", "date", "unit")
+_PARA_EDITS = ("figure", "negation", "term", "swap", "date", "unit")
+PARAPHRASE_EDIT_KINDS: tuple[str, ...] = tuple(f"para_{k}" for k in _PARA_EDITS)
 _ENDS = ".!?。！？"
 _CLOSERS = "\"'”’」』)）"
 
@@ -367,6 +373,7 @@ class _SectionWriter:
         if self.partner is not None:
             yield from self._cross()
         yield from self._swap()
+        yield from self._paraphrased()
 
     def _swap(self) -> Iterator[dict[str, Any]]:
         """One ``swap`` case, drawn with a generator of its own and written last, so that adding
@@ -385,6 +392,55 @@ class _SectionWriter:
                 if case is not None:
                     yield case
                 return
+
+    def _paraphrased(self) -> Iterator[dict[str, Any]]:
+        """``paraphrase`` cases (QA and summary style) and one ``para_<edit>``, drawn with a
+        generator of their own and written last, so that adding them changed no earlier case."""
+        self.rng = rng = random.Random(f"{self.options.seed}\x1f{self.lang}\x1f{self.sec.key}\x1fparaphrase")
+        ctx = EditContext(self.lang, "\n".join(self.sec.paragraphs), self.sec.terms, rng)
+        lo, hi = self._window(self.sec.paragraphs)
+        spots = self._spots(lo, hi)
+        if not spots:
+            return
+        firsts = [(q, 0) for q in range(lo, hi) if self.sents[q]]
+        plans = [("qa", self._companions("qa", *rng.choice(spots), lo, hi))]
+        if len(firsts) >= 2:
+            plans.append(("summary", sorted(rng.sample(firsts, min(len(firsts), rng.choice((2, 3)))))))
+        for style, chosen in plans:
+            edited = self._reworded(chosen, ctx)
+            if edited:
+                yield from self._maybe(self._build("paraphrase", style, lo, hi, chosen, edited,
+                                                   cited=rng.random() < self.options.cited_share))
+        shuffled = list(spots)
+        rng.shuffle(shuffled)
+        kinds = list(_PARA_EDITS)
+        rng.shuffle(kinds)
+        style = "qa" if rng.random() < 0.6 else "summary"
+        for p, s in shuffled[:20]:
+            draft = paraphrase(self.sents[p][s], ctx)
+            if draft is None:
+                continue
+            for kind in kinds:
+                changed = SENTENCE_EDITS[kind](draft.text, ctx)
+                if changed is None:
+                    continue
+                chosen = self._companions(style, p, s, lo, hi)
+                edited = self._reworded([sp for sp in chosen if sp != (p, s)], ctx)
+                edited[(p, s)] = changed
+                case = self._build(f"para_{kind}", style, lo, hi, chosen, edited,
+                                   cited=rng.random() < self.options.cited_share)
+                if case is not None and _new_values_absent(case):
+                    yield case
+                    return
+
+    def _reworded(self, spots: Sequence[tuple[int, int]], ctx: EditContext) -> dict[tuple[int, int], Draft]:
+        """Paraphrases of the sentences at ``spots`` (those the rules can reword)."""
+        out: dict[tuple[int, int], Draft] = {}
+        for p, s in spots:
+            draft = paraphrase(self.sents[p][s], ctx)
+            if draft is not None:
+                out[(p, s)] = draft
+        return out
 
     def _figures(self) -> Iterator[dict[str, Any]]:
         """``figure`` cases: each figure of the section's sentences, changed (in a window of
@@ -492,7 +548,7 @@ class _SectionWriter:
 def _new_values_absent(case: dict[str, Any]) -> bool:
     """Whether no source of the case gives a changed figure or date (the sources added to a
     short section come from elsewhere and might)."""
-    if case["metadata"]["edit"].removeprefix("cross_") not in ("figure", "date"):
+    if case["metadata"]["edit"].removeprefix("cross_").removeprefix("para_") not in ("figure", "date"):
         return True
     text = "\n".join(c["text"] for c in case["contexts"])
     for span in case["spans"]:

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from hallucheck.synth.cases import EDIT_KINDS, SynthOptions, make_cases
+from hallucheck.synth.cases import EDIT_KINDS, PARAPHRASE_EDIT_KINDS, SynthOptions, make_cases
 from hallucheck.synth.citations import STYLES, style_named
 from hallucheck.synth.corpus import read_corpus
 from hallucheck.synth.parts import part_of_key
@@ -29,7 +29,7 @@ def test_spans_are_exact_and_labels_follow_the_spans(corpus: Path) -> None:
         for c in cases:
             assert c["language"] == lang and c["task"] in ("qa", "summary")
             assert c["label"] == bool(c["spans"])
-            assert (c["metadata"]["edit"] in EDIT_KINDS or c["metadata"]["edit"].startswith("cross_")) or not c["label"]
+            assert (c["metadata"]["edit"] in EDIT_KINDS + PARAPHRASE_EDIT_KINDS or c["metadata"]["edit"].startswith("cross_")) or not c["label"]
             for s in c["spans"]:
                 assert c["answer"][s["start"] : s["end"]] == s["text"] and s["text"].strip() == s["text"] and s["text"]
             if not c["label"] and not c["metadata"]["edit"].startswith("cross"):
@@ -39,7 +39,7 @@ def test_spans_are_exact_and_labels_follow_the_spans(corpus: Path) -> None:
                 for m in reversed(find_citations(text, known_ids=[x["id"] for x in c["contexts"]])):
                     text = text[: m.start] + text[m.end :]
                 for word in text.replace("。", " ").replace(".", " ").split():
-                    if c["metadata"]["edit"] != "reword":
+                    if c["metadata"]["edit"] not in ("reword", "paraphrase"):
                         assert word.strip(",;:") in sources, (word, c)
 
 
