@@ -42,8 +42,8 @@ from hallucheck.synth.edits import (
     number_absent,
     reword,
 )
-from hallucheck.synth.paraphrase import paraphrase
 from hallucheck.synth.lexicon import QUESTION, SUMMARY_QUESTION
+from hallucheck.synth.paraphrase import paraphrase
 from hallucheck.synth.parts import part_of_key
 from hallucheck.text.sentences import split_sentences
 

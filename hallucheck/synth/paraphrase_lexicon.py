@@ -35,7 +35,8 @@ PARAPHRASE: dict[str, tuple[tuple[str, str], ...]] = {
         ("prior to", "before"), ("directory", "folder"), ("directories", "folders"), ("programs", "applications"),
         ("computer", "machine"), ("method", "way"), ("methods", "ways"), ("problem", "issue"),
         ("problems", "issues"), ("purpose", "aim"), ("features", "capabilities"), ("very ", ""),
-        ("really ", ""), ("in order to", "so as to"), ("a lot of", "plenty of"), ("begin", "start"), ("finish", "complete"), ("helps", "assists"), ("shows", "indicates"),
+        ("really ", ""), ("in order to", "so as to"), ("a lot of", "plenty of"), ("begin", "start"), ("finish", "complete"),
+        ("helps", "assists"), ("shows", "indicates"),
     ),
     "de": (
         ("verwenden", "benutzen"), ("verwendet", "benutzt"), ("Verwendung", "Nutzung"), ("enthält", "umfasst"),

@@ -29,7 +29,8 @@ def test_spans_are_exact_and_labels_follow_the_spans(corpus: Path) -> None:
         for c in cases:
             assert c["language"] == lang and c["task"] in ("qa", "summary")
             assert c["label"] == bool(c["spans"])
-            assert (c["metadata"]["edit"] in EDIT_KINDS + PARAPHRASE_EDIT_KINDS or c["metadata"]["edit"].startswith("cross_")) or not c["label"]
+            kind = c["metadata"]["edit"]
+            assert (kind in EDIT_KINDS + PARAPHRASE_EDIT_KINDS or kind.startswith("cross_")) or not c["label"]
             for s in c["spans"]:
                 assert c["answer"][s["start"] : s["end"]] == s["text"] and s["text"].strip() == s["text"] and s["text"]
             if not c["label"] and not c["metadata"]["edit"].startswith("cross"):
