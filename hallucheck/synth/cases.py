@@ -564,7 +564,7 @@ def _new_values_absent(case: dict[str, Any]) -> bool:
 def _digits(text: str) -> list[str]:
     import regex
 
-    return regex.findall(r"\d+", text)
+    return [str(d) for d in regex.findall(r"\d+", text)]
 
 
 def _lengths_match(a: str, lang_a: str, b: str, lang_b: str) -> bool:
