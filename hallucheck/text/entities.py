@@ -14,7 +14,9 @@ word would drown the real ones. The rules (docs/detectors-rules.md):
   ``Deutsche Bahn``) count as in English. Single-word names that are also dictionary words
   (``Berlin``, ``Müller``) are missed on purpose: a plain noun is never flagged.
 * Chinese: Latin-script runs inside Chinese text that contain a capital letter
-  (``Jean Dupont``, ``iPhone``); Han-script names are not attempted.
+  (``Jean Dupont``, ``iPhone``), and transliterated names, whose parts a middle dot joins
+  (``赫尔曼·福格特``: each part is a name word); other Han-script names are not attempted (a
+  Chinese name looks like any two or three characters).
 * Lines written in Title Case (headings) are skipped.
 """
 
@@ -41,6 +43,7 @@ __all__ = [
     "name_words",
     "word_supported",
     "NAME_ALIASES",
+    "transliteration_supported",
     "REFERENCE_WORDS",
 ]
 
@@ -208,7 +211,74 @@ def _latin_entities(
         out.append(EntityMention(offset + s, offset + e, text[s:e], tuple((offset + w[0], offset + w[1]) for w in names)))
 
 
+# A transliterated foreign name: parts joined by a middle dot, as Chinese writes "Hermann Vogt"
+# (赫尔曼·福格特). Chinese has no spaces, so a part ends where the characters that transliterate
+# sounds end (the usual ones of both scripts, below): "天文学家赫尔曼·福格特以" gives 赫尔曼·福格特.
+_TRANSLITERATION_CHARS = frozenset(
+    "丁万丘东丝丰丹丽乃乌乔亚亞亨什伊休伦伯佐佩保修倫傑克內兰兹内凡凯凱切列利加努劳勃勒勞华南博卡卢厄古史司吉吕哈唐喬"
+    "嘉图圖圣圭坎坦埃基塔塞墨夏多夫夸奇奈奎奥奧妮姆威娄娜孟宁安宾密富尔尚尤尼巴布希帕席库庞庫廉延廷弗彭彼律德恩恰惠愛"
+    "戈戴扎托扬拉拜捷提揚撒斐斯施旺昂明普曼朗本朱杜杰東松林查柯柳格桑梅森欣欧欽歐比毕毛汀汉汤沃沙法波泰泽洛派海涅温湯"
+    "溫滕漢潘澤澳烏热爱爾特玛玲珀珍班琪琳琴琼瑙瑞瑟瑪瓊瓜瓦甘田申留畢登皮盖盧福科穆章米約納素索絲維约纳纽绍维缪罗羅美"
+    "翰耶肖肯胡舍舒艾芒芙芬苏若英茂茜茨茲茹莉莎莫莱華菲萊萨萬蒂蒙蓋蕾薇薩蘇蘭裏西詹誇諾謝让许诺谢豐豪貝賈賓賽贝费贾赖"
+    "赛赫路辛达迈连迪道達邁邦里金錫钦锡阿陆陶隆雅雷霍露韋韦马魯鲁鲍麗麥麦黎默黛齊齐龙"
+)
+_HAN_DOT = regex.compile(r"(?<=\p{Han})[·・‧•](?=\p{Han})")
+
+
+def _transliterations(text: str) -> list[EntityMention]:
+    """Dot-joined names (each part a name word); a dot with no name character beside it is none."""
+    out: list[EntityMention] = []
+    end = -1
+    for dot in _HAN_DOT.finditer(text):
+        if dot.start() < end:
+            continue  # a later dot of a name already taken (马丁·路德·金)
+        a = dot.start()
+        while a > 0 and text[a - 1] in _TRANSLITERATION_CHARS:
+            a -= 1
+        if a == dot.start():
+            continue
+        parts = [(a, dot.start())]
+        b = dot.end()
+        while True:
+            e = b
+            while e < len(text) and text[e] in _TRANSLITERATION_CHARS:
+                e += 1
+            if e == b:
+                break
+            parts.append((b, e))
+            if e < len(text) and _HAN_DOT.match(text, e):
+                b = e + 1
+                continue
+            break
+        if len(parts) < 2:
+            continue
+        end = parts[-1][1]
+        out.append(EntityMention(a, end, text[a:end], tuple(parts)))
+    return out
+
+
+_DOTS = str.maketrans("・‧•", "···")
+
+
+def transliteration_supported(name: str, source_text: str) -> bool:
+    """Whether the sources give the dot-joined name ``name``: they hold the characters on either
+    side of each of its dots (two of each, fewer when the part is shorter), with the dot or without.
+
+    Only the characters at a dot are compared, because where a part ends away from the dot is a
+    guess (:data:`_TRANSLITERATION_CHARS`); "史蒂夫·乔布斯" and "史蒂夫·沃兹尼亚克" still differ there.
+    """
+    name = name.translate(_DOTS)
+    sources = source_text.translate(_DOTS)
+    parts = name.split("·")
+    for left, right in zip(parts, parts[1:]):
+        core_l, core_r = left[-2:], right[:2]
+        if f"{core_l}·{core_r}" not in sources and f"{core_l}{core_r}" not in sources:
+            return False
+    return True
+
+
 def _chinese_entities(text: str, out: list[EntityMention]) -> None:
+    out.extend(_transliterations(text))
     for m in _LATIN_RUN.finditer(text):
         raw = m.group().rstrip(".-'’ ")
         if not raw or not any(c.isupper() for c in raw):

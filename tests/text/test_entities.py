@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from hallucheck.text.entities import entity_words, find_entities, name_words, word_supported
+from hallucheck.text.entities import entity_words, find_entities, name_words, transliteration_supported, word_supported
 
 
 def names(text: str, language: str) -> list[str]:
@@ -24,6 +24,10 @@ def names(text: str, language: str) -> list[str]:
         ("该公司由 Jean Dupont 于2010年创立，使用 iPhone 和 AI。", "zh-Hans", ["Jean Dupont", "iPhone"]),
         ("It was opened by Bank of America and John Smith's friend.", "en", ["Bank of America", "John Smith"]),
         ("Le général Charles de Gaulle est venu.", "fr", ["Charles de Gaulle"]),
+        # dot-joined transliterations end where the sound-spelling characters end
+        ("天文学家赫尔曼·福格特以家族遗产出资。", "zh-Hans", ["赫尔曼·福格特"]),
+        ("演讲者是马丁·路德·金和 Jean Dupont。", "zh-Hans", ["马丁·路德·金", "Jean Dupont"]),
+        ("研究員安娜・瑪麗亞・施密特發現", "zh-Hant", ["安娜・瑪麗亞・施密特"]),
     ],
 )
 def test_names(text: str, language: str, expected: list[str]) -> None:
@@ -41,6 +45,7 @@ def test_names(text: str, language: str, expected: list[str]) -> None:
         ("I think OK. Yes, it is.", "en"),
         ("le prix est bas", "fr"),
         ("这是一个普通的句子。", "zh-Hans"),
+        ("天文学·观测手册", "zh-Hans"),  # a dot between words that spell no sound
     ],
 )
 def test_not_names(text: str, language: str) -> None:
@@ -109,3 +114,12 @@ def test_ascii_word_pattern_agrees_with_the_unicode_one() -> None:
     every = "".join(map(chr, range(128)))
     for text in (every, every[::-1], "O'Neil's Wi-Fi x-1 a'b -c 3M", "{'OutdoorSeating': True, 'state': 'CA'}"):
         assert e._WORD_ASCII.findall(text) == e._WORD.findall(text)
+
+
+def test_a_transliterated_name_is_compared_at_its_dots() -> None:
+    sources = "第一座圆顶由天文学家汉斯·福格特出资建造。史蒂夫·乔布斯也来过。"
+    assert transliteration_supported("汉斯·福格特", sources)
+    assert transliteration_supported("汉斯•福格特", sources)  # another dot
+    assert transliteration_supported("汉斯·福格特", "汉斯福格特")  # the sources without the dot
+    assert not transliteration_supported("赫尔曼·福格特", sources)
+    assert not transliteration_supported("史蒂夫·沃兹尼亚克", sources)

@@ -30,9 +30,10 @@ from hallucheck.text.entities import (
     entity_words,
     find_entities,
     name_words,
+    transliteration_supported,
     word_supported,
 )
-from hallucheck.text.language import base_language, detect_language
+from hallucheck.text.language import base_language, detect_language, is_cjk_char
 from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, same_value, scan_numbers
 from hallucheck.types import Coverage, Evidence, Finding, Role, Span
 
@@ -897,25 +898,17 @@ class NumbersDetector(BaseDetector):
             kind="unsupported_figure",
         )
 
-    def _entity(
-        self, analysis: CaseAnalysis, facts: SourceFacts, ent: EntityMention, q_words: frozenset[str], lang: str
-    ) -> Span | None:
-        answer = analysis.answer
-        missing: list[tuple[int, int]] = []
-        for a, b in ent.words:
-            forms = entity_words(answer[a:b], lower=False)
-            if not forms:
-                continue
-            if all(
-                word_supported(f, facts.words) or word_supported(f, q_words) or (lang.startswith("zh") and f.lower() in facts.lower)
-                for f in forms
-            ):
-                continue
-            missing.append((a, b))
-        if not missing:
+    def _transliterated(self, analysis: CaseAnalysis, facts: SourceFacts, ent: EntityMention) -> Span | None:
+        """A dot-joined name (赫尔曼·福格特) the Chinese sources do not give. Only checked when the
+        sources are in the answer's script: over English sources the name is spelt in Latin
+        letters, and simplified and traditional characters spell the same name differently."""
+        if analysis.source_language != detect_language(analysis.answer) or transliteration_supported(ent.text, facts.source.text):
             return None
-        a, b = missing[0][0], missing[-1][1]
-        text = answer[a:b]
+        return self._name_span(analysis, facts, ent.start, ent.end)
+
+    def _name_span(self, analysis: CaseAnalysis, facts: SourceFacts, a: int, b: int) -> Span:
+        """An ``unknown_name`` span on ``answer[a:b]``, with the nearest source sentence as evidence."""
+        text = analysis.answer[a:b]
         sent_idx = next((i for i, s in enumerate(analysis.sentences) if s.start <= a < s.end), -1)
         evidence: list[Evidence] = []
         if sent_idx >= 0:
@@ -933,6 +926,27 @@ class NumbersDetector(BaseDetector):
             evidence=evidence,
             kind="unknown_name",
         )
+
+    def _entity(
+        self, analysis: CaseAnalysis, facts: SourceFacts, ent: EntityMention, q_words: frozenset[str], lang: str
+    ) -> Span | None:
+        answer = analysis.answer
+        if lang.startswith("zh") and is_cjk_char(ent.text[0]):  # a dot-joined name (Latin ones start with a letter)
+            return self._transliterated(analysis, facts, ent)
+        missing: list[tuple[int, int]] = []
+        for a, b in ent.words:
+            forms = entity_words(answer[a:b], lower=False)
+            if not forms:
+                continue
+            if all(
+                word_supported(f, facts.words) or word_supported(f, q_words) or (lang.startswith("zh") and f.lower() in facts.lower)
+                for f in forms
+            ):
+                continue
+            missing.append((a, b))
+        if not missing:
+            return None
+        return self._name_span(analysis, facts, missing[0][0], missing[-1][1])
 
 
 def _features(n_numbers: int, unsupported: int, contradicted: int, n_entities: int, unsupported_entities: int) -> dict[str, float]:

@@ -134,6 +134,16 @@ def test_german_nouns_are_not_names() -> None:
     assert f.spans == []
 
 
+def test_a_chinese_transliterated_name_the_sources_lack() -> None:
+    src = "基斯勒天文台始建于1912年。第一座圆顶由天文学家汉斯·福格特出资建造。"
+    f = run("第一座圆顶的资金由天文学家赫尔曼·福格特以家族遗产提供。", src)
+    assert [(s.text, s.label, s.kind) for s in f.spans] == [("赫尔曼·福格特", "baseless", "unknown_name")]
+    assert run("第一座圆顶由汉斯·福格特出资建造。", src).spans == []
+    # Not compared across scripts or languages: the same name is spelt otherwise there.
+    assert run("第一座圓頂由漢斯·福格特出資建造。", src).spans == []
+    assert run("第一座圆顶由天文学家汉斯·福格特出资建造。", "The first dome was funded by the astronomer Hans Vogt.").spans == []
+
+
 def test_entities_option() -> None:
     f = run("It was founded by Jean Dupont.", "It was founded long ago.", entities=False)
     assert f.spans == []
