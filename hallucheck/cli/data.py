@@ -70,6 +70,10 @@ def synth_command(
         help="Language of the sources of cross-lingual cases (default: en, or zh-Hans for --lang en); "
         "needs files named NAME.LANG.EXT. 'none' turns them off.",
     ),
+    paraphrase: bool = typer.Option(
+        True, "--paraphrase/--no-paraphrase",
+        help="Write the paraphrase and para_<edit> cases (--no-paraphrase: the files of before 2026-11-25 13:00 UTC).",
+    ),
 ) -> None:
     """Labelled QA and summary cases from your own documents, split train/calib/dev by document.
 
@@ -100,7 +104,7 @@ def synth_command(
     if not sections:
         raise InputError(f"{source_dir}: no paragraphs in {language} found in .html, .md or .txt files")
     partners = read_corpus(source_dir, partner_lang) if partner_lang else []
-    counts = _write(make_cases(sections, SynthOptions(seed=seed), partners), out)
+    counts = _write(make_cases(sections, SynthOptions(seed=seed, paraphrase=paraphrase), partners), out)
     sys.stderr.write(_summary(counts, out) + "\n")
 
 

@@ -76,10 +76,13 @@ def default_partner(language: str) -> str:
 
 @dataclass(frozen=True)
 class SynthOptions:
-    """What to generate: the seed, and how often an unfaithful case also carries correct markers."""
+    """What to generate: the seed, how often an unfaithful case also carries correct markers, and
+    whether to write the ``paraphrase`` and ``para_<edit>`` cases (off: the files as they were
+    before those kinds, so that earlier measurements can be reproduced)."""
 
     seed: int = 13
     cited_share: float = 0.25
+    paraphrase: bool = True
 
 
 @dataclass
@@ -373,7 +376,8 @@ class _SectionWriter:
         if self.partner is not None:
             yield from self._cross()
         yield from self._swap()
-        yield from self._paraphrased()
+        if self.options.paraphrase:
+            yield from self._paraphrased()
 
     def _swap(self) -> Iterator[dict[str, Any]]:
         """One ``swap`` case, drawn with a generator of its own and written last, so that adding

@@ -119,3 +119,13 @@ def test_styles_name_sources_and_make_missing_ids() -> None:
         marker = style.marker(ids[0], "zh-Hant")
         (found,) = find_citations(f"句子{marker}。", known_ids=ids)
         assert found.ids == (ids[0],)
+
+
+def test_paraphrase_cases_come_last_and_can_be_left_out(corpus: Path) -> None:
+    with_para = _cases(corpus, "en", "zh-Hans")
+    without = list(make_cases(read_corpus(corpus, "en"), SynthOptions(paraphrase=False), read_corpus(corpus, "zh-Hans")))
+    kinds = Counter(c["metadata"]["edit"] for c in with_para)
+    assert kinds["paraphrase"] > 0
+    assert not any(c["metadata"]["edit"].startswith("para") for c in without)
+    # every other case is the same with or without them
+    assert [c for c in with_para if not c["metadata"]["edit"].startswith("para")] == without
