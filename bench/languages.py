@@ -56,6 +56,7 @@ def main() -> None:
     ap.add_argument("--langs", default=",".join(LANGS))
     ap.add_argument("--split", default="dev", choices=("dev", "calib", "train", "all"))
     ap.add_argument("--limit", type=int, default=None, help="at most this many answers per language")
+    ap.add_argument("--name", default=None, help="result name (default: languages_<split>)")
     args = ap.parse_args()
     results: dict[str, Any] = {}
     for lang in filter(None, args.langs.split(",")):
@@ -64,7 +65,7 @@ def main() -> None:
             sys.exit(f"no such file: {path}")
         results[lang] = one(path, args.split, args.limit)
         print(lang, json.dumps(results[lang]), flush=True)
-    out = write_result(f"languages_{args.split}", {"machine": machine(), "split": args.split, "limit": args.limit,
+    out = write_result(args.name or f"languages_{args.split}", {"machine": machine(), "split": args.split, "limit": args.limit,
                                                     "results": results})
     print(f"wrote {out}")
 
