@@ -28,6 +28,7 @@ def names(text: str, language: str) -> list[str]:
         ("天文学家赫尔曼·福格特以家族遗产出资。", "zh-Hans", ["赫尔曼·福格特"]),
         ("演讲者是马丁·路德·金和 Jean Dupont。", "zh-Hans", ["马丁·路德·金", "Jean Dupont"]),
         ("研究員安娜・瑪麗亞・施密特發現", "zh-Hant", ["安娜・瑪麗亞・施密特"]),
+        ("由托馬斯·布蘭特負責", "zh-Hant", ["托馬斯·布蘭特"]),  # traditional forms of the sound characters
     ],
 )
 def test_names(text: str, language: str, expected: list[str]) -> None:
