@@ -20,12 +20,14 @@ unfaithful edit made on top of it keeps an exact span.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import regex
 
 from hallucheck.synth.draft import Draft
 from hallucheck.synth.edits import EditContext, reword
 from hallucheck.synth.paraphrase_lexicon import PARAPHRASE, REGISTER
+from hallucheck.text.language import base_language
 
 __all__ = ["paraphrase"]
 
@@ -41,15 +43,16 @@ _CLAUSE_WORDS = {
     "fr": r"(?i)(?<!\p{L})(?:parce|car|quand|lorsque|si|qui|que|qu|et|ou|où|dont|pour|afin)(?!\p{L})",
 }
 _ZH_CONDITION = regex.compile(r"^(如果|假如|若(?!干))([^，。！？]{2,40})，(?:那么|那麼|则|則|就)?([^。！？]{4,})([。！？])$")
-_ZH_PROVIDED = {"zh-Hans": "前提是", "zh-Hant": "前提是"}
+_ZH_PROVIDED = "前提是"  # "provided that" (the same characters in both scripts)
 
 Operation = Callable[[str, EditContext], "str | None"]
 
 
 def _is_zh(language: str) -> bool:
-    return language.startswith("zh")
+    return base_language(language) == "zh"
 
 
+@lru_cache(maxsize=1024)
 def _pattern(old: str, language: str) -> regex.Pattern[str]:
     if _is_zh(language):
         return regex.compile(regex.escape(old) + f"(?![{_ZH_LONGER}])")
@@ -113,7 +116,7 @@ def _move_fronted(text: str, ctx: EditContext) -> str | None:
         m = _ZH_CONDITION.match(text)
         if m is None:
             return None
-        return f"{m.group(3)}，{_ZH_PROVIDED[ctx.language]}{m.group(2)}{m.group(4)}"
+        return f"{m.group(3)}，{_ZH_PROVIDED}{m.group(2)}{m.group(4)}"
     words = _FRONTED.get(ctx.language)
     if not words:
         return None
