@@ -70,6 +70,12 @@ def train_language_policies(
         True, "--collect/--no-collect", help="run the detectors on answers missing from the cache (--no-collect: fit on the cache as it is)"
     ),
     seed: int = typer.Option(13, "--seed"),
+    tagger_stage_drop: str = typer.Option(
+        "", "--tagger-stage-drop", help="comma-separated detectors the stage with the tagger leaves out (e.g. ngram,overlap)"
+    ),
+    min_gain: float = typer.Option(
+        0.01, "--min-gain", help="calib OOF F1 the tagger stage must add over the cheap one to be used (negative: may cost)"
+    ),
 ) -> None:
     """Fit the learned policy per language group (zh, de, fr) on the calib part of labelled cases
     (as ``hallucheck data synth`` writes them); report dev per language (needs scikit-learn)."""
@@ -105,7 +111,13 @@ def train_language_policies(
     if not caches:
         raise InputError(f"{cases}: no *.zh-Hans.jsonl, *.zh-Hant.jsonl, *.de.jsonl or *.fr.jsonl files")
     spec = dict(load_spec(policy))
-    languages, report = fit_language_policies(spec, caches, dev_caches=dev_caches, seed=seed)
+    drop = [d.strip() for d in tagger_stage_drop.split(",") if d.strip()]
+    unknown = sorted(set(drop) - set(dets))
+    if unknown:
+        raise InputError(f"--tagger-stage-drop: unknown detector(s) {', '.join(unknown)}; the stages read {', '.join(dets)}")
+    languages, report = fit_language_policies(
+        spec, caches, dev_caches=dev_caches, seed=seed, min_gain=min_gain, tagger_stage_drop=drop
+    )
     spec["languages"] = languages
     spec["languages_report"] = report
     Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")

@@ -46,3 +46,44 @@ def test_citation_only_positives_are_left_out_of_the_fit_rows_only_when_asked(tm
     everything, feats = language_rows(tmp_path, ["ngram"], "calib")
     assert [g["key"] for g in everything] == ["calib:1", "calib:2", "calib:3"]
     assert all(f["ngram.risk"] == 0.1 for f in feats)
+
+
+def _fit_cache(cache: Path, n: int = 240) -> None:
+    """A group's calib cache where ``ngram`` separates the labels and ``model`` only partly does."""
+    import random
+
+    rng = random.Random(3)
+    gold, dets = [], {d: [] for d in ("citations", "lexicon", "numbers", "ngram", "overlap", "model")}
+    for i in range(n):
+        label = i % 2 == 1
+        key = f"calib:{i}"
+        gold.append({"key": key, "part": "calib", "task": "qa", "label": label, "answer_chars": 80,
+                     "language": "de", "source": f"s{i // 4}", "citation_only": False})
+        for d in dets:
+            value = float(label) if d == "ngram" else (0.3 * label + 0.7 * rng.random()) if d == "model" else rng.random()
+            dets[d].append({"key": key, "risk": value, "flagged": value > 0.5, "features": {"x": value}})
+    _write(cache, "gold", gold)
+    for d, rows in dets.items():
+        _write(cache, d, rows)
+
+
+def test_the_tagger_stage_can_leave_lexical_novelty_out_and_then_decides_every_answer(tmp_path: Path) -> None:
+    import pytest
+
+    pytest.importorskip("sklearn")
+    from hallucheck.train.language_stack import fit_language_policies
+
+    _fit_cache(tmp_path / "de")
+    caches = {"de": tmp_path / "de"}
+    plain, _ = fit_language_policies({}, caches, dev_caches={}, log=lambda *_: None)
+    assert "full" not in plain["de"]["stages"]  # ngram alone is perfect on these rows: the tagger adds nothing
+    assert plain["de"]["escalate_low"] == 1.0
+
+    dropped, report = fit_language_policies({}, caches, dev_caches={}, min_gain=-1.0,
+                                            tagger_stage_drop=("ngram", "overlap"), log=lambda *_: None)
+    full = dropped["de"]["stages"]["full"]
+    assert "ngram" not in full["detectors"] and "overlap" not in full["detectors"] and "model" in full["detectors"]
+    assert not any(f.startswith(("ngram.", "overlap.")) for f in full["features"])
+    assert (dropped["de"]["escalate_low"], dropped["de"]["escalate_high"]) == (0.0, 1.0)
+    assert report["de"]["tagger_stage_drop"] == ["ngram", "overlap"]
+    assert report["de"]["with_tagger"]["f1"] < report["de"]["cheap"]["f1"]  # what leaving novelty out costs here
