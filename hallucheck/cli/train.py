@@ -76,6 +76,14 @@ def train_language_policies(
     min_gain: float = typer.Option(
         0.01, "--min-gain", help="calib OOF F1 the tagger stage must add over the cheap one to be used (negative: may cost)"
     ),
+    extra_cases: str | None = typer.Option(
+        None,
+        "--extra-cases",
+        help="folder of more labelled cases, one file per language (e.g. data/reworded): their train and calib parts join the fit",
+    ),
+    only_groups: str = typer.Option(
+        "", "--groups", help="comma-separated language groups to fit (zh, de, fr); the others keep their fit from --policy"
+    ),
 ) -> None:
     """Fit the learned policy per language group (zh, de, fr) on the calib part of labelled cases
     (as ``hallucheck data synth`` writes them); report dev per language (needs scikit-learn)."""
@@ -85,7 +93,7 @@ def train_language_policies(
     from hallucheck.errors import InputError
     from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP
     from hallucheck.policies.learned import load_spec
-    from hallucheck.train.language_stack import LANGUAGE_GROUPS, fit_language_policies
+    from hallucheck.train.language_stack import LANGUAGE_GROUPS, fit_language_policies, with_extra_cases
     from hallucheck.train.stack import FULL_EXTRA
     from hallucheck.train.stack_data import collect
 
@@ -102,12 +110,18 @@ def train_language_policies(
         if not files:
             continue
         caches[lang] = Path(cache) / lang
+        source = files[0]
+        if extra_cases:
+            extra = sorted({*Path(extra_cases).glob(f"{lang}.jsonl"), *Path(extra_cases).glob(f"*.{lang}.jsonl")})
+            source = with_extra_cases(files[0], extra, Path(cache) / f"cases.{lang}.jsonl")
         if run_detectors:
-            collect(files[0], caches[lang], dets, parts=("calib",), data_format="generic")
+            collect(source, caches[lang], dets, parts=("calib",), data_format="generic")
         if dev_files:
             dev_caches[lang] = Path(cache) / "dev" / lang
             if run_detectors:
                 collect(dev_files[0], dev_caches[lang], dets, parts=("dev",), limit=dev_limit, data_format="generic")
+    if extra_cases and not Path(extra_cases).is_dir():
+        raise InputError(f"--extra-cases {extra_cases}: not a folder")
     if not caches:
         raise InputError(f"{cases}: no *.zh-Hans.jsonl, *.zh-Hant.jsonl, *.de.jsonl or *.fr.jsonl files")
     spec = dict(load_spec(policy))
@@ -115,9 +129,18 @@ def train_language_policies(
     unknown = sorted(set(drop) - set(dets))
     if unknown:
         raise InputError(f"--tagger-stage-drop: unknown detector(s) {', '.join(unknown)}; the stages read {', '.join(dets)}")
+    chosen = [g.strip() for g in only_groups.split(",") if g.strip()] or None
+    unknown_groups = sorted(set(chosen or ()) - set(LANGUAGE_GROUPS))
+    if unknown_groups:
+        raise InputError(f"--groups: unknown group(s) {', '.join(unknown_groups)}; the groups are {', '.join(LANGUAGE_GROUPS)}")
     languages, report = fit_language_policies(
-        spec, caches, dev_caches=dev_caches, seed=seed, min_gain=min_gain, tagger_stage_drop=drop
+        spec, caches, dev_caches=dev_caches, seed=seed, min_gain=min_gain, tagger_stage_drop=drop, only_groups=chosen
     )
+    if chosen:  # the groups not refitted keep their fit and its report
+        kept = {g: v for g, v in (spec.get("languages") or {}).items() if g not in chosen}
+        languages = {**kept, **languages}
+        old_report = spec.get("languages_report") or {}
+        report = {**{g: old_report[g] for g in kept if g in old_report}, **report}
     spec["languages"] = languages
     spec["languages_report"] = report
     Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")

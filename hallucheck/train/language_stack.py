@@ -30,7 +30,7 @@ from hallucheck.policies.learned import LearnedPolicy, Stage, case_features, sta
 from hallucheck.train.stack import FULL_EXTRA, fit_stage
 from hallucheck.train.stack_data import load_cache
 
-__all__ = ["LANGUAGE_GROUPS", "fit_language_policies", "language_rows"]
+__all__ = ["LANGUAGE_GROUPS", "fit_language_policies", "language_rows", "with_extra_cases"]
 
 LANGUAGE_GROUPS: dict[str, tuple[str, ...]] = {"zh": ("zh-Hans", "zh-Hant"), "de": ("de",), "fr": ("fr",)}
 
@@ -59,6 +59,29 @@ def language_rows(
     return rows, feats
 
 
+def with_extra_cases(cases: Path, extra: Sequence[Path], out: Path) -> Path:
+    """``cases`` followed by the train and calib records of ``extra``, as calib records, in ``out``.
+
+    The rule-made cases' faithful answers mostly copy their sources; cases written to reword
+    them (``data/reworded``) show the fit what a faithful reworded answer looks like. The fit
+    reads only calib records, so their train part joins it too; their dev part stays out, for
+    the report. ``cases`` comes first and unchanged, so a detector cache keyed by line stays valid.
+    """
+    import json
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write(cases.read_text(encoding="utf-8"))
+        for path in extra:
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if not line.strip():
+                    continue
+                record = json.loads(line)
+                if record.get("part") in ("train", "calib"):
+                    fh.write(json.dumps({**record, "part": "calib"}, ensure_ascii=False) + "\n")
+    return out
+
+
 def _matrix(feats: Sequence[Mapping[str, float]], names: Sequence[str], fill: Sequence[float] | None = None) -> np.ndarray:
     x = np.zeros((len(feats), len(names)))
     for i, f in enumerate(feats):
@@ -84,6 +107,7 @@ def fit_language_policies(
     seed: int = 13,
     min_gain: float = 0.01,
     tagger_stage_drop: Sequence[str] = (),
+    only_groups: Sequence[str] | None = None,
     log: Any = print,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(languages, report)``: the ``languages`` section of a learned spec, and dev numbers.
@@ -98,6 +122,9 @@ def fit_language_policies(
     rewords its sources. Such a stage, when used, decides every answer of its group (the cascade
     always escalates to it), since the cheap stage would otherwise reject on novelty before the
     tagger is asked. ``min_gain`` may then be negative: the calib F1 it may cost.
+
+    ``only_groups`` fits only those language groups (default: every group with cases); the caller
+    keeps the others' fits.
     """
     cheap = list(CHEAP)
     full = cheap + list(FULL_EXTRA)
@@ -105,6 +132,8 @@ def fit_language_policies(
     languages: dict[str, Any] = {}
     report: dict[str, Any] = {}
     for group, langs in LANGUAGE_GROUPS.items():
+        if only_groups is not None and group not in only_groups:
+            continue
         present = [lang for lang in langs if lang in caches]
         if not present:
             continue

@@ -87,3 +87,22 @@ def test_the_tagger_stage_can_leave_lexical_novelty_out_and_then_decides_every_a
     assert (dropped["de"]["escalate_low"], dropped["de"]["escalate_high"]) == (0.0, 1.0)
     assert report["de"]["tagger_stage_drop"] == ["ngram", "overlap"]
     assert report["de"]["with_tagger"]["f1"] < report["de"]["cheap"]["f1"]  # what leaving novelty out costs here
+
+
+def test_extra_cases_follow_the_cases_unchanged_and_join_the_fit_as_calib(tmp_path: Path) -> None:
+    from hallucheck.train.language_stack import with_extra_cases
+
+    cases = tmp_path / "debref.de.jsonl"
+    cases.write_text('{"id": "a", "part": "train"}\n{"id": "b", "part": "calib"}\n', encoding="utf-8")
+    extra = tmp_path / "de.jsonl"
+    extra.write_text(
+        "".join(json.dumps({"id": i, "part": p, "answer": "Gebühr"}, ensure_ascii=False) + "\n"
+                for i, p in (("x", "train"), ("y", "dev"), ("z", "calib"))),
+        encoding="utf-8",
+    )
+    out = with_extra_cases(cases, [extra], tmp_path / "out" / "cases.de.jsonl")
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[:2] == cases.read_text(encoding="utf-8").splitlines()  # line keys of a cache stay valid
+    added = [json.loads(line) for line in lines[2:]]
+    assert [(r["id"], r["part"]) for r in added] == [("x", "calib"), ("z", "calib")]  # the dev part stays out
+    assert added[0]["answer"] == "Gebühr"
