@@ -106,3 +106,18 @@ def test_extra_cases_follow_the_cases_unchanged_and_join_the_fit_as_calib(tmp_pa
     added = [json.loads(line) for line in lines[2:]]
     assert [(r["id"], r["part"]) for r in added] == [("x", "calib"), ("z", "calib")]  # the dev part stays out
     assert added[0]["answer"] == "Gebühr"
+
+
+def test_only_the_named_groups_are_fitted(tmp_path: Path) -> None:
+    import pytest
+
+    pytest.importorskip("sklearn")
+    from hallucheck.train.language_stack import fit_language_policies
+
+    _fit_cache(tmp_path / "de")
+    _fit_cache(tmp_path / "fr")
+    caches = {"de": tmp_path / "de", "fr": tmp_path / "fr"}
+    both, _ = fit_language_policies({}, caches, dev_caches={}, log=lambda *_: None)
+    assert sorted(both) == ["de", "fr"]
+    one, report = fit_language_policies({}, caches, dev_caches={}, only_groups=["fr"], log=lambda *_: None)
+    assert list(one) == ["fr"] and "de" not in report
