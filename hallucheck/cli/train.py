@@ -101,9 +101,19 @@ def train_language_policies(
     if not folder.is_dir():
         raise InputError(f"{cases}: not a folder")
     dev_folder = Path(dev_cases) if dev_cases else folder
+    if extra_cases and not Path(extra_cases).is_dir():
+        raise InputError(f"--extra-cases {extra_cases}: not a folder")
     caches: dict[str, Path] = {}
     dev_caches: dict[str, Path] = {}
     dets = [*CHEAP, *FULL_EXTRA]
+    drop = [d.strip() for d in tagger_stage_drop.split(",") if d.strip()]
+    unknown = sorted(set(drop) - set(dets))
+    if unknown:
+        raise InputError(f"--tagger-stage-drop: unknown detector(s) {', '.join(unknown)}; the stages read {', '.join(dets)}")
+    chosen = [g.strip() for g in only_groups.split(",") if g.strip()] or None
+    unknown_groups = sorted(set(chosen or ()) - set(LANGUAGE_GROUPS))
+    if unknown_groups:
+        raise InputError(f"--groups: unknown group(s) {', '.join(unknown_groups)}; the groups are {', '.join(LANGUAGE_GROUPS)}")
     for lang in (code for codes in LANGUAGE_GROUPS.values() for code in codes):
         files = sorted(folder.glob(f"*.{lang}.jsonl"))
         dev_files = sorted(dev_folder.glob(f"*.{lang}.jsonl"))
@@ -120,19 +130,9 @@ def train_language_policies(
             dev_caches[lang] = Path(cache) / "dev" / lang
             if run_detectors:
                 collect(dev_files[0], dev_caches[lang], dets, parts=("dev",), limit=dev_limit, data_format="generic")
-    if extra_cases and not Path(extra_cases).is_dir():
-        raise InputError(f"--extra-cases {extra_cases}: not a folder")
     if not caches:
         raise InputError(f"{cases}: no *.zh-Hans.jsonl, *.zh-Hant.jsonl, *.de.jsonl or *.fr.jsonl files")
     spec = dict(load_spec(policy))
-    drop = [d.strip() for d in tagger_stage_drop.split(",") if d.strip()]
-    unknown = sorted(set(drop) - set(dets))
-    if unknown:
-        raise InputError(f"--tagger-stage-drop: unknown detector(s) {', '.join(unknown)}; the stages read {', '.join(dets)}")
-    chosen = [g.strip() for g in only_groups.split(",") if g.strip()] or None
-    unknown_groups = sorted(set(chosen or ()) - set(LANGUAGE_GROUPS))
-    if unknown_groups:
-        raise InputError(f"--groups: unknown group(s) {', '.join(unknown_groups)}; the groups are {', '.join(LANGUAGE_GROUPS)}")
     languages, report = fit_language_policies(
         spec, caches, dev_caches=dev_caches, seed=seed, min_gain=min_gain, tagger_stage_drop=drop, only_groups=chosen
     )

@@ -17,6 +17,7 @@ scored for the report only, every answer included. Needs scikit-learn.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -67,8 +68,6 @@ def with_extra_cases(cases: Path, extra: Sequence[Path], out: Path) -> Path:
     reads only calib records, so their train part joins it too; their dev part stays out, for
     the report. ``cases`` comes first and unchanged, so a detector cache keyed by line stays valid.
     """
-    import json
-
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", encoding="utf-8") as fh:
         fh.write(cases.read_text(encoding="utf-8"))
