@@ -136,11 +136,6 @@ def train_language_policies(
     languages, report = fit_language_policies(
         spec, caches, dev_caches=dev_caches, seed=seed, min_gain=min_gain, tagger_stage_drop=drop, only_groups=chosen
     )
-    if chosen:  # the groups not refitted keep their fit and its report
-        kept = {g: v for g, v in (spec.get("languages") or {}).items() if g not in chosen}
-        languages = {**kept, **languages}
-        old_report = spec.get("languages_report") or {}
-        report = {**{g: old_report[g] for g in kept if g in old_report}, **report}
     spec["languages"] = languages
     spec["languages_report"] = report
     Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")

@@ -48,13 +48,9 @@ _ZH_PROVIDED = "前提是"  # "provided that" (the same characters in both scrip
 Operation = Callable[[str, EditContext], "str | None"]
 
 
-def _is_zh(language: str) -> bool:
-    return base_language(language) == "zh"
-
-
 @lru_cache(maxsize=1024)
 def _pattern(old: str, language: str) -> regex.Pattern[str]:
-    if _is_zh(language):
+    if base_language(language) == "zh":
         return regex.compile(regex.escape(old) + f"(?![{_ZH_LONGER}])")
     head = r"(?<![\p{L}\p{N}'’-])" if old[:1].isalpha() else ""
     tail = r"(?![\p{L}\p{N}'’-])" if old[-1:].isalpha() else ""
@@ -73,7 +69,7 @@ def _replace_pairs(
         if changed >= limit:
             break
         forms = [(old, new)]
-        if old[:1].islower() and not _is_zh(ctx.language):
+        if old[:1].islower() and base_language(ctx.language) != "zh":
             forms.append((old[:1].upper() + old[1:], new[:1].upper() + new[1:]))
         for o, n in forms:
             m = _pattern(o, ctx.language).search(text)
@@ -112,7 +108,7 @@ def _connectives(text: str, ctx: EditContext) -> str | None:
 
 def _move_fronted(text: str, ctx: EditContext) -> str | None:
     """"In X, Y." -> "Y in X."; "如果A，B。" -> "B，前提是A。"."""
-    if _is_zh(ctx.language):
+    if base_language(ctx.language) == "zh":
         m = _ZH_CONDITION.match(text)
         if m is None:
             return None
@@ -128,7 +124,7 @@ def _move_fronted(text: str, ctx: EditContext) -> str | None:
 
 
 def _drop_aside(text: str, ctx: EditContext) -> str | None:
-    pattern = r"（[^（）]{1,40}）|\([^()]{1,40}\)" if _is_zh(ctx.language) else r"\s\([^()]{1,80}\)"
+    pattern = r"（[^（）]{1,40}）|\([^()]{1,40}\)" if base_language(ctx.language) == "zh" else r"\s\([^()]{1,80}\)"
     m = regex.search(pattern, text)
     if m is None or m.start() < 3:
         return None

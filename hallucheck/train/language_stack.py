@@ -122,8 +122,8 @@ def fit_language_policies(
     always escalates to it), since the cheap stage would otherwise reject on novelty before the
     tagger is asked. ``min_gain`` may then be negative: the calib F1 it may cost.
 
-    ``only_groups`` fits only those language groups (default: every group with cases); the caller
-    keeps the others' fits.
+    ``only_groups`` fits only those language groups (default: every group with cases); the other
+    groups keep their fit and calib report from ``spec``.
     """
     cheap = list(CHEAP)
     full = cheap + list(FULL_EXTRA)
@@ -172,6 +172,10 @@ def fit_language_policies(
         log(f"{group}: calib OOF F1 cheap {f_cheap:.3f}, with tagger {f_full:.3f}: tagger {'used' if use_model else 'not used'}")
         report[group] = sub["calib_oof"]
     report["dev"] = _dev(spec, languages, dev_caches or caches, full)
+    if only_groups is not None:
+        kept = {g: v for g, v in (spec.get("languages") or {}).items() if g not in only_groups}
+        old_report = spec.get("languages_report") or {}
+        return {**kept, **languages}, {**{g: old_report[g] for g in kept if g in old_report}, **report}
     return languages, report
 
 
