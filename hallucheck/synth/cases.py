@@ -45,7 +45,7 @@ from hallucheck.synth.edits import (
 from hallucheck.synth.lexicon import QUESTION, SUMMARY_QUESTION
 from hallucheck.synth.paraphrase import paraphrase
 from hallucheck.synth.parts import part_of_key
-from hallucheck.text.language import base_language
+from hallucheck.text.language import is_chinese
 from hallucheck.text.sentences import split_sentences
 
 __all__ = ["EDIT_KINDS", "FAITHFUL_KINDS", "GENERATOR", "PARAPHRASE_EDIT_KINDS", "SynthOptions", "default_partner", "make_cases"]
@@ -111,7 +111,7 @@ class _Pools:
 
 
 def _sentences(paragraph: str, language: str) -> list[str]:
-    least = 8 if base_language(language) == "zh" else 20
+    least = 8 if is_chinese(language) else 20
     return [s.text for s in split_sentences(paragraph) if len(s.text) >= least]
 
 
@@ -128,7 +128,7 @@ def _pools(sections: Sequence[Section]) -> _Pools:
 
 def _join(pieces: Sequence[Draft], language: str) -> Draft:
     """One draft of the pieces in order, separated as the language writes sentences."""
-    zh = base_language(language) == "zh"
+    zh = is_chinese(language)
     out = Draft("")
     for k, piece in enumerate(pieces):
         if k and out.text:
@@ -157,7 +157,7 @@ def _marker_position(text: str) -> tuple[int, bool]:
 def _cite(piece: Draft, marker: str, language: str, label: str | None = None) -> None:
     """Put ``marker`` into the sentence ``piece`` (labelled when ``label`` is given)."""
     pos, space = _marker_position(piece.text)
-    lead = " " if space and base_language(language) != "zh" else ""
+    lead = " " if space and not is_chinese(language) else ""
     piece.insert(pos, lead)
     piece.insert(pos + len(lead), marker, label)
 
@@ -510,7 +510,7 @@ class _SectionWriter:
             a, b = self.sec.paragraphs[i], self.partner.paragraphs[j]
             if sorted(_digits(a)) != sorted(_digits(b)) or not _lengths_match(a, self.lang, b, self.partner.language):
                 continue
-            if len(a) > (300 if base_language(self.lang) == "zh" else 600):
+            if len(a) > (300 if is_chinese(self.lang) else 600):
                 continue
             pairs.append((i, j))
         return pairs
@@ -570,7 +570,7 @@ def _digits(text: str) -> list[str]:
 
 def _lengths_match(a: str, lang_a: str, b: str, lang_b: str) -> bool:
     """Whether two paragraphs are of lengths a translation pair has (Chinese is 2 to 6 times shorter)."""
-    la, lb = len(a) * (3.0 if base_language(lang_a) == "zh" else 1.0), len(b) * (3.0 if base_language(lang_b) == "zh" else 1.0)
+    la, lb = len(a) * (3.0 if is_chinese(lang_a) else 1.0), len(b) * (3.0 if is_chinese(lang_b) else 1.0)
     return 0.45 <= la / max(lb, 1.0) <= 2.2
 
 

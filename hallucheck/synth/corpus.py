@@ -19,7 +19,7 @@ import regex
 from hallucheck.errors import InputError
 from hallucheck.synth.html_text import HtmlSection, html_sections
 from hallucheck.synth.plain_text import markdown_sections, text_sections
-from hallucheck.text.language import base_language, detect_language, normalize_language
+from hallucheck.text.language import detect_language, is_chinese, normalize_language
 
 __all__ = ["LANGUAGES", "Section", "corpus_files", "file_language", "keep_paragraph", "read_corpus"]
 
@@ -94,7 +94,7 @@ def keep_paragraph(text: str, language: str) -> bool:
     if len(text) > 1500:
         return False
     letters = len(_LETTER.findall(text))
-    if base_language(language) == "zh":
+    if is_chinese(language):
         cjk = len(_CJK.findall(text))
         return cjk >= 12 and cjk >= 0.3 * max(letters, 1)
     if len(text) < 30 or len(_WORD.findall(text)) < 6 or letters < 0.6 * len(text.replace(" ", "")):

@@ -33,7 +33,7 @@ from hallucheck.synth.lexicon import (
     SPECULATION,
     UNIT_FAMILIES,
 )
-from hallucheck.text.language import base_language
+from hallucheck.text.language import is_chinese
 
 __all__ = ["SENTENCE_EDITS", "EditContext", "SentenceEdit", "figure_matches", "number_absent", "reword"]
 
@@ -89,7 +89,7 @@ def _value(text: str) -> tuple[float, float] | None:
 def _source_values(source_text: str, language: str) -> list[tuple[float, float]]:
     out = [v for m in _DIGITS.finditer(source_text) if (v := _value(m.group())) is not None]
     spelled = _SPELLED.get(language[:2], {})
-    if base_language(language) == "zh":
+    if is_chinese(language):
         out.extend((float(v), 1.0) for ch, v in spelled.items() if ch in source_text)
     else:
         low = source_text.lower()
@@ -191,7 +191,7 @@ def edit_date(sentence: str, ctx: EditContext) -> Draft | None:
             if m.group() == "May" and ctx.language == "en" and m.start() == 0:
                 continue
             options.append((m.start(), m.end(), [x for x in months if x != m.group()]))
-    if base_language(ctx.language) == "zh":
+    if is_chinese(ctx.language):
         for m in _ZH_MONTH.finditer(sentence):
             options.append((m.start(), m.end(), [str(x) for x in range(1, 13) if str(x) != m.group()]))
     rng.shuffle(options)
@@ -243,7 +243,7 @@ def _fallback_terms(sentence: str, language: str) -> list[str]:
     """Names in a sentence when the document gave no code terms: Latin words in Chinese text,
     and capitalised words that do not open the sentence elsewhere (all caps or with a digit in German)."""
     words = [m for m in _LATIN_WORD.finditer(sentence)]
-    if base_language(language) == "zh":
+    if is_chinese(language):
         return [m.group() for m in words if len(m.group()) > 1]
     out = []
     for m in words:
@@ -409,7 +409,7 @@ def _negate_latin(sentence: str, ctx: EditContext) -> Draft | None:
 
 def edit_negation(sentence: str, ctx: EditContext) -> Draft | None:
     """Add a negation to an auxiliary or verb, or remove one (the changed words are the span)."""
-    return _negate_zh(sentence, ctx) if base_language(ctx.language) == "zh" else _negate_latin(sentence, ctx)
+    return _negate_zh(sentence, ctx) if is_chinese(ctx.language) else _negate_latin(sentence, ctx)
 
 
 def _common_word(word: str, source_text: str) -> bool:
@@ -446,7 +446,7 @@ def reword(sentence: str, ctx: EditContext) -> Draft | None:
     for old, new in rules:
         if changed >= 2:
             break
-        boundary = base_language(ctx.language) != "zh" and old[:1].isalpha()
+        boundary = not is_chinese(ctx.language) and old[:1].isalpha()
         pat = (r"\b" if boundary else "") + regex.escape(old) + (r"\b" if boundary and old[-1:].isalpha() else "")
         m = regex.search(pat, text)
         if m is None:

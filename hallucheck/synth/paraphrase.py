@@ -27,7 +27,7 @@ import regex
 from hallucheck.synth.draft import Draft
 from hallucheck.synth.edits import EditContext, reword
 from hallucheck.synth.paraphrase_lexicon import PARAPHRASE, REGISTER
-from hallucheck.text.language import base_language
+from hallucheck.text.language import is_chinese
 
 __all__ = ["paraphrase"]
 
@@ -50,7 +50,7 @@ Operation = Callable[[str, EditContext], "str | None"]
 
 @lru_cache(maxsize=1024)
 def _pattern(old: str, language: str) -> regex.Pattern[str]:
-    if base_language(language) == "zh":
+    if is_chinese(language):
         return regex.compile(regex.escape(old) + f"(?![{_ZH_LONGER}])")
     head = r"(?<![\p{L}\p{N}'’-])" if old[:1].isalpha() else ""
     tail = r"(?![\p{L}\p{N}'’-])" if old[-1:].isalpha() else ""
@@ -69,7 +69,7 @@ def _replace_pairs(
         if changed >= limit:
             break
         forms = [(old, new)]
-        if old[:1].islower() and base_language(ctx.language) != "zh":
+        if old[:1].islower() and not is_chinese(ctx.language):
             forms.append((old[:1].upper() + old[1:], new[:1].upper() + new[1:]))
         for o, n in forms:
             m = _pattern(o, ctx.language).search(text)
@@ -108,7 +108,7 @@ def _connectives(text: str, ctx: EditContext) -> str | None:
 
 def _move_fronted(text: str, ctx: EditContext) -> str | None:
     """"In X, Y." -> "Y in X."; "如果A，B。" -> "B，前提是A。"."""
-    if base_language(ctx.language) == "zh":
+    if is_chinese(ctx.language):
         m = _ZH_CONDITION.match(text)
         if m is None:
             return None
@@ -124,7 +124,7 @@ def _move_fronted(text: str, ctx: EditContext) -> str | None:
 
 
 def _drop_aside(text: str, ctx: EditContext) -> str | None:
-    pattern = r"（[^（）]{1,40}）|\([^()]{1,40}\)" if base_language(ctx.language) == "zh" else r"\s\([^()]{1,80}\)"
+    pattern = r"（[^（）]{1,40}）|\([^()]{1,40}\)" if is_chinese(ctx.language) else r"\s\([^()]{1,80}\)"
     m = regex.search(pattern, text)
     if m is None or m.start() < 3:
         return None

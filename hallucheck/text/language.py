@@ -16,7 +16,7 @@ import regex
 if TYPE_CHECKING:
     from py3langid.langid import LanguageIdentifier
 
-__all__ = ["SUPPORTED", "base_language", "detect_language", "is_cjk_char", "load_identifier", "same_language"]
+__all__ = ["SUPPORTED", "base_language", "detect_language", "is_chinese", "is_cjk_char", "load_identifier", "same_language"]
 
 SUPPORTED = ("en", "de", "fr", "zh-Hans", "zh-Hant")
 
@@ -50,6 +50,12 @@ def normalize_language(code: str) -> str:
 def base_language(code: str) -> str:
     """``zh-Hant`` -> ``zh``; the code used to pick lemmatisers and stop words."""
     return normalize_language(code).split("-")[0]
+
+
+def is_chinese(code: str) -> bool:
+    """Whether ``code`` is Chinese in either script: text then has no spaces between words, so
+    lengths, boundaries and patterns are counted in characters."""
+    return base_language(code) == "zh"
 
 
 # The languages the identifier may answer: those we can lemmatise, and a few whose scripts or
