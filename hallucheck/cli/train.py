@@ -81,6 +81,10 @@ def train_language_policies(
         "--extra-cases",
         help="folder of more labelled cases, one file per language (e.g. data/reworded): their train and calib parts join the fit",
     ),
+    extra_parts: str = typer.Option(
+        "train,calib", "--extra-parts",
+        help="parts of --extra-cases that join the fit (calib alone when the tagger was trained on their train part)",
+    ),
     only_groups: str = typer.Option(
         "", "--groups", help="comma-separated language groups to fit (zh, de, fr); the others keep their fit from --policy"
     ),
@@ -110,6 +114,9 @@ def train_language_policies(
     unknown = sorted(set(drop) - set(dets))
     if unknown:
         raise InputError(f"--tagger-stage-drop: unknown detector(s) {', '.join(unknown)}; the stages read {', '.join(dets)}")
+    parts = [p.strip() for p in extra_parts.split(",") if p.strip()]
+    if not parts or set(parts) - {"train", "calib"}:
+        raise InputError(f"--extra-parts {extra_parts!r}: give train, calib or both (the dev part stays out of every fit)")
     chosen = [g.strip() for g in only_groups.split(",") if g.strip()] or None
     unknown_groups = sorted(set(chosen or ()) - set(LANGUAGE_GROUPS))
     if unknown_groups:
@@ -123,7 +130,7 @@ def train_language_policies(
         source = files[0]
         if extra_cases:
             extra = sorted({*Path(extra_cases).glob(f"{lang}.jsonl"), *Path(extra_cases).glob(f"*.{lang}.jsonl")})
-            source = with_extra_cases(files[0], extra, Path(cache) / f"cases.{lang}.jsonl")
+            source = with_extra_cases(files[0], extra, Path(cache) / f"cases.{lang}.jsonl", parts=parts)
         if run_detectors:
             collect(source, caches[lang], dets, parts=("calib",), data_format="generic")
         if dev_files:

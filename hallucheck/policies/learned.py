@@ -83,10 +83,16 @@ def choose_spans(
     return out
 
 
-def case_features(task: str | None, answer_chars: int, sentences: int) -> dict[str, float]:
+def case_features(task: str | None, answer_chars: int, sentences: int, cross_lingual: bool | None = None) -> dict[str, float]:
+    """The case's own stack features. ``cross_lingual`` (answer and sources in different
+    languages) is left out when unknown, so that caches collected before it existed fit as before:
+    over a source in another language every word of the answer is new to the lexical detectors,
+    and only this feature tells a fit that the novelty then says nothing."""
     out = {f"case.task_{t}": float(task == t) for t in RAGTRUTH_TASKS}
     out["case.answer_kchars"] = answer_chars / 1000.0
     out["case.sentences"] = float(sentences)
+    if cross_lingual is not None:
+        out["case.cross_lingual"] = float(cross_lingual)
     return out
 
 
@@ -222,6 +228,14 @@ class LearnedPolicy:
         self.languages: dict[str, LearnedPolicy] = {
             group: LearnedPolicy(spec={**base, **sub, "language_group": group}) for group, sub in (self.spec.get("languages") or {}).items()
         }
+        # A group may judge answers over sources in another language with a fit of its own
+        # (``cross_lingual``): fitted without the written same-language rewordings, which taught the
+        # group's fit to read lexical novelty in a way that rejected faithful translations.
+        cross = self.spec.get("cross_lingual")
+        own = {k: v for k, v in self.spec.items() if k != "cross_lingual"}
+        self.cross_lingual: LearnedPolicy | None = (
+            LearnedPolicy(spec={**own, **cross, "regime": "cross_lingual"}) if cross else None
+        )
 
     def for_language(self, language: str) -> LearnedPolicy:
         """The policy that speaks for answers in ``language``: its group's, else this one."""
@@ -230,6 +244,14 @@ class LearnedPolicy:
         from hallucheck.text.language import base_language
 
         return self.languages.get(base_language(language or "en"), self)
+
+    def for_case(self, analysis: CaseAnalysis) -> LearnedPolicy:
+        """The policy that speaks for this answer: its language group's, and within the group the
+        cross-lingual fit when the answer and its sources are in different languages."""
+        policy = self.for_language(analysis.language)
+        if policy.cross_lingual is not None and analysis.cross_lingual:
+            return policy.cross_lingual
+        return policy
 
     @property
     def detectors(self) -> list[str]:
@@ -246,14 +268,14 @@ class LearnedPolicy:
     def probability(self, analysis: CaseAnalysis, findings: Sequence[Finding]) -> tuple[float, str, list[str]]:
         """(calibrated probability, stage used, notes); ValueError when no fitted stage has all
         its detectors among the findings (``decide`` then hands over to the weighted policy)."""
-        policy = self.for_language(analysis.language)
+        policy = self.for_case(analysis)
         if policy is not self:
             return policy.probability(analysis, findings)
         summaries = _summaries(findings)
         stage = self._stage_for(set(summaries))
         if stage is None:
             raise ValueError("no fitted stage of the learned policy has all its detectors among the findings")
-        case = case_features(analysis.case.task, analysis.answer_chars, len(analysis.sentences))
+        case = case_features(analysis.case.task, analysis.answer_chars, len(analysis.sentences), analysis.cross_lingual)
         x, missing = stage.vector(stack_features(summaries, case))
         notes = []
         # A detector that gives some of the features the stage knows but not all (the citation
@@ -267,7 +289,7 @@ class LearnedPolicy:
         return stage.probability(x), self._stage_name(stage), notes
 
     def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
-        policy = self.for_language(analysis.language)
+        policy = self.for_case(analysis)
         if policy is not self:
             return policy.decide(analysis, findings)
         ran = {f.detector for f in findings if f.usable}
@@ -277,6 +299,8 @@ class LearnedPolicy:
         hallucinated = p >= self.threshold
         level = level_from_probability(p, self.threshold)
         fitted = f", fitted for {self.group}" if self.group else ""
+        if self.spec.get("regime") == "cross_lingual":
+            fitted += " (answers over sources in another language)"
         notes.append(f"learned policy ({stage} stage{fitted}): calibrated probability {p:.3f}, threshold {self.threshold:.3f}")
         return Verdict(
             hallucinated=hallucinated,
@@ -322,7 +346,7 @@ class LearnedPolicy:
         return out
 
     def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
-        policy = self.for_language(analysis.language)
+        policy = self.for_case(analysis)
         if policy is not self:
             return policy.escalate(analysis, findings, next_layer)
         cheap = self.stages["cheap"]

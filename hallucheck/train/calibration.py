@@ -295,7 +295,7 @@ def _stage_inputs(policy: LearnedPolicy, sample: Sample) -> tuple[dict[str, floa
     """The flat stack features of one sample and the stage the policy uses for it."""
     summaries = _summaries(sample.findings)
     a = sample.analysis
-    feats = stack_features(summaries, case_features(a.case.task, a.answer_chars, len(a.sentences)))
+    feats = stack_features(summaries, case_features(a.case.task, a.answer_chars, len(a.sentences), a.cross_lingual))
     stage = policy._stage_for(set(summaries))
     return feats, ("full" if stage is policy.stages.get("full") else "cheap")
 
@@ -425,7 +425,8 @@ def _language_spec(spec: Mapping[str, Any], samples: Sequence[Sample]) -> tuple[
         if (p.group or "default") == group:
             chosen = p
             break
-    out = {k: v for k, v in chosen.spec.items() if k != "languages"}
+    # The user's labels judge every answer of the refit, those over sources in another language too.
+    out = {k: v for k, v in chosen.spec.items() if k not in ("languages", "cross_lingual", "regime")}
     return out, f"{group} ({n} of {len(samples)} answers)"
 
 

@@ -17,6 +17,7 @@ scored for the report only, every answer included. Needs scikit-learn.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Mapping, Sequence
@@ -56,12 +57,14 @@ def language_rows(
             continue
         summ = {d: caches[d][key] for d in detectors}
         rows.append(g)
-        feats.append(stack_features(summ, case_features(g["task"], g["answer_chars"], g.get("sentences", 0))))
+        feats.append(stack_features(summ, case_features(g["task"], g["answer_chars"], g.get("sentences", 0), g.get("cross_lingual"))))
     return rows, feats
 
 
-def with_extra_cases(cases: Path, extra: Sequence[Path], out: Path) -> Path:
-    """``cases`` followed by the train and calib records of ``extra``, as calib records, in ``out``.
+def with_extra_cases(cases: Path, extra: Sequence[Path], out: Path, parts: Sequence[str] = ("train", "calib")) -> Path:
+    """``cases`` followed by the ``parts`` records of ``extra`` (default train and calib), as calib
+    records, in ``out``. Leave ``train`` out when a tagger was trained on it: its features there
+    are in-sample, and a fit on them would trust the tagger more than it deserves.
 
     The rule-made cases' faithful answers mostly copy their sources; cases written to reword
     them (``data/reworded``) show the fit what a faithful reworded answer looks like. The fit
@@ -76,8 +79,9 @@ def with_extra_cases(cases: Path, extra: Sequence[Path], out: Path) -> Path:
                 if not line.strip():
                     continue
                 record = json.loads(line)
-                if record.get("part") in ("train", "calib"):
-                    fh.write(json.dumps({**record, "part": "calib"}, ensure_ascii=False) + "\n")
+                if record.get("part") in parts:
+                    meta = {**(record.get("metadata") or {}), "extra_cases": True}
+                    fh.write(json.dumps({**record, "part": "calib", "metadata": meta}, ensure_ascii=False) + "\n")
     return out
 
 
@@ -96,6 +100,55 @@ def _fit(
     st, p = fit_stage(_matrix(feats, names), y, groups, names, seed)
     st["detectors"] = list(dets)
     return st, p
+
+
+def _fit_group(
+    rows: Sequence[Mapping[str, Any]], feats: list[dict[str, float]], *, cheap: Sequence[str], tagger_stage: Sequence[str],
+    seed: int, min_gain: float, tagger_stage_drop: Sequence[str],
+) -> dict[str, Any]:
+    """One fitted policy (stages, threshold, what counts) over ``rows``, with its calib OOF report;
+    ``_oof`` keeps the OOF probabilities of the stage chosen, for the caller's report."""
+    y = np.array([int(g["label"]) for g in rows])
+    groups = np.array([f"{g['language']}:{g['source']}" for g in rows])
+    st_cheap, p_cheap = _fit(feats, y, groups, cheap, seed)
+    st_full, p_full = _fit(feats, y, groups, tagger_stage, seed)
+    t_cheap, f_cheap = best_threshold(p_cheap, y.astype(bool))
+    t_full, f_full = best_threshold(p_full, y.astype(bool))
+    use_model = f_full >= f_cheap + min_gain
+    sub: dict[str, Any] = {
+        "stages": {"cheap": st_cheap, **({"full": st_full} if use_model else {})},
+        "threshold": t_full if use_model else t_cheap,
+        "model_spans": use_model,
+        "calib_oof": {"answers": len(rows), "hallucinated": int(y.sum()),
+                      "cheap": {"threshold": t_cheap, "f1": round(f_cheap, 4)},
+                      "with_tagger": {"threshold": t_full, "f1": round(f_full, 4)},
+                      "tagger_used": use_model},
+        "_oof": p_full if use_model else p_cheap,
+    }
+    if not use_model:
+        sub["escalate_low"], sub["escalate_high"] = 1.0, 0.0  # nothing later is weighed
+    elif tagger_stage_drop:
+        sub["escalate_low"], sub["escalate_high"] = 0.0, 1.0  # the tagger stage decides every answer
+        sub["calib_oof"]["tagger_stage_drop"] = list(tagger_stage_drop)
+    return sub
+
+
+def _oof_line(sub: Mapping[str, Any]) -> str:
+    oof = sub["calib_oof"]
+    used = "used" if oof["tagger_used"] else "not used"
+    return f"cheap {oof['cheap']['f1']:.3f}, with tagger {oof['with_tagger']['f1']:.3f}: tagger {used} ({oof['answers']} answers)"
+
+
+def _cross_rows_f1(rows: Sequence[Mapping[str, Any]], sub: Mapping[str, Any], cross: Mapping[str, Any]) -> dict[str, Any]:
+    """F1 on the group's cross-lingual calib rows (OOF): of the fit with every row, and of the
+    cross-lingual fit (its OOF covers only the rows without extra cases, which all cross rows are)."""
+    own = [i for i, g in enumerate(rows) if not g.get("extra")]
+    pos_in_own = {i: k for k, i in enumerate(own)}
+    idx = [i for i, g in enumerate(rows) if g.get("cross_lingual")]
+    y = np.array([bool(rows[i]["label"]) for i in idx])
+    p_all = np.asarray(sub["_oof"])[idx] >= float(sub["threshold"])
+    p_cross = np.asarray(cross["_oof"])[[pos_in_own[i] for i in idx]] >= float(cross["threshold"])
+    return {"answers": len(idx), "all_rows_fit": prf_of(p_all, y)["f1"], "cross_lingual_fit": prf_of(p_cross, y)["f1"]}
 
 
 def fit_language_policies(
@@ -145,31 +198,24 @@ def fit_language_policies(
         if len(rows) < 200:
             log(f"{group}: only {len(rows)} calib answers; not fitted")
             continue
-        y = np.array([int(g["label"]) for g in rows])
-        groups = np.array([f"{g['language']}:{g['source']}" for g in rows])
-        st_cheap, p_cheap = _fit(feats, y, groups, cheap, seed)
-        st_full, p_full = _fit(feats, y, groups, tagger_stage, seed)
-        t_cheap, f_cheap = best_threshold(p_cheap, y.astype(bool))
-        t_full, f_full = best_threshold(p_full, y.astype(bool))
-        use_model = f_full >= f_cheap + min_gain
-        sub: dict[str, Any] = {
-            "stages": {"cheap": st_cheap, **({"full": st_full} if use_model else {})},
-            "threshold": t_full if use_model else t_cheap,
-            "model_spans": use_model,
-            "fitted": time.strftime("%Y-%m-%d"),
-            "fitted_on": {lang: str(caches[lang]) for lang in present},
-            "calib_oof": {"answers": len(rows), "hallucinated": int(y.sum()),
-                          "cheap": {"threshold": t_cheap, "f1": round(f_cheap, 4)},
-                          "with_tagger": {"threshold": t_full, "f1": round(f_full, 4)},
-                          "tagger_used": use_model},
-        }
-        if not use_model:
-            sub["escalate_low"], sub["escalate_high"] = 1.0, 0.0  # nothing later is weighed
-        elif tagger_stage_drop:
-            sub["escalate_low"], sub["escalate_high"] = 0.0, 1.0  # the tagger stage decides every answer
-            sub["calib_oof"]["tagger_stage_drop"] = list(tagger_stage_drop)
+        fit = functools.partial(_fit_group, cheap=cheap, tagger_stage=tagger_stage, seed=seed, min_gain=min_gain,
+                                tagger_stage_drop=tagger_stage_drop)
+        sub = fit(rows, feats)
+        sub["fitted"] = time.strftime("%Y-%m-%d")
+        sub["fitted_on"] = {lang: str(caches[lang]) for lang in present}
+        log(f"{group}: calib OOF F1 {_oof_line(sub)}")
+        own = [i for i, g in enumerate(rows) if not g.get("extra")]
+        if len(own) < len(rows) and any(rows[i].get("cross_lingual") for i in own):
+            # The extra cases are written same-language rewordings; answers over sources in another
+            # language keep a fit that did not learn from them (see LearnedPolicy.for_case).
+            cross = fit([rows[i] for i in own], [feats[i] for i in own])
+            sub["cross_lingual"] = cross
+            sub["calib_oof"]["cross_lingual_rows"] = _cross_rows_f1(rows, sub, cross)
+            log(f"{group} (cross-lingual answers, fit without the extra cases): calib OOF F1 {_oof_line(cross)}; "
+                f"on the cross-lingual rows {sub['calib_oof']['cross_lingual_rows']}")
+        for part in (sub, *([sub["cross_lingual"]] if "cross_lingual" in sub else [])):
+            part.pop("_oof", None)
         languages[group] = sub
-        log(f"{group}: calib OOF F1 cheap {f_cheap:.3f}, with tagger {f_full:.3f}: tagger {'used' if use_model else 'not used'}")
         report[group] = sub["calib_oof"]
     report["dev"] = _dev(spec, languages, dev_caches or caches, full)
     if only_groups is not None:
@@ -190,16 +236,20 @@ def _dev(spec: Mapping[str, Any], languages: Mapping[str, Any], caches: Mapping[
         y = np.array([bool(g["label"]) for g in rows])
         group = next((g for g, ls in LANGUAGE_GROUPS.items() if lang in ls), None)
         res: dict[str, Any] = {"answers": len(rows), "hallucinated": int(y.sum())}
-        for name, s in (("english_policy", base), ("language_policy", {**base, **languages.get(group, {})})):
+        for name, s in (("english_policy", base), ("language_policy", {**base, **languages.get(group or "", {})})):
             if name == "language_policy" and group not in languages:
                 continue
             pol = LearnedPolicy(spec=s)
-            stage: Stage = pol.stages.get("full") or pol.stages["cheap"]
-            p = np.array([stage.probability(stage.vector(f)[0]) for f in feats])
-            res[name] = {"threshold": pol.threshold, **prf_of(p >= pol.threshold, y),
-                         "auroc": round(float(auroc(list(p), list(y)) or 0.0), 4)}
+            p, hits = [], []
+            for g, f in zip(rows, feats):
+                judge = pol.cross_lingual if pol.cross_lingual is not None and g.get("cross_lingual") else pol
+                stage: Stage = judge.stages.get("full") or judge.stages["cheap"]
+                p.append(stage.probability(stage.vector(f)[0]))
+                hits.append(p[-1] >= judge.threshold)
+            res[name] = {"threshold": pol.threshold, **prf_of(hits, y),
+                         "auroc": round(float(auroc(p, list(y)) or 0.0), 4)}
             by_edit: dict[str, list[bool]] = {}
-            for g, hit in zip(rows, p >= pol.threshold):
+            for g, hit in zip(rows, hits):
                 by_edit.setdefault(g.get("edit") or "?", []).append(bool(hit))
             res[name]["flagged_by_edit"] = {e: round(float(np.mean(v)), 3) for e, v in sorted(by_edit.items())}
         out[lang] = res

@@ -39,7 +39,7 @@ def _rows(cache: Path, detectors: list[str], gold: dict[str, dict[str, Any]]) ->
     for k in keys:
         g = gold[k]
         summ = {d: caches[d][k] for d in detectors}
-        feats.append(stack_features(summ, case_features(g["task"], g["answer_chars"], g.get("sentences", 0))))
+        feats.append(stack_features(summ, case_features(g["task"], g["answer_chars"], g.get("sentences", 0), g.get("cross_lingual"))))
     return keys, feats
 
 

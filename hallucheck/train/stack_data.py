@@ -37,6 +37,8 @@ def _gold_row(ex: Any, part: str, key: str, analysis: Any) -> dict[str, Any]:
         "sentences": len(analysis.sentences),
         "source": source,
         "language": analysis.language,
+        "cross_lingual": analysis.cross_lingual,
+        "extra": bool((case.metadata or {}).get("extra_cases")),
         "edit": str((case.metadata or {}).get("edit", "")),
         "citation_only": _citation_only(ex.gold.spans, analysis),
     }

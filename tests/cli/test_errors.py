@@ -79,6 +79,16 @@ def test_bad_options(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped
     _assert_error(invoke("detect", str(path), "--detectors", " , "), "at least one detector")
 
 
+def test_train_language_policies_checks_its_options_before_any_detector_runs(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    cases = str(tmp_path)
+    _assert_error(invoke("train-language-policies", str(tmp_path / "none")), "not a folder")
+    _assert_error(invoke("train-language-policies", cases, "--extra-cases", str(tmp_path / "none")), "--extra-cases")
+    _assert_error(invoke("train-language-policies", cases, "--extra-parts", "dev"), "give train, calib or both")
+    _assert_error(invoke("train-language-policies", cases, "--groups", "xx"), "unknown group(s) xx")
+    _assert_error(invoke("train-language-policies", cases, "--tagger-stage-drop", "nope"), "unknown detector(s) nope")
+    _assert_error(invoke("train-language-policies", cases), "no *.zh-Hans.jsonl")
+
+
 def test_batch_bad_lines_name_the_line(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     good = json.dumps(GOOD)
     cases = {

@@ -211,3 +211,39 @@ def test_a_language_group_uses_its_own_fit_without_the_tagger(tmp_path: Path) ->
     assert pol.escalate(zh, [_f("ngram", 0.5)], 4) is False  # no later stage to run for
     en = pol.decide(analysis(), fs)
     assert en.risk_score == pytest.approx(_sig(1.0 + 3.0))  # the base full stage, tagger included
+
+
+def test_a_group_judges_answers_over_sources_in_another_language_with_its_cross_lingual_fit(tmp_path: Path) -> None:
+    """Within a group, an answer over sources in another language goes to the group's
+    ``cross_lingual`` fit; a same-language answer keeps the group's own fit."""
+    from hallucheck.analysis import CaseAnalysis
+    from hallucheck.cases import make_case
+
+    spec = json.loads(_spec(tmp_path).read_text())
+    fr_stage = dict(spec["stages"]["cheap"], trees=[_stump(0, 0.5, -3.0, 0.5)])
+    cross_stage = dict(spec["stages"]["cheap"], trees=[_stump(0, 0.5, -3.0, -2.0)])
+    spec["languages"] = {"fr": {"stages": {"cheap": fr_stage}, "threshold": 0.6, "escalate_low": 1.0, "escalate_high": 0.0,
+                                "cross_lingual": {"stages": {"cheap": cross_stage}, "threshold": 0.6}}}
+    pol = LearnedPolicy(spec=spec)
+    fs = [_f("ngram", 0.9, spans=[_span("ngram", 0, 1)])]
+    same = CaseAnalysis(make_case(question="Quel prix ?", contexts=["Le billet coûte 3 euros pour un adulte."],
+                                  answer="Le billet coûte 3 euros.", language="fr"))
+    cross = CaseAnalysis(make_case(question="Quel prix ?", contexts=["The ticket costs 3 euros for an adult passenger."],
+                                   answer="Le billet coûte 3 euros.", language="fr"))
+    assert not same.cross_lingual and cross.cross_lingual
+    v_same, v_cross = pol.decide(same, fs), pol.decide(cross, fs)
+    assert v_same.risk_score == pytest.approx(_sig(0.5)) and v_same.hallucinated
+    assert v_cross.risk_score == pytest.approx(_sig(-2.0)) and not v_cross.hallucinated
+    assert any("sources in another language" in n for n in v_cross.notes)
+    assert not any("sources in another language" in n for n in v_same.notes)
+    assert pol.for_case(cross) is pol.languages["fr"].cross_lingual
+    assert pol.for_case(same) is pol.languages["fr"]
+    assert pol.languages["fr"].cross_lingual is not None and pol.languages["fr"].cross_lingual.cross_lingual is None
+
+
+def test_case_features_name_a_cross_lingual_answer_only_when_known() -> None:
+    from hallucheck.policies.learned import case_features
+
+    assert "case.cross_lingual" not in case_features("qa", 100, 2)  # old caches fit as before
+    assert case_features("qa", 100, 2, True)["case.cross_lingual"] == 1.0
+    assert case_features("qa", 100, 2, False)["case.cross_lingual"] == 0.0

@@ -48,8 +48,9 @@ def test_citation_only_positives_are_left_out_of_the_fit_rows_only_when_asked(tm
     assert all(f["ngram.risk"] == 0.1 for f in feats)
 
 
-def _fit_cache(cache: Path, n: int = 240) -> None:
-    """A group's calib cache where ``ngram`` separates the labels and ``model`` only partly does."""
+def _fit_cache(cache: Path, n: int = 240, extra: int = 0) -> None:
+    """A group's calib cache where ``ngram`` separates the labels and ``model`` only partly does;
+    every fifth row is cross-lingual, and the last ``extra`` rows come from extra cases."""
     import random
 
     rng = random.Random(3)
@@ -58,7 +59,8 @@ def _fit_cache(cache: Path, n: int = 240) -> None:
         label = i % 2 == 1
         key = f"calib:{i}"
         gold.append({"key": key, "part": "calib", "task": "qa", "label": label, "answer_chars": 80,
-                     "language": "de", "source": f"s{i // 4}", "citation_only": False})
+                     "language": "de", "source": f"s{i // 4}", "citation_only": False,
+                     "cross_lingual": i % 5 == 0 and i < n - extra, "extra": i >= n - extra})
         for d in dets:
             value = float(label) if d == "ngram" else (0.3 * label + 0.7 * rng.random()) if d == "model" else rng.random()
             dets[d].append({"key": key, "risk": value, "flagged": value > 0.5, "features": {"x": value}})
@@ -106,6 +108,9 @@ def test_extra_cases_follow_the_cases_unchanged_and_join_the_fit_as_calib(tmp_pa
     added = [json.loads(line) for line in lines[2:]]
     assert [(r["id"], r["part"]) for r in added] == [("x", "calib"), ("z", "calib")]  # the dev part stays out
     assert added[0]["answer"] == "Gebühr"
+    assert all(r["metadata"]["extra_cases"] is True for r in added)  # the fit knows them apart
+    calib_only = with_extra_cases(cases, [extra], tmp_path / "out2" / "cases.de.jsonl", parts=("calib",))
+    assert [json.loads(line)["id"] for line in calib_only.read_text(encoding="utf-8").splitlines()[2:]] == ["z"]
 
 
 def test_only_the_named_groups_are_fitted(tmp_path: Path) -> None:
@@ -121,3 +126,26 @@ def test_only_the_named_groups_are_fitted(tmp_path: Path) -> None:
     assert sorted(both) == ["de", "fr"]
     one, report = fit_language_policies({}, caches, dev_caches={}, only_groups=["fr"], log=lambda *_: None)
     assert list(one) == ["fr"] and "de" not in report
+
+
+def test_a_group_with_extra_cases_gets_a_cross_lingual_fit_without_them(tmp_path: Path) -> None:
+    import pytest
+
+    pytest.importorskip("sklearn")
+    from hallucheck.policies.learned import LearnedPolicy
+    from hallucheck.train.language_stack import fit_language_policies
+
+    _fit_cache(tmp_path / "plain")
+    _fit_cache(tmp_path / "de", n=320, extra=80)
+    plain, _ = fit_language_policies({}, {"de": tmp_path / "plain"}, dev_caches={}, log=lambda *_: None)
+    assert "cross_lingual" not in plain["de"]  # nothing extra: one fit for every answer
+    fitted, report = fit_language_policies({}, {"de": tmp_path / "de"}, dev_caches={}, log=lambda *_: None)
+    assert report["de"]["answers"] == 320
+    cross = fitted["de"]["cross_lingual"]
+    assert cross["calib_oof"]["answers"] == 240  # the rows without the extra cases
+    assert report["de"]["cross_lingual_rows"]["answers"] == 48
+    assert "case.cross_lingual" in fitted["de"]["stages"]["cheap"]["features"]
+    assert not any(k.startswith("_") for part in (fitted["de"], cross) for k in part)
+    json.dumps(fitted)  # the spec stays plain JSON
+    pol = LearnedPolicy(spec={"stages": fitted["de"]["stages"], "threshold": 0.5, "languages": fitted})
+    assert pol.languages["de"].cross_lingual is not None
