@@ -105,9 +105,9 @@ def _fit(
 def _fit_group(
     rows: Sequence[Mapping[str, Any]], feats: list[dict[str, float]], *, cheap: Sequence[str], tagger_stage: Sequence[str],
     seed: int, min_gain: float, tagger_stage_drop: Sequence[str],
-) -> dict[str, Any]:
-    """One fitted policy (stages, threshold, what counts) over ``rows``, with its calib OOF report;
-    ``_oof`` keeps the OOF probabilities of the stage chosen, for the caller's report."""
+) -> tuple[dict[str, Any], np.ndarray]:
+    """One fitted policy (stages, threshold, what counts) over ``rows``, with its calib OOF report,
+    and the out-of-fold probabilities of the stage it uses."""
     y = np.array([int(g["label"]) for g in rows])
     groups = np.array([f"{g['language']}:{g['source']}" for g in rows])
     st_cheap, p_cheap = _fit(feats, y, groups, cheap, seed)
@@ -123,14 +123,13 @@ def _fit_group(
                       "cheap": {"threshold": t_cheap, "f1": round(f_cheap, 4)},
                       "with_tagger": {"threshold": t_full, "f1": round(f_full, 4)},
                       "tagger_used": use_model},
-        "_oof": p_full if use_model else p_cheap,
     }
     if not use_model:
         sub["escalate_low"], sub["escalate_high"] = 1.0, 0.0  # nothing later is weighed
     elif tagger_stage_drop:
         sub["escalate_low"], sub["escalate_high"] = 0.0, 1.0  # the tagger stage decides every answer
         sub["calib_oof"]["tagger_stage_drop"] = list(tagger_stage_drop)
-    return sub
+    return sub, (p_full if use_model else p_cheap)
 
 
 def _oof_line(sub: Mapping[str, Any]) -> str:
@@ -139,16 +138,19 @@ def _oof_line(sub: Mapping[str, Any]) -> str:
     return f"cheap {oof['cheap']['f1']:.3f}, with tagger {oof['with_tagger']['f1']:.3f}: tagger {used} ({oof['answers']} answers)"
 
 
-def _cross_rows_f1(rows: Sequence[Mapping[str, Any]], sub: Mapping[str, Any], cross: Mapping[str, Any]) -> dict[str, Any]:
-    """F1 on the group's cross-lingual calib rows (OOF): of the fit with every row, and of the
-    cross-lingual fit (its OOF covers only the rows without extra cases, which all cross rows are)."""
-    own = [i for i, g in enumerate(rows) if not g.get("extra")]
+def _cross_rows_f1(
+    rows: Sequence[Mapping[str, Any]], own: Sequence[int], fits: tuple[Mapping[str, Any], Mapping[str, Any]],
+    oof: tuple[np.ndarray, np.ndarray],
+) -> dict[str, Any]:
+    """F1 on the group's cross-lingual calib rows (out of fold): of the fit over every row, and of
+    the cross-lingual fit over the rows ``own`` (those without extra cases, which every cross-lingual
+    row is)."""
     pos_in_own = {i: k for k, i in enumerate(own)}
     idx = [i for i, g in enumerate(rows) if g.get("cross_lingual")]
     y = np.array([bool(rows[i]["label"]) for i in idx])
-    p_all = np.asarray(sub["_oof"])[idx] >= float(sub["threshold"])
-    p_cross = np.asarray(cross["_oof"])[[pos_in_own[i] for i in idx]] >= float(cross["threshold"])
-    return {"answers": len(idx), "all_rows_fit": prf_of(p_all, y)["f1"], "cross_lingual_fit": prf_of(p_cross, y)["f1"]}
+    hit_all = oof[0][idx] >= float(fits[0]["threshold"])
+    hit_cross = oof[1][[pos_in_own[i] for i in idx]] >= float(fits[1]["threshold"])
+    return {"answers": len(idx), "all_rows_fit": prf_of(hit_all, y)["f1"], "cross_lingual_fit": prf_of(hit_cross, y)["f1"]}
 
 
 def fit_language_policies(
@@ -200,7 +202,7 @@ def fit_language_policies(
             continue
         fit = functools.partial(_fit_group, cheap=cheap, tagger_stage=tagger_stage, seed=seed, min_gain=min_gain,
                                 tagger_stage_drop=tagger_stage_drop)
-        sub = fit(rows, feats)
+        sub, oof = fit(rows, feats)
         sub["fitted"] = time.strftime("%Y-%m-%d")
         sub["fitted_on"] = {lang: str(caches[lang]) for lang in present}
         log(f"{group}: calib OOF F1 {_oof_line(sub)}")
@@ -208,13 +210,11 @@ def fit_language_policies(
         if len(own) < len(rows) and any(rows[i].get("cross_lingual") for i in own):
             # The extra cases are written same-language rewordings; answers over sources in another
             # language keep a fit that did not learn from them (see LearnedPolicy.for_case).
-            cross = fit([rows[i] for i in own], [feats[i] for i in own])
+            cross, cross_oof = fit([rows[i] for i in own], [feats[i] for i in own])
             sub["cross_lingual"] = cross
-            sub["calib_oof"]["cross_lingual_rows"] = _cross_rows_f1(rows, sub, cross)
+            sub["calib_oof"]["cross_lingual_rows"] = _cross_rows_f1(rows, own, (sub, cross), (oof, cross_oof))
             log(f"{group} (cross-lingual answers, fit without the extra cases): calib OOF F1 {_oof_line(cross)}; "
                 f"on the cross-lingual rows {sub['calib_oof']['cross_lingual_rows']}")
-        for part in (sub, *([sub["cross_lingual"]] if "cross_lingual" in sub else [])):
-            part.pop("_oof", None)
         languages[group] = sub
         report[group] = sub["calib_oof"]
     report["dev"] = _dev(spec, languages, dev_caches or caches, full)
