@@ -285,3 +285,20 @@ def test_calibration_chooses_its_threshold_by_source_group(monkeypatch: pytest.M
     assert set(methods) == {"shifted"} and fitted.report["threshold_method"] == "shifted"
     fitted = calibrate_policy(_spec(), samples, refit_stack=False, threshold_method="expected")
     assert methods[-1] == "expected" and fitted.report["threshold_method"] == "expected"
+
+
+def test_a_group_refit_on_the_users_labels_drops_the_groups_cross_lingual_fit() -> None:
+    """The user's labels judge every answer of the refit, those over sources in another language too."""
+    from hallucheck.analysis import CaseAnalysis
+    from hallucheck.cases import make_case
+    from hallucheck.train.calibration import Sample, _language_spec
+
+    stage = {"detectors": ["ngram"], "features": ["ngram.risk"], "fill": [0.0], "init": 0.0, "learning_rate": 1.0,
+             "platt": [1.0, 0.0], "trees": []}
+    spec = {"stages": {"cheap": stage}, "threshold": 0.5,
+            "languages": {"fr": {"stages": {"cheap": stage}, "threshold": 0.6,
+                                 "cross_lingual": {"stages": {"cheap": stage}, "threshold": 0.7}}}}
+    fr = CaseAnalysis(make_case(question="q", contexts=["La carte coûte 5 euros."], answer="Elle coûte 5 euros.", language="fr"))
+    out, note = _language_spec(spec, [Sample(analysis=fr, findings=[], label=False, group="g")])
+    assert note == "fr (1 of 1 answers)"
+    assert out["threshold"] == 0.6 and "cross_lingual" not in out and "languages" not in out
