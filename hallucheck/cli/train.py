@@ -88,6 +88,10 @@ def train_language_policies(
     only_groups: str = typer.Option(
         "", "--groups", help="comma-separated language groups to fit (zh, de, fr); the others keep their fit from --policy"
     ),
+    cross_lingual_only: bool = typer.Option(
+        False, "--cross-lingual-only",
+        help="keep each group's fit from --policy; fit only its second fit, for answers over sources in another language",
+    ),
 ) -> None:
     """Fit the learned policy per language group (zh, de, fr) on the calib part of labelled cases
     (as ``hallucheck data synth`` writes them); report dev per language (needs scikit-learn)."""
@@ -140,9 +144,13 @@ def train_language_policies(
     if not caches:
         raise InputError(f"{cases}: no *.zh-Hans.jsonl, *.zh-Hant.jsonl, *.de.jsonl or *.fr.jsonl files")
     spec = dict(load_spec(policy))
-    languages, report = fit_language_policies(
-        spec, caches, dev_caches=dev_caches, seed=seed, min_gain=min_gain, tagger_stage_drop=drop, only_groups=chosen
-    )
+    try:
+        languages, report = fit_language_policies(
+            spec, caches, dev_caches=dev_caches, seed=seed, min_gain=min_gain, tagger_stage_drop=drop, only_groups=chosen,
+            cross_lingual_only=cross_lingual_only,
+        )
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
     spec["languages"] = languages
     spec["languages_report"] = report
     Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")

@@ -153,6 +153,31 @@ def _cross_rows_f1(
     return {"answers": len(idx), "all_rows_fit": prf_of(hit_all, y)["f1"], "cross_lingual_fit": prf_of(hit_cross, y)["f1"]}
 
 
+def _with_cross_lingual_fit(
+    group: str, kept: Mapping[str, Any] | None, rows: Sequence[Mapping[str, Any]], feats: list[dict[str, float]],
+    fit: Any, log: Any,
+) -> dict[str, Any]:
+    """The group's fit ``kept`` as it is, with a (new) second fit for answers over sources in
+    another language, made from the rows without extra cases."""
+    if not kept:
+        raise ValueError(f"{group}: the policy has no fit of this group to keep; fit the group first")
+    own = [i for i, g in enumerate(rows) if not g.get("extra")]
+    cross_rows = [k for k, i in enumerate(own) if rows[i].get("cross_lingual")]
+    if not cross_rows:
+        raise ValueError(f"{group}: no calib answer over sources in another language to fit on")
+    cross, cross_oof = fit([rows[i] for i in own], [feats[i] for i in own])
+    y = np.array([bool(rows[own[k]]["label"]) for k in cross_rows])
+    f1 = prf_of(cross_oof[cross_rows] >= float(cross["threshold"]), y)["f1"]
+    cross["fitted"] = time.strftime("%Y-%m-%d")
+    sub = {k: v for k, v in kept.items() if k != "cross_lingual"}
+    sub["cross_lingual"] = cross
+    sub["calib_oof"] = {**sub.get("calib_oof", {}),
+                        "cross_lingual_rows": {"answers": len(cross_rows), "cross_lingual_fit": f1}}
+    log(f"{group}: fit kept; cross-lingual answers: calib OOF F1 {_oof_line(cross)}; on the {len(cross_rows)} "
+        f"cross-lingual rows {f1:.3f}")
+    return sub
+
+
 def fit_language_policies(
     spec: Mapping[str, Any],
     caches: Mapping[str, Path],
@@ -162,6 +187,7 @@ def fit_language_policies(
     min_gain: float = 0.01,
     tagger_stage_drop: Sequence[str] = (),
     only_groups: Sequence[str] | None = None,
+    cross_lingual_only: bool = False,
     log: Any = print,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``(languages, report)``: the ``languages`` section of a learned spec, and dev numbers.
@@ -179,6 +205,9 @@ def fit_language_policies(
 
     ``only_groups`` fits only those language groups (default: every group with cases); the other
     groups keep their fit and calib report from ``spec``.
+
+    ``cross_lingual_only`` keeps each group's fit from ``spec`` and (re)fits only its second fit,
+    for answers over sources in another language, on the rows without extra cases.
     """
     cheap = list(CHEAP)
     full = cheap + list(FULL_EXTRA)
@@ -202,6 +231,11 @@ def fit_language_policies(
             continue
         fit = functools.partial(_fit_group, cheap=cheap, tagger_stage=tagger_stage, seed=seed, min_gain=min_gain,
                                 tagger_stage_drop=tagger_stage_drop)
+        if cross_lingual_only:
+            languages[group] = _with_cross_lingual_fit(group, (spec.get("languages") or {}).get(group), rows, feats, fit, log)
+            languages[group]["cross_lingual"]["fitted_on"] = {lang: str(caches[lang]) for lang in present}
+            report[group] = languages[group]["calib_oof"]
+            continue
         sub, oof = fit(rows, feats)
         sub["fitted"] = time.strftime("%Y-%m-%d")
         sub["fitted_on"] = {lang: str(caches[lang]) for lang in present}
@@ -221,6 +255,11 @@ def fit_language_policies(
     if only_groups is not None:
         kept = {g: v for g, v in (spec.get("languages") or {}).items() if g not in only_groups}
         old_report = spec.get("languages_report") or {}
+        # The dev numbers of the languages whose group was not refitted stay those of their fit.
+        refitted = {lang for g in languages for lang in LANGUAGE_GROUPS[g]}
+        old_dev = old_report.get("dev") or {}
+        dev = {lang: res for lang, res in old_dev.items() if lang not in refitted}
+        report["dev"] = {**dev, **{lang: res for lang, res in report["dev"].items() if lang not in dev}}
         return {**kept, **languages}, {**{g: old_report[g] for g in kept if g in old_report}, **report}
     return languages, report
 

@@ -149,3 +149,25 @@ def test_a_group_with_extra_cases_gets_a_cross_lingual_fit_without_them(tmp_path
     json.dumps(fitted)  # the spec stays plain JSON
     pol = LearnedPolicy(spec={"stages": fitted["de"]["stages"], "threshold": 0.5, "languages": fitted})
     assert pol.languages["de"].cross_lingual is not None
+
+
+def test_a_groups_cross_lingual_fit_alone_keeps_its_fit_and_the_other_groups_dev_numbers(tmp_path: Path) -> None:
+    import pytest
+
+    pytest.importorskip("sklearn")
+    from hallucheck.train.language_stack import fit_language_policies
+
+    _fit_cache(tmp_path / "de")
+    _fit_cache(tmp_path / "fr")
+    caches = {"de": tmp_path / "de", "fr": tmp_path / "fr"}
+    fitted, report = fit_language_policies({}, caches, log=lambda *_: None)
+    assert "cross_lingual" not in fitted["de"]  # no extra cases: one fit
+    spec = {"languages": fitted, "languages_report": {**report, "dev": {**report["dev"], "fr": {"kept": True}}}}
+    out, out_report = fit_language_policies(spec, caches, only_groups=["de"], cross_lingual_only=True, log=lambda *_: None)
+    assert {k: v for k, v in out["de"].items() if k not in ("cross_lingual", "calib_oof")} == \
+        {k: v for k, v in fitted["de"].items() if k != "calib_oof"}
+    assert out["de"]["cross_lingual"]["calib_oof"]["answers"] == 240
+    assert out_report["de"]["cross_lingual_rows"]["answers"] == 48
+    assert out["fr"] == fitted["fr"] and out_report["dev"]["fr"] == {"kept": True}
+    with pytest.raises(ValueError, match="no fit of this group"):
+        fit_language_policies({}, caches, only_groups=["de"], cross_lingual_only=True, log=lambda *_: None)
