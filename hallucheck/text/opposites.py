@@ -6,10 +6,13 @@ other; no lexical overlap measure sees it, since every other word is shared. Thi
 what a check for that needs, per language (en, de, fr, zh):
 
 - :func:`polarity_symbols` turns a sentence's tokens into the sequence to align: negation words
-  become one marker, contracted ones are split (``can't`` -> ``can`` + marker, ``kein`` ->
-  ``ein`` + marker, ``n'est`` -> marker + ``est``, ``不能`` -> marker + ``能``), and words that
+  become one marker, contracted ones are split (``can't`` -> ``can`` + marker, ``keine`` ->
+  marker + ``ein``, ``n'est`` -> marker + ``est``, ``不能`` -> marker + ``能``), and words that
   only carry a negation's grammar are left out (English do-support: "does not take" / "takes";
-  French "pas" after "ne");
+  French "pas" after "ne", and the second word of one French negation: "n'a aucun",
+  "aucun … n'est", "ne … jamais" are one negation, not two);
+- :data:`NEGATED_ARTICLES`: the articles a negation replaces ("no warranty" / "a warranty",
+  "keine Garantie" / "eine Garantie", "没有保修" / "有保修"), which a flipped negation may drop;
 - :func:`are_opposites`: a hand-written lexicon of common opposites (adjectives, verbs, adverbs,
   prepositions of order), compared by word and by lemma, plus prefix pairs (un-, in-, im-, il-,
   ir-, dis-, non-; German un-; French in-/dés-/dé-).
@@ -18,12 +21,14 @@ what a check for that needs, per language (en, de, fr, zh):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from hallucheck.text.tokens import lemma
 
 __all__ = [
-    "BREAK", "NEG", "Symbol", "are_opposites", "polarity_symbols", "CONDITION_WORDS", "CORRECTION_WORDS", "IMPLICIT_NEGATIONS",
+    "BREAK", "NEG", "NEGATED_ARTICLES", "Symbol", "are_opposites", "polarity_symbols", "CONDITION_WORDS", "CORRECTION_WORDS",
+    "IMPLICIT_NEGATIONS",
     "NEGATION_WORDS", "NEGATION_WORDS_BY_LANGUAGE", "OPPOSITES", "negation_load", "PREFIXES", "opposites_of",
 ]
 
@@ -46,6 +51,18 @@ NEGATION_WORDS: frozenset[str] = frozenset().union(*NEGATION_WORDS_BY_LANGUAGE.v
 
 # French "ne ... pas" is one negation: "ne" / "n'" carries it, "pas" is left out.
 _FR_FILLERS = frozenset({"pas"})
+# French words that make one negation with "ne" / "n'" in the same clause, before or after it
+# ("n'a aucun frais", "aucun frais n'est facturé", "ne ... jamais", "ne ... plus"): the first of
+# them in a clause is the negation, the others are its grammar. "plus" and "personne" negate only
+# after "ne" ("plus" is "more" elsewhere).
+_FR_PAIRED = frozenset({"aucun", "aucune", "jamais", "rien", "nul", "nulle", "ni", "plus", "personne"})
+_FR_ONLY_AFTER_NE = frozenset({"plus", "personne"})
+# The French words "aucun" / "aucune" stand for a negation and an article ("aucune garantie" /
+# "une garantie").
+_FR_AUCUN = {"aucun": "un", "aucune": "une"}
+# Articles a negation takes the place of ("no warranty" / "a warranty"; "kein" is split into a
+# negation and "ein" above; "没有保修" / "有保修"): a flipped negation may drop or add one.
+NEGATED_ARTICLES: frozenset[str] = frozenset({"a", "an", "any", "ein", "un", "une", "de", "des", "du", "有"})
 # Words that negate without a negation word ("avoid using", "failed to provide", "unless"): a
 # sentence holding one may say the same as a sentence with "not" elsewhere.
 IMPLICIT_NEGATIONS: frozenset[str] = frozenset({
@@ -112,15 +129,21 @@ def polarity_symbols(tokens: Sequence[Any], language: str) -> list[Symbol]:
     """The alignment symbols of ``tokens`` (hallucheck Tokens of one sentence, punctuation left
     out): lemmas, with negations made explicit (see the module doc)."""
     zh = language.lower().startswith("zh")
+    fr = language.lower().startswith("fr")
     out: list[Symbol] = []
+    clause = _FrClause()  # where the French negations of the current clause stand
     for n, t in enumerate(tokens):
         if t.is_punct:
             if t.text in _BREAKS and out and out[-1].form != BREAK:
                 out.append(Symbol(BREAK, t.text, t.start, t.end, False))
+                clause = _FrClause()
             continue
         low = t.text.lower()
         norm = t.norm
         a, b = t.start, t.end
+        if fr and (low in _FR_PAIRED or low in _FR_FILLERS or low == "ne" or _ne_contracted(low)):
+            out += _fr_negation(tokens, n, language, clause)
+            continue
         if low in _NT:
             out += [Symbol(_NT[low], low, a, b, False), Symbol(NEG, low, a, b, False)]
         elif low.endswith(("n't", "n’t")):
@@ -129,16 +152,14 @@ def polarity_symbols(tokens: Sequence[Any], language: str) -> list[Symbol]:
                 out.append(Symbol(_aux(base), low, a, b, False))
             out.append(Symbol(NEG, low, a, b, False))
         elif low in _KEIN:
-            out += [Symbol(NEG, low, a, b, False), Symbol(_KEIN[low], low, a, b, False)]
-        elif low in _FR_FILLERS and language.lower().startswith("fr"):
-            continue
+            out += [Symbol(NEG, low, a, b, False), Symbol(lemma(_KEIN[low], language), low, a, b, False)]
         elif low in NEGATION_WORDS:
             if low == "no" and n + 1 < len(tokens) and tokens[n + 1].is_punct:
                 continue  # "No." / "No," answers a question; it negates nothing that follows
             out.append(Symbol(NEG, low, a, b, False))
         elif low in _DO:
             continue
-        elif not zh and low[:2] in ("n'", "n’") and len(low) > 2:
+        elif not zh and _ne_contracted(low):
             out += [Symbol(NEG, low, a, a + 2, False), Symbol(lemma(low[2:], language), low[2:], a + 2, b, True)]
         elif zh and _has_han(t.text):
             out += _zh_symbols(t)
@@ -147,6 +168,65 @@ def polarity_symbols(tokens: Sequence[Any], language: str) -> list[Symbol]:
         else:
             out.append(Symbol(norm, low, a, b, not t.is_stop and not t.is_number))
     return out
+
+
+def _ne_contracted(low: str) -> bool:
+    """Whether ``low`` is "n'" and a verb ("n'est"); "n'importe" ("any") negates nothing."""
+    return low[:2] in ("n'", "n’") and len(low) > 2 and low[2:] != "importe"
+
+
+@dataclass
+class _FrClause:
+    """The state of French negation in one clause: ``open`` once a "ne" is read and until the
+    word that completes it ("pas", "aucun", "jamais" ...); ``partner`` once "aucun", "rien",
+    "jamais" ... is read before any "ne", whose "ne" then belongs to it ("aucun frais n'est")."""
+
+    open: bool = False
+    partner: bool = False
+
+
+def _fr_negation(tokens: Sequence[Any], n: int, language: str, clause: _FrClause) -> list[Symbol]:
+    """The symbols of French negation word ``tokens[n]``, one marker per negation however many of
+    its words the clause holds: "ne" (or "n'") opens one, unless it is the partner of an "aucun"
+    read before it or the "ne … que" of a restriction; "pas", "aucun", "jamais" … after an open
+    "ne" complete it (no marker; "aucun" leaves the article it stands for); "aucun", "rien",
+    "jamais" … with no "ne" open are a negation of their own; "plus" and "personne" negate only
+    after "ne" ("plus" is "more" elsewhere). A second "ne … pas" in one clause is a second
+    negation ("ne peut pas ne pas y avoir")."""
+    t = tokens[n]
+    low = t.text.lower()
+    a, b = t.start, t.end
+    verb = [Symbol(lemma(low[2:], language), low[2:], a + 2, b, True)] if _ne_contracted(low) else []
+    article = [Symbol(lemma(_FR_AUCUN[low], language), low, a, b, False)] if low in _FR_AUCUN else []
+    if low == "ne" or verb:
+        if clause.partner:
+            clause.partner = False
+            return verb
+        if _only_restriction(tokens, n):
+            return verb
+        clause.open = True
+        return [Symbol(NEG, low, a, a + 2 if verb else b, False), *verb]
+    if clause.open:  # "pas", "aucun", "jamais" … completing "ne"
+        clause.open = False
+        return article
+    if low in _FR_FILLERS or low in _FR_ONLY_AFTER_NE:
+        return [Symbol(t.norm, low, a, b, not t.is_stop and not t.is_number)]
+    clause.partner = True
+    return [Symbol(NEG, low, a, b, False), *article]
+
+
+def _only_restriction(tokens: Sequence[Any], n: int) -> bool:
+    """Whether the "ne" at ``tokens[n]`` is the "ne ... que" of a restriction ("il n'a que deux
+    enfants", he has only two): a "que" later in its clause and no other negation word."""
+    for t in tokens[n + 1 :]:
+        low = t.text.lower()
+        if t.is_punct and t.text in _BREAKS:
+            return False
+        if low in _FR_FILLERS or low in _FR_PAIRED:
+            return False
+        if low in ("que", "qu'", "qu’") or low.startswith(("qu'", "qu’")):
+            return True
+    return False
 
 
 def _has_han(text: str) -> bool:

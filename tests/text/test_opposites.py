@@ -33,6 +33,17 @@ def test_not_opposites(a: str, b: str) -> None:
         ("Il n'est pas là", "fr", ["il", NEG, "être", "là"]),
         ("未来不能安装", "zh-Hans", ["未", "来", NEG, "能", "安", "装"]),
         ("无法安装", "zh-Hans", [NEG, "能", "安", "装"]),
+        # "keine" is a negation and the article "ein" (its lemma, as a source's "eine" reads)
+        ("Sie haben keine Garantie", "de", ["sie", "haben", NEG, "ein", "garantie"]),
+        # one French negation, however many of its words: "n'a aucune", "aucun … n'est", "ne … plus"
+        ("Ils n'ont aucune garantie", "fr", ["lui", NEG, "avoir", "un", "garantie"]),
+        ("Aucun frais n'est facturé", "fr", [NEG, "un", "frais", "être", "facturé"]),
+        ("Il n'est plus disponible", "fr", ["il", NEG, "être", "disponible"]),
+        # "plus" without "ne" is "more", "ne … que" is "only": no negation
+        ("Il y a plus de place", "fr", ["il", "y", "avoir", "plus", "de", "place"]),
+        ("Il n'a que deux enfants", "fr", ["il", "avoir", "que", "deux", "enfant"]),
+        # a clause break ends a negation: the next clause's "ne" negates again
+        ("Ce n'est jamais le cas, personne ne le sait", "fr", ["ce", NEG, "être", "le", "cas", "|", "personne", NEG, "le", "savoir"]),
     ],
 )
 def test_polarity_symbols_make_negations_explicit(text: str, language: str, forms: list[str]) -> None:

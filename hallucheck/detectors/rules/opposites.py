@@ -44,7 +44,7 @@ from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.language import base_language
 from hallucheck.text.lexicons import known_word
-from hallucheck.text.opposites import BREAK, CONDITION_WORDS, CORRECTION_WORDS, NEG, Symbol, are_opposites, negation_load, polarity_symbols
+from hallucheck.text.opposites import BREAK, CONDITION_WORDS, CORRECTION_WORDS, NEG, NEGATED_ARTICLES, Symbol, are_opposites, negation_load, polarity_symbols
 from hallucheck.text.swaps import find_swaps
 from hallucheck.types import Evidence, Finding, Role, Span
 
@@ -404,6 +404,10 @@ def _framed(syms: list[Symbol], lo: int, hi: int, reach: int = 8) -> bool:
     return any(s.word in CORRECTION_WORDS or s.form in CORRECTION_WORDS for s in syms[hi : hi + reach])
 
 
+def _without_articles(forms: list[str]) -> list[str]:
+    return [f for f in forms if f not in NEGATED_ARTICLES]
+
+
 def _kind(a_side: list[Symbol], s_side: list[Symbol]) -> _Kind | None:
     """What one difference between an answer and a source sentence is, if it flips the polarity."""
     if len(a_side) == 1 and len(s_side) == 1:
@@ -414,7 +418,9 @@ def _kind(a_side: list[Symbol], s_side: list[Symbol]) -> _Kind | None:
     s_rest = [s.form for s in s_side if s.form != NEG]
     a_neg = sum(s.form == NEG for s in a_side)
     s_neg = sum(s.form == NEG for s in s_side)
-    if a_rest == s_rest and (a_neg - s_neg) % 2 == 1:
+    if (a_neg - s_neg) % 2 == 1 and (a_rest == s_rest or (
+            a_neg + s_neg == 1 and _without_articles(a_rest) == _without_articles(s_rest))):
+        # "no warranty" / "a warranty", "keine" / "eine", "没有" / "有": the negation takes an article's place
         return "flipped_negation"
     if (a_neg - s_neg) % 2 == 0 and len(a_rest) <= 4 and len(s_rest) <= 4 and all(len(x) == 1 for x in a_rest + s_rest):
         # Chinese, aligned by characters: a word against its opposite ("增加" / "减少")

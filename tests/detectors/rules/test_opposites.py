@@ -26,6 +26,12 @@ def _spans(answer: str, source: str, language: str | None = None) -> list[tuple[
         ("Dieses Paket ist nicht im Standardsystem enthalten.", "Dieses Paket ist im Standardsystem enthalten.", "de", "nicht"),
         ("Vous ne pouvez pas afficher la liste des alias existants.", "Vous pouvez afficher la liste des alias existants.", "fr", "ne"),
         ("该软件包不能安装在旧系统上。", "该软件包可以安装在旧系统上。", "zh-Hans", "不"),
+        # a negation in an article's place: "no" for "a", "keine" for "eine", "aucune" for "une", 没有 for 有
+        ("All laptops come with no warranty from the shop.", "All laptops come with a warranty from the shop.", "en", "no"),
+        ("Alle Laptops haben keine Garantie.", "Alle Laptops haben eine Garantie von zwei Jahren.", "de", "keine"),
+        ("Les ordinateurs portables n'ont aucune garantie.", "Les ordinateurs portables ont une garantie de deux ans.", "fr", "n'"),
+        ("Le produit n'est plus disponible dans les magasins.", "Le produit est disponible dans les magasins.", "fr", "n'"),
+        ("所有笔记本电脑都没有保修服务。", "所有笔记本电脑都有保修服务。", "zh-Hans", "没有"),
     ],
 )
 def test_a_flipped_negation_is_a_contradiction_on_the_negation(answer: str, source: str, language: str, text: str) -> None:
@@ -70,6 +76,12 @@ def test_an_opposite_word_is_a_contradiction_on_the_word(answer: str, source: st
          "The museum is open on Mondays during the summer. The museum is not open on Mondays during the winter."),
         # the answer's version first in its sentence, stated by a source sentence that is not the best match
         ("本地倉庫保持已經提交的的檔案。", "遠端倉庫保持已經提交的檔案。本地倉庫保持已經提交的的檔案。"),
+        # "ne … que" is "only", not a negation; "aucun … n'est" is one negation, as is "n'a aucun"
+        ("Il n'a que deux enfants et trois chats à la maison.", "Il a deux enfants et trois chats à la maison."),
+        ("Aucun frais n'est facturé pour les retours de colis.", "Aucun frais n'est facturé pour les retours de colis."),
+        ("Les clients n'ont aucun frais à payer pour le retour.", "Les clients n'ont pas de frais à payer pour le retour."),
+        # "keine" and "nicht … eine" say the same
+        ("Das Paket hat keine Abhängigkeit zu Python.", "Das Paket hat nicht eine Abhängigkeit zu Python."),
         # a word and its opposite in two sentences that say different things
         ("The right upper quadrant contains the liver and the gallbladder.",
          "The right lower quadrant contains the appendix and the ovaries."),
