@@ -11,8 +11,10 @@ what a check for that needs, per language (en, de, fr, zh):
   only carry a negation's grammar are left out (English do-support: "does not take" / "takes";
   French "pas" after "ne", and the second word of one French negation: "n'a aucun",
   "aucun … n'est", "ne … jamais" are one negation, not two);
-- :data:`NEGATED_ARTICLES`: the articles a negation replaces ("no warranty" / "a warranty",
-  "keine Garantie" / "eine Garantie", "没有保修" / "有保修"), which a flipped negation may drop;
+- :data:`REPLACED_BY_NEGATION`: the articles and "already" words a negation takes the place of
+  ("no warranty" / "a warranty", "keine Garantie" / "eine Garantie", "没有保修" / "有保修",
+  "尚未发布" / "已发布"), which a flipped negation may drop; words that only say when a negation
+  holds ("no longer", "not yet", "nicht mehr", "noch nicht", "不再", "从不") are read as part of it;
 - :func:`are_opposites`: a hand-written lexicon of common opposites (adjectives, verbs, adverbs,
   prepositions of order), compared by word and by lemma, plus prefix pairs (un-, in-, im-, il-,
   ir-, dis-, non-; German un-; French in-/dés-/dé-).
@@ -27,7 +29,7 @@ from typing import Any, NamedTuple
 from hallucheck.text.tokens import lemma
 
 __all__ = [
-    "BREAK", "NEG", "NEGATED_ARTICLES", "Symbol", "are_opposites", "polarity_symbols", "CONDITION_WORDS", "CORRECTION_WORDS",
+    "BREAK", "NEG", "REPLACED_BY_NEGATION", "Symbol", "are_opposites", "polarity_symbols", "CONDITION_WORDS", "CORRECTION_WORDS",
     "IMPLICIT_NEGATIONS",
     "NEGATION_WORDS", "NEGATION_WORDS_BY_LANGUAGE", "OPPOSITES", "negation_load", "PREFIXES", "opposites_of",
 ]
@@ -42,7 +44,7 @@ _BREAKS = frozenset(",;:()，；：（）、")
 NEGATION_WORDS_BY_LANGUAGE: dict[str, frozenset[str]] = {
     "en": frozenset({"not", "no", "never", "cannot", "neither", "nobody", "nothing", "nowhere"}),
     "de": frozenset({"nicht", "nie", "niemals", "nirgends", "kein", "keine", "keinen", "keinem", "keiner", "keines", "nichts"}),
-    "fr": frozenset({"jamais", "aucun", "aucune", "ni", "ne", "nul", "nulle", "rien"}),
+    "fr": frozenset({"jamais", "aucun", "aucune", "aucuns", "aucunes", "ni", "ne", "nul", "nulle", "rien"}),
     "zh": frozenset({"不", "没", "沒", "没有", "沒有", "未", "无", "無", "非", "别", "別", "勿", "莫", "毋"}),
 }
 # Every language's at once: a sentence is read with all of them (an English answer may quote a
@@ -55,14 +57,26 @@ _FR_FILLERS = frozenset({"pas"})
 # ("n'a aucun frais", "aucun frais n'est facturé", "ne ... jamais", "ne ... plus"): the first of
 # them in a clause is the negation, the others are its grammar. "plus" and "personne" negate only
 # after "ne" ("plus" is "more" elsewhere).
-_FR_PAIRED = frozenset({"aucun", "aucune", "jamais", "rien", "nul", "nulle", "ni", "plus", "personne"})
+_FR_PAIRED = frozenset({"aucun", "aucune", "aucuns", "aucunes", "jamais", "rien", "nul", "nulle", "ni", "plus", "personne"})
 _FR_ONLY_AFTER_NE = frozenset({"plus", "personne"})
 # The French words "aucun" / "aucune" stand for a negation and an article ("aucune garantie" /
 # "une garantie").
-_FR_AUCUN = {"aucun": "un", "aucune": "une"}
-# Articles a negation takes the place of ("no warranty" / "a warranty"; "kein" is split into a
-# negation and "ein" above; "没有保修" / "有保修"): a flipped negation may drop or add one.
-NEGATED_ARTICLES: frozenset[str] = frozenset({"a", "an", "any", "ein", "un", "une", "de", "des", "du", "有"})
+_FR_AUCUN = {"aucun": "un", "aucune": "une", "aucuns": "des", "aucunes": "des"}
+# Words that only say when a negation holds ("no longer", "not yet", "nicht mehr", "noch nicht",
+# "不再", "尚未", "从不", "并不"): read as part of the negation, so "no longer supports" against
+# "supports" is a flipped negation like "does not support". English and German: the word right
+# after the negation; "noch" right before it. Chinese: a character right after (再) or right
+# before (尚, 还, 從 ...) a negation character.
+_AFTER_NEG = {"en": frozenset({"longer", "yet"}), "de": frozenset({"mehr"})}
+_BEFORE_NEG = {"de": frozenset({"noch"})}
+_ZH_AFTER_NEG = frozenset("再")
+_ZH_BEFORE_NEG = frozenset("尚还還从從并並")
+# Words a negation takes the place of: articles ("no warranty" / "a warranty"; "kein" is split
+# into a negation and "ein" above; "没有保修" / "有保修") and "already" ("未发布" / "已发布",
+# "not yet released" / "already released"): a flipped negation may drop or add one.
+REPLACED_BY_NEGATION: frozenset[str] = frozenset({
+    "a", "an", "any", "ein", "un", "une", "de", "des", "du", "有", "already", "bereits", "schon", "déjà", "已",
+})
 # Words that negate without a negation word ("avoid using", "failed to provide", "unless"): a
 # sentence holding one may say the same as a sentence with "not" elsewhere.
 IMPLICIT_NEGATIONS: frozenset[str] = frozenset({
@@ -167,7 +181,34 @@ def polarity_symbols(tokens: Sequence[Any], language: str) -> list[Symbol]:
             out.append(Symbol(low, low, a, b, not t.is_stop and not t.is_number))
         else:
             out.append(Symbol(norm, low, a, b, not t.is_stop and not t.is_number))
-    return out
+    return _without_time_words(out, tokens, language)
+
+
+def _without_time_words(symbols: list[Symbol], tokens: Sequence[Any], language: str) -> list[Symbol]:
+    """``symbols`` less the words that only say when a negation next to them holds ("no
+    longer", "noch nicht", "不再", "尚未"; see ``_AFTER_NEG``). "nicht mehr als" keeps its "mehr"
+    (a comparison: "not more than")."""
+    lang = language.lower()[:2]
+    after = _ZH_AFTER_NEG if lang == "zh" else _AFTER_NEG.get(lang, frozenset())
+    before = _ZH_BEFORE_NEG if lang == "zh" else _BEFORE_NEG.get(lang, frozenset())
+    if not after and not before:
+        return symbols
+    drop: set[int] = set()
+    for i, sym in enumerate(symbols):
+        if sym.form != NEG:
+            continue
+        nxt = symbols[i + 1] if i + 1 < len(symbols) else None
+        if nxt is not None and (nxt.word in after or nxt.form in after):
+            if not (lang == "de" and _followed_by(tokens, nxt.end, "als")):
+                drop.add(i + 1)
+        if i > 0 and (symbols[i - 1].word in before or symbols[i - 1].form in before):
+            drop.add(i - 1)
+    return [s for i, s in enumerate(symbols) if i not in drop]
+
+
+def _followed_by(tokens: Sequence[Any], end: int, word: str) -> bool:
+    nxt = next((t for t in tokens if t.start >= end and not t.is_punct), None)
+    return nxt is not None and nxt.text.lower() == word
 
 
 def _ne_contracted(low: str) -> bool:

@@ -42,6 +42,12 @@ def test_not_opposites(a: str, b: str) -> None:
         # "plus" without "ne" is "more", "ne … que" is "only": no negation
         ("Il y a plus de place", "fr", ["il", "y", "avoir", "plus", "de", "place"]),
         ("Il n'a que deux enfants", "fr", ["il", "avoir", "que", "deux", "enfant"]),
+        # "no longer", "noch nicht", 不再, 尚未: the time word is part of the negation; "nicht mehr als" compares
+        ("It no longer runs", "en", ["it", NEG, "run"]),
+        ("Es läuft noch nicht", "de", ["es", "laufen", NEG]),
+        ("nicht mehr als zehn", "de", [NEG, "mehr", "als", "zehn"]),
+        ("不再支持", "zh-Hans", [NEG, "支", "持"]),
+        ("尚未发布", "zh-Hans", [NEG, "发", "布"]),
         # a clause break ends a negation: the next clause's "ne" negates again
         ("Ce n'est jamais le cas, personne ne le sait", "fr", ["ce", NEG, "être", "le", "cas", "|", "personne", NEG, "le", "savoir"]),
     ],

@@ -44,7 +44,7 @@ from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.language import base_language
 from hallucheck.text.lexicons import known_word
-from hallucheck.text.opposites import BREAK, CONDITION_WORDS, CORRECTION_WORDS, NEG, NEGATED_ARTICLES, Symbol, are_opposites, negation_load, polarity_symbols
+from hallucheck.text.opposites import BREAK, CONDITION_WORDS, CORRECTION_WORDS, NEG, REPLACED_BY_NEGATION, Symbol, are_opposites, negation_load, polarity_symbols
 from hallucheck.text.swaps import find_swaps
 from hallucheck.types import Evidence, Finding, Role, Span
 
@@ -289,9 +289,13 @@ class OppositesDetector(BaseDetector):
                      mapping: dict[int, int]) -> list[_Conflict]:
         out: list[_Conflict] = []
         s_matched = set(mapping.values())
-        a_load = negation_load(syms, [i for i in range(len(syms)) if i not in mapping])
-        s_load = negation_load(src.symbols, [j for j in range(len(src.symbols)) if j not in s_matched])
         kinds = [None if tag == "equal" else _kind(syms[i1:i2], src.symbols[j1:j2]) for tag, i1, i2, j1, j2 in ops]
+        # a word against its opposite counts once, as an opposite, even where one of the two also
+        # negates without a negation word ("禁止" / "允许", "reject" / "accept")
+        a_opp = {i for k, (_t, i1, i2, _j1, _j2) in zip(kinds, ops, strict=True) if k == "opposite_word" for i in range(i1, i2)}
+        s_opp = {j for k, (_t, _i1, _i2, j1, j2) in zip(kinds, ops, strict=True) if k == "opposite_word" for j in range(j1, j2)}
+        a_load = negation_load(syms, [i for i in range(len(syms)) if i not in mapping and i not in a_opp])
+        s_load = negation_load(src.symbols, [j for j in range(len(src.symbols)) if j not in s_matched and j not in s_opp])
         # The sentences disagree only when their negations and opposite words add up to an odd
         # number: a negation elsewhere may carry the same meaning ("no X was issued" / "X was not
         # issued", "failed to provide accurate" / "provided inaccurate", "not able" / "unable").
@@ -404,8 +408,8 @@ def _framed(syms: list[Symbol], lo: int, hi: int, reach: int = 8) -> bool:
     return any(s.word in CORRECTION_WORDS or s.form in CORRECTION_WORDS for s in syms[hi : hi + reach])
 
 
-def _without_articles(forms: list[str]) -> list[str]:
-    return [f for f in forms if f not in NEGATED_ARTICLES]
+def _without_replaced(forms: list[str]) -> list[str]:
+    return [f for f in forms if f not in REPLACED_BY_NEGATION]
 
 
 def _kind(a_side: list[Symbol], s_side: list[Symbol]) -> _Kind | None:
@@ -419,8 +423,8 @@ def _kind(a_side: list[Symbol], s_side: list[Symbol]) -> _Kind | None:
     a_neg = sum(s.form == NEG for s in a_side)
     s_neg = sum(s.form == NEG for s in s_side)
     if (a_neg - s_neg) % 2 == 1 and (a_rest == s_rest or (
-            a_neg + s_neg == 1 and _without_articles(a_rest) == _without_articles(s_rest))):
-        # "no warranty" / "a warranty", "keine" / "eine", "没有" / "有": the negation takes an article's place
+            a_neg + s_neg == 1 and _without_replaced(a_rest) == _without_replaced(s_rest))):
+        # "no warranty" / "a warranty", "keine" / "eine", "没有" / "有", "未" / "已": the negation takes a word's place
         return "flipped_negation"
     if (a_neg - s_neg) % 2 == 0 and len(a_rest) <= 4 and len(s_rest) <= 4 and all(len(x) == 1 for x in a_rest + s_rest):
         # Chinese, aligned by characters: a word against its opposite ("增加" / "减少")

@@ -32,6 +32,17 @@ def _spans(answer: str, source: str, language: str | None = None) -> list[tuple[
         ("Les ordinateurs portables n'ont aucune garantie.", "Les ordinateurs portables ont une garantie de deux ans.", "fr", "n'"),
         ("Le produit n'est plus disponible dans les magasins.", "Le produit est disponible dans les magasins.", "fr", "n'"),
         ("所有笔记本电脑都没有保修服务。", "所有笔记本电脑都有保修服务。", "zh-Hans", "没有"),
+        # words that say when a negation holds are part of it: "no longer", "not yet", "nicht mehr", 不再, 尚未
+        ("The new version no longer supports encrypted backups on all devices.",
+         "The new version supports encrypted backups on all devices.", "en", "no"),
+        ("The update was not yet released in March for all users.", "The update was released in March for all users.", "en", "not"),
+        ("Die neue Version unterstützt verschlüsselte Backups nicht mehr auf allen Geräten.",
+         "Die neue Version unterstützt verschlüsselte Backups auf allen Geräten.", "de", "nicht"),
+        ("Das Update wurde im März noch nicht für alle Nutzer veröffentlicht.",
+         "Das Update wurde im März für alle Nutzer veröffentlicht.", "de", "nicht"),
+        ("新版本在所有设备上不再支持加密备份。", "新版本在所有设备上支持加密备份。", "zh-Hans", "不"),
+        ("该更新尚未于三月向所有用户发布。", "该更新已于三月向所有用户发布。", "zh-Hans", "未"),
+        ("博物館每週日上午從不提供免費導覽。", "博物館每週日上午提供免費導覽。", "zh-Hant", "不"),
     ],
 )
 def test_a_flipped_negation_is_a_contradiction_on_the_negation(answer: str, source: str, language: str, text: str) -> None:
@@ -50,6 +61,9 @@ def test_a_flipped_negation_is_a_contradiction_on_the_negation(answer: str, sour
          "The service is available in the northern districts of the city.", "unavailable"),
         ("Die Option ist standardmäßig deaktiviert und muss gesetzt werden.",
          "Die Option ist standardmäßig aktiviert und muss gesetzt werden.", "deaktiviert"),
+        # an opposite that also negates without a negation word counts once
+        ("酒店所有房間都禁止攜帶寵物。", "酒店所有房間都允許攜帶寵物。", "禁止"),
+        ("The hotel allows pets in none of its rooms.", "The hotel allows pets in all of its rooms.", "none"),
     ],
 )
 def test_an_opposite_word_is_a_contradiction_on_the_word(answer: str, source: str, word: str) -> None:
