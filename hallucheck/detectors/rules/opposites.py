@@ -44,7 +44,17 @@ from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.language import base_language
 from hallucheck.text.lexicons import known_word
-from hallucheck.text.opposites import BREAK, CONDITION_WORDS, CORRECTION_WORDS, NEG, REPLACED_BY_NEGATION, Symbol, are_opposites, negation_load, polarity_symbols
+from hallucheck.text.opposites import (
+    BREAK,
+    CONDITION_WORDS,
+    CORRECTION_WORDS,
+    NEG,
+    REPLACED_BY_NEGATION,
+    Symbol,
+    are_opposites,
+    negation_load,
+    polarity_symbols,
+)
 from hallucheck.text.swaps import find_swaps
 from hallucheck.types import Evidence, Finding, Role, Span
 
