@@ -42,6 +42,7 @@ from typing import ClassVar, Literal
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, group_tokens
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
+from hallucheck.text.han_names import name_at
 from hallucheck.text.language import base_language
 from hallucheck.text.lexicons import known_word
 from hallucheck.text.opposites import (
@@ -348,7 +349,13 @@ class OppositesDetector(BaseDetector):
         """One name or term of a source sentence told as another ("runs Jessie" for "runs Buster",
         "uses apt-get" for "uses dpkg"), the rest of the sentence the same."""
         out = []
+        zh = base_language(language) == "zh"
         for n, (tag, i1, i2, j1, j2) in enumerate(ops):
+            if zh and tag == "replace" and self._in_context(syms, src, ops, n):
+                name = _replaced_han_name(syms, answer, src, i1, i2, j1, j2)
+                if name is not None:
+                    out.append(_Conflict("replaced_name", name[0], name[1], i1, i2, src))
+                    continue
             if tag != "replace" or i2 - i1 != 1 or j2 - j1 != 1:
                 continue
             a, b = syms[i1], src.symbols[j1]
@@ -364,6 +371,23 @@ class OppositesDetector(BaseDetector):
             if self._in_context(syms, src, ops, n):
                 out.append(_Conflict("replaced_name", a.start, a.end, i1, i2, src))
         return out
+
+
+def _replaced_han_name(syms: list[Symbol], answer: str, src: _SourceSentence, i1: int, i2: int, j1: int,
+                       j2: int) -> tuple[int, int] | None:
+    """The answer offsets of a Han-script name that stands where its source sentence has another
+    name of the same kind ("王强" for "李明", "深圳" for "杭州"), for a difference of Chinese
+    characters ``syms[i1:i2]`` / ``src.symbols[j1:j2]``; None when either side is no name
+    (:func:`hallucheck.text.han_names.name_at`) or one name holds the other."""
+    if any(s.form in (NEG, BREAK) for s in syms[i1:i2]) or any(s.form in (NEG, BREAK) for s in src.symbols[j1:j2]):
+        return None
+    base = syms[0].start
+    sentence = answer[base : syms[-1].end]
+    new = name_at(sentence, syms[i1].start - base, syms[i2 - 1].end - base)
+    old = name_at(src.text, src.symbols[j1].start - src.start, src.symbols[j2 - 1].end - src.start)
+    if new is None or old is None or new.kind != old.kind or new.text in old.text or old.text in new.text:
+        return None
+    return base + new.start, base + new.end
 
 
 _CODE_CHARS = frozenset("-_./:+")

@@ -185,6 +185,10 @@ def test_no_swap_where_the_roles_are_the_same(answer: str, source: str, language
         # a lower-case command the dictionary does not know
         ("You can list the installed packages with rpm on any system.",
          "You can list the installed packages with dpkg on any system.", "en", "rpm"),
+        # Han-script names: a person, a place, the whole name marked where the two share a character
+        ("项目经理王强负责整个系统的迁移工作。", "项目经理李明负责整个系统的迁移工作。", "zh-Hans", "王强"),
+        ("該公司由馬雲於1999年在深圳創立。", "該公司由馬雲於1999年在杭州創立。", "zh-Hant", "深圳"),
+        ("该公司由马化腾于1999年在杭州创立。", "该公司由马云于1999年在杭州创立。", "zh-Hans", "马化腾"),
     ],
 )
 def test_a_replaced_name_is_a_contradiction_on_the_name(answer: str, source: str, language: str, text: str) -> None:
@@ -204,6 +208,21 @@ def test_a_replaced_name_is_a_contradiction_on_the_name(answer: str, source: str
 )
 def test_no_replaced_name_for_spellings_list_items_and_common_words(answer: str, source: str) -> None:
     assert [k for _, k in _spans(answer, source, "en") if k == "replaced_name"] == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        # a common noun where the source has a name: no name on both sides
+        ("这个软件包由开发者维护。", "这个软件包由王小明维护。"),
+        # the same name, longer: one holds the other
+        ("项目经理李明明负责整个系统的迁移工作。", "项目经理李明负责整个系统的迁移工作。"),
+        # a person where the source has a place: not the same kind of name
+        ("会议由李明在周一主持。", "会议由北京在周一主持。"),
+    ],
+)
+def test_no_replaced_han_name_without_two_names_of_one_kind(answer: str, source: str) -> None:
+    assert [k for _, k in _spans(answer, source, "zh-Hans") if k == "replaced_name"] == []
 
 
 def test_a_german_noun_told_as_another_is_no_replaced_name() -> None:
