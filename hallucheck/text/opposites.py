@@ -29,8 +29,8 @@ from typing import Any, NamedTuple
 from hallucheck.text.tokens import lemma
 
 __all__ = [
-    "BREAK", "NEG", "REPLACED_BY_NEGATION", "Symbol", "are_opposites", "polarity_symbols", "CONDITION_WORDS", "CORRECTION_WORDS",
-    "IMPLICIT_NEGATIONS",
+    "BREAK", "NEG", "NEGATION_TIME_WORDS", "REPLACED_BY_NEGATION", "Symbol", "are_opposites", "polarity_symbols",
+    "CONDITION_WORDS", "CORRECTION_WORDS", "IMPLICIT_NEGATIONS",
     "NEGATION_WORDS", "NEGATION_WORDS_BY_LANGUAGE", "OPPOSITES", "negation_load", "PREFIXES", "opposites_of",
 ]
 
@@ -71,6 +71,10 @@ _AFTER_NEG = {"en": frozenset({"longer", "yet"}), "de": frozenset({"mehr"})}
 _BEFORE_NEG = {"de": frozenset({"noch"})}
 _ZH_AFTER_NEG = frozenset("再")
 _ZH_BEFORE_NEG = frozenset("尚还還从從并並")
+# All of them: a flipped negation may also drop one ("ist mehr zeitgemäß" over "ist nicht mehr
+# zeitgemäß").
+NEGATION_TIME_WORDS: frozenset[str] = frozenset().union(*_AFTER_NEG.values(), *_BEFORE_NEG.values(), _ZH_AFTER_NEG,
+                                                        _ZH_BEFORE_NEG)
 # Words a negation takes the place of: articles ("no warranty" / "a warranty"; "kein" is split
 # into a negation and "ein" above; "没有保修" / "有保修") and "already" ("未发布" / "已发布",
 # "not yet released" / "already released"): a flipped negation may drop or add one.
@@ -186,8 +190,8 @@ def polarity_symbols(tokens: Sequence[Any], language: str) -> list[Symbol]:
 
 def _without_time_words(symbols: list[Symbol], tokens: Sequence[Any], language: str) -> list[Symbol]:
     """``symbols`` less the words that only say when a negation next to them holds ("no
-    longer", "noch nicht", "不再", "尚未"; see ``_AFTER_NEG``). "nicht mehr als" keeps its "mehr"
-    (a comparison: "not more than")."""
+    longer", "noch nicht", "不再", "尚未"; see ``_AFTER_NEG``). German "mehr" before "als" or a
+    noun keeps its place: "nicht mehr als zehn", "nicht mehr Informationen" compare ("more")."""
     lang = language.lower()[:2]
     after = _ZH_AFTER_NEG if lang == "zh" else _AFTER_NEG.get(lang, frozenset())
     before = _ZH_BEFORE_NEG if lang == "zh" else _BEFORE_NEG.get(lang, frozenset())
@@ -199,16 +203,17 @@ def _without_time_words(symbols: list[Symbol], tokens: Sequence[Any], language: 
             continue
         nxt = symbols[i + 1] if i + 1 < len(symbols) else None
         if nxt is not None and (nxt.word in after or nxt.form in after):
-            if not (lang == "de" and _followed_by(tokens, nxt.end, "als")):
+            if not (lang == "de" and _compares(tokens, nxt.end)):
                 drop.add(i + 1)
         if i > 0 and (symbols[i - 1].word in before or symbols[i - 1].form in before):
             drop.add(i - 1)
     return [s for i, s in enumerate(symbols) if i not in drop]
 
 
-def _followed_by(tokens: Sequence[Any], end: int, word: str) -> bool:
+def _compares(tokens: Sequence[Any], end: int) -> bool:
+    """Whether the German word after offset ``end`` makes "mehr" a comparison: "als" or a noun."""
     nxt = next((t for t in tokens if t.start >= end and not t.is_punct), None)
-    return nxt is not None and nxt.text.lower() == word
+    return nxt is not None and (nxt.text.lower() == "als" or nxt.text[:1].isupper())
 
 
 def _ne_contracted(low: str) -> bool:

@@ -46,6 +46,7 @@ def test_not_opposites(a: str, b: str) -> None:
         ("It no longer runs", "en", ["it", NEG, "run"]),
         ("Es läuft noch nicht", "de", ["es", "laufen", NEG]),
         ("nicht mehr als zehn", "de", [NEG, "mehr", "als", "zehn"]),
+        ("kann nicht mehr Daten speichern", "de", ["können", NEG, "mehr", "daten", "speichern"]),
         ("不再支持", "zh-Hans", [NEG, "支", "持"]),
         ("尚未发布", "zh-Hans", [NEG, "发", "布"]),
         # a clause break ends a negation: the next clause's "ne" negates again

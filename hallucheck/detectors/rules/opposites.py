@@ -50,6 +50,7 @@ from hallucheck.text.opposites import (
     CONDITION_WORDS,
     CORRECTION_WORDS,
     NEG,
+    NEGATION_TIME_WORDS,
     REPLACED_BY_NEGATION,
     Symbol,
     are_opposites,
@@ -443,7 +444,7 @@ def _framed(syms: list[Symbol], lo: int, hi: int, reach: int = 8) -> bool:
 
 
 def _without_replaced(forms: list[str]) -> list[str]:
-    return [f for f in forms if f not in REPLACED_BY_NEGATION]
+    return [f for f in forms if f not in REPLACED_BY_NEGATION and f not in NEGATION_TIME_WORDS]
 
 
 def _kind(a_side: list[Symbol], s_side: list[Symbol]) -> _Kind | None:

@@ -40,6 +40,9 @@ def _spans(answer: str, source: str, language: str | None = None) -> list[tuple[
          "Die neue Version unterstützt verschlüsselte Backups auf allen Geräten.", "de", "nicht"),
         ("Das Update wurde im März noch nicht für alle Nutzer veröffentlicht.",
          "Das Update wurde im März für alle Nutzer veröffentlicht.", "de", "nicht"),
+        # the answer drops the negation and keeps its time word
+        ("Die Verwendung durch den Administrator ist mehr zeitgemäß.",
+         "Die Verwendung durch den Administrator ist nicht mehr zeitgemäß.", "de", "mehr"),
         ("新版本在所有设备上不再支持加密备份。", "新版本在所有设备上支持加密备份。", "zh-Hans", "不"),
         ("该更新尚未于三月向所有用户发布。", "该更新已于三月向所有用户发布。", "zh-Hans", "未"),
         ("博物館每週日上午從不提供免費導覽。", "博物館每週日上午提供免費導覽。", "zh-Hant", "不"),
