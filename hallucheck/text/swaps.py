@@ -98,6 +98,11 @@ def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol]) -> list[Swap]
     where: dict[str, list[int]] = {}
     for k in range(1, len(b) - 1):
         where.setdefault(b[k], []).append(k)
+    # content symbols before each answer position: M without one is no relation (see _relation),
+    # and most shared runs are of function words ("of the"), so they are dropped without a scan
+    before = [0]
+    for sym in answer:
+        before.append(before[-1] + sym.content)
     for i in range(1, len(a) - 1):
         for k in where.get(a[i], ()):
             if a[i - 1] == b[k - 1]:
@@ -105,7 +110,7 @@ def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol]) -> list[Swap]
             m = 0
             while i + m < len(a) and k + m < len(b) and a[i + m] == b[k + m]:
                 m += 1
-            if not _relation(answer[i : i + m]):
+            if before[i + m] == before[i] or not _relation(answer[i : i + m]):
                 continue
             # X: before M in the answer, after M in the source; Y: after M in the answer, before it in the source
             # the first symbol of X (in the answer) opens the source's run after M; the first of Y

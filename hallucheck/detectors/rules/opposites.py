@@ -34,6 +34,7 @@ policies' floor table (measured precision) decides whether such a span alone rej
 
 from __future__ import annotations
 
+import copy
 import difflib
 from collections import Counter
 from dataclasses import dataclass
@@ -94,6 +95,14 @@ class _SourceSentence:
     symbols: list[Symbol]
     forms: list[str]
     content: int  # content symbols
+    # A matcher holding this sentence as its second sequence: its index of the sentence's symbols
+    # is built once and shared (read only) by shallow copies, one per comparison (_matched_map).
+    matcher: difflib.SequenceMatcher[str] | None = None
+
+    def aligner(self) -> difflib.SequenceMatcher[str]:
+        if self.matcher is None:
+            self.matcher = difflib.SequenceMatcher(None, [], self.forms, autojunk=False)
+        return copy.copy(self.matcher)
 
 
 @dataclass
@@ -166,8 +175,11 @@ def _in_name(answer: str, syms: list[Symbol], i: int) -> bool:
 _Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
 
 
-def _matched_map(a: list[str], b: list[str]) -> tuple[list[_Opcode], dict[int, int]]:
-    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+def _matched_map(a: list[str], b: _SourceSentence) -> tuple[list[_Opcode], dict[int, int]]:
+    """The opcodes aligning answer symbols ``a`` with source sentence ``b``, and the answer
+    positions matched (answer index -> source index)."""
+    sm = b.aligner()
+    sm.set_seq1(a)
     ops = sm.get_opcodes()
     mapping: dict[int, int] = {}
     for tag, i1, i2, j1, _j2 in ops:
@@ -238,11 +250,14 @@ class OppositesDetector(BaseDetector):
                 continue
             feats["opposites_checked"] += 1
             forms = [s.form for s in syms]
-            aligned = [(sources[n], *_matched_map(forms, sources[n].forms)) for n in best]
+            aligned = [(sources[n], *_matched_map(forms, sources[n])) for n in best]
             found: list[_Conflict] = []
             n_content = sum(s.content for s in syms)
-            for src, ops, mapping in aligned:
-                if any(s.content and i not in mapping for i, s in enumerate(syms)):
+            for n, (src, ops, mapping) in zip(best, aligned, strict=True):
+                # X, M and Y of a swap each hold a content word both sentences have: fewer than
+                # three shared ones, no swap (most of the best sentences share two, and the
+                # search for one is the costliest part of this check)
+                if counts[n] >= 3 and any(s.content and i not in mapping for i, s in enumerate(syms)):
                     # a swap leaves one of its two sides unmatched in order: a sentence matched whole has none
                     found.extend(self._swaps(syms, forms, src, aligned, ranked, sources))
                 # the two sentences say the same thing (one word may differ); one of them may be
@@ -295,7 +310,7 @@ class OppositesDetector(BaseDetector):
         if any(_supported(m, lo, hi) for s2, _, m in aligned if s2 is not src):
             return True
         more = ranked[self.max_source_sentences : SUPPORT_SENTENCES]
-        return any(_supported(_matched_map(forms, sources[n].forms)[1], lo, hi) for n in more)
+        return any(_supported(_matched_map(forms, sources[n])[1], lo, hi) for n in more)
 
     def _differences(self, syms: list[Symbol], src: _SourceSentence, ops: list[_Opcode],
                      mapping: dict[int, int]) -> list[_Conflict]:
