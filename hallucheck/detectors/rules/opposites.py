@@ -344,9 +344,11 @@ class OppositesDetector(BaseDetector):
         return out
 
 
-    def _in_context(self, syms: list[Symbol], src: _SourceSentence, ops: list[_Opcode], n: int) -> bool:
+    def _in_context(self, syms: list[Symbol], src: _SourceSentence, ops: list[_Opcode], n: int, *,
+                    edge_twice: bool = True) -> bool:
         """Whether difference ``ops[n]`` sits between words both sentences have (or at the start or
-        end of both), with ``min_context`` content words among the ``window`` nearest ones."""
+        end of both), with ``min_context`` content words among the ``window`` nearest ones (twice as
+        many at a sentence's start or end, unless ``edge_twice`` is off)."""
         _tag, i1, i2, j1, j2 = ops[n]
         before = ops[n - 1] if n > 0 else None
         after = ops[n + 1] if n + 1 < len(ops) else None
@@ -357,7 +359,7 @@ class OppositesDetector(BaseDetector):
         left = syms[max(before[1], i1 - self.window) : i1] if before is not None else []
         right = syms[i2 : min(after[2], i2 + self.window)] if after is not None else []
         # at the very start or end of both sentences, one side's context must count twice
-        need = self.min_context if before is not None and after is not None else 2 * self.min_context
+        need = self.min_context if (before is not None and after is not None) or not edge_twice else 2 * self.min_context
         return bool(left or right) and sum(s.content for s in left + right) >= need
 
     def _replaced_names(self, syms: list[Symbol], answer: str, src: _SourceSentence, source_text: str,
@@ -367,7 +369,9 @@ class OppositesDetector(BaseDetector):
         out = []
         zh = base_language(language) == "zh"
         for n, (tag, i1, i2, j1, j2) in enumerate(ops):
-            if zh and tag == "replace" and self._in_context(syms, src, ops, n):
+            # a name at a sentence's end ("他住在北京。") needs no more context: that both sides are
+            # names of one kind is itself the check
+            if zh and tag == "replace" and self._in_context(syms, src, ops, n, edge_twice=False):
                 name = _replaced_han_name(syms, answer, src, i1, i2, j1, j2)
                 if name is not None:
                     out.append(_Conflict("replaced_name", name[0], name[1], i1, i2, src))

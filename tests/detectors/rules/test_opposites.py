@@ -192,6 +192,7 @@ def test_no_swap_where_the_roles_are_the_same(answer: str, source: str, language
         ("项目经理王强负责整个系统的迁移工作。", "项目经理李明负责整个系统的迁移工作。", "zh-Hans", "王强"),
         ("該公司由馬雲於1999年在深圳創立。", "該公司由馬雲於1999年在杭州創立。", "zh-Hant", "深圳"),
         ("该公司由马化腾于1999年在杭州创立。", "该公司由马云于1999年在杭州创立。", "zh-Hans", "马化腾"),
+        ("这个软件包由王小明维护，他住在上海。", "这个软件包由王小明维护，他住在北京。", "zh-Hans", "上海"),
     ],
 )
 def test_a_replaced_name_is_a_contradiction_on_the_name(answer: str, source: str, language: str, text: str) -> None:
