@@ -129,6 +129,24 @@ def test_the_default_checker_runs_it() -> None:
     assert "opposites" in Checker().detector_names
 
 
+@pytest.mark.parametrize(
+    ("answer", "source", "language", "text"),
+    [
+        ("Alle Laptops haben keine Garantie [1].", "Alle Laptops haben eine Garantie von zwei Jahren.", "de", "keine"),
+        ("Les ordinateurs portables n'ont aucune garantie [1].",
+         "Les ordinateurs portables ont une garantie de deux ans.", "fr", "n'"),
+        ("新版本在所有设备上不再支持加密备份[1]。", "新版本在所有设备上支持加密备份。", "zh-Hans", "不"),
+        ("項目經理王強負責整個系統的遷移工作[1]。", "項目經理李明負責整個系統的遷移工作。", "zh-Hant", "王強"),
+    ],
+)
+def test_the_default_verdict_rejects_the_negation_forms_and_names(answer: str, source: str, language: str,
+                                                                  text: str) -> None:
+    """The floors of flipped negations and replaced names reach the default verdict, cited answers too."""
+    report = Checker().check(question="?", contexts=[source], answer=answer, language=language)
+    assert report.hallucinated and report.decision == "reject"
+    assert any(s.label == "contradiction" and text in s.text for s in report.spans)
+
+
 def test_the_default_verdict_keeps_a_flipped_negation() -> None:
     """The shipped floor table makes a flipped negation reject the answer, with its span."""
     source = "Die Datei wird beim Start des Systems automatisch geladen und danach regelmäßig geprüft."
