@@ -18,6 +18,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
+from hallucheck.text.language import is_cjk_char
+
 __all__ = ["HanName", "NameKind", "han_names", "name_at"]
 
 NameKind = Literal["person", "place", "organisation"]
@@ -50,7 +52,7 @@ def han_names(sentence: str) -> tuple[HanName, ...]:
             continue
         pos = start + len(word)
         kind = _KINDS.get(flag)
-        if kind is not None and len(word) >= 2 and all(_is_han(c) for c in word):
+        if kind is not None and len(word) >= 2 and all(is_cjk_char(c) for c in word):
             out.append(HanName(start, pos, word, kind))
     return tuple(out)
 
@@ -58,7 +60,3 @@ def han_names(sentence: str) -> tuple[HanName, ...]:
 def name_at(sentence: str, start: int, end: int) -> HanName | None:
     """The name of ``sentence`` that holds the characters ``start..end-1``, if one does."""
     return next((n for n in han_names(sentence) if n.start <= start and end <= n.end), None)
-
-
-def _is_han(c: str) -> bool:
-    return "\u3400" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff"

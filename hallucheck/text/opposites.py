@@ -178,7 +178,7 @@ def polarity_symbols(tokens: Sequence[Any], language: str) -> list[Symbol]:
         elif low in _DO:
             continue
         elif not zh and _ne_contracted(low):
-            out += [Symbol(NEG, low, a, a + 2, False), Symbol(lemma(low[2:], language), low[2:], a + 2, b, True)]
+            out += [Symbol(NEG, low, a, a + 2, False), _ne_verb(low, a, b, language)]
         elif zh and _has_han(t.text):
             out += _zh_symbols(t)
         elif zh:
@@ -221,6 +221,11 @@ def _ne_contracted(low: str) -> bool:
     return low[:2] in ("n'", "n’") and len(low) > 2 and low[2:] != "importe"
 
 
+def _ne_verb(low: str, a: int, b: int, language: str) -> Symbol:
+    """The verb of a contracted "n'" (``low`` = "n'est", characters ``a..b-1``): "être"."""
+    return Symbol(lemma(low[2:], language), low[2:], a + 2, b, True)
+
+
 @dataclass
 class _FrClause:
     """The state of French negation in one clause: ``open`` once a "ne" is read and until the
@@ -242,7 +247,7 @@ def _fr_negation(tokens: Sequence[Any], n: int, language: str, clause: _FrClause
     t = tokens[n]
     low = t.text.lower()
     a, b = t.start, t.end
-    verb = [Symbol(lemma(low[2:], language), low[2:], a + 2, b, True)] if _ne_contracted(low) else []
+    verb = [_ne_verb(low, a, b, language)] if _ne_contracted(low) else []
     article = [Symbol(lemma(_FR_AUCUN[low], language), low, a, b, False)] if low in _FR_AUCUN else []
     if low == "ne" or verb:
         if clause.partner:
