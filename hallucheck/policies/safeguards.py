@@ -12,7 +12,17 @@ was looked at, whichever policy is chosen:
    is no floor: the answer goes to review with the span shown, because the labels that kept it
    from being a floor (English RAGTruth's) do not count a wrong passage number as a
    hallucination, while a reader sent to the wrong source is still misled.
-3. What was not checked cannot be accepted: when some part of the answer was not read by a
+3. A restated answer is not rejected on word order alone (``RESTATED``): when every sentence of
+   the answer restates one source sentence (all its content words and figures there, the same
+   negations, no swapped sides: :mod:`hallucheck.detectors.model.restated`) and only detectors
+   that read word order flagged it (n-gram novelty, ROUGE, the span tagger), a reject goes to
+   review with a note. Fitted on answers that copy their sources, those scores take "成立于杭州"
+   for a contradiction of "在杭州成立"; of the train and calib answers of the labelled sets whose
+   every sentence restates a source sentence, 1.4% are hallucinated beyond a citation marker (a
+   swap or a term the rules do not read; ``bench/restated.py``), so such an answer is worth a
+   look, not a rejection. Floors and
+   the never-accepted kinds come after it and still decide.
+4. What was not checked cannot be accepted: when some part of the answer was not read by a
    detector that ran (long answers are read in windows), an accept becomes review and the note
    names the unchecked characters.
 """
@@ -27,10 +37,12 @@ from hallucheck.policies.base import Policy, Verdict
 from hallucheck.policies.floors import FloorTable
 from hallucheck.types import Coverage, Finding
 
-__all__ = ["NEVER_ACCEPTED", "final_verdict", "nothing_checked", "merge_coverage"]
+__all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "final_verdict", "nothing_checked", "merge_coverage", "restated_review"]
 
 # Span kinds that keep an answer from being accepted wherever the floor table does not decide them.
 NEVER_ACCEPTED: frozenset[str] = frozenset({"misattributed_citation"})
+# Detector roles whose evidence is word order and word choice: a restatement looks new to them.
+WORD_ORDER_ROLES: frozenset[str] = frozenset({"lexical", "tagger"})
 
 
 def merge_coverage(findings: Sequence[Finding], answer_chars: int) -> Coverage | None:
@@ -80,6 +92,28 @@ def _not_accepted(verdict: Verdict, findings: Sequence[Finding]) -> Verdict:
                                spans=spans)
 
 
+def restated_review(verdict: Verdict, analysis: CaseAnalysis, findings: Sequence[Finding]) -> Verdict:
+    """A reject turned to review when every sentence restates a source sentence and only the
+    word-order detectors flagged the answer (rule 3 above); otherwise the verdict unchanged."""
+    if verdict.decision != "reject":
+        return verdict
+    usable = [f for f in findings if f.usable]
+    if any(f.flagged and f.role not in WORD_ORDER_ROLES for f in usable):
+        return verdict
+    if any(s.kind is not None for f in usable for s in f.spans):
+        return verdict  # precise evidence: the floor table decides what it weighs
+    from hallucheck.detectors.model.restated import content_sentences, restated_sentences
+
+    wanted = content_sentences(analysis)
+    if not wanted or not wanted <= restated_sentences(analysis):
+        return verdict
+    note = ("every sentence restates a source sentence (its words and figures there, the same negations, no "
+            "swapped sides) and only word-order evidence was against it: review instead of reject")
+    # the risk stays in the guideline's moderate tier (level_for: above 0.6 is high)
+    return dataclasses.replace(verdict, hallucinated=False, risk_score=min(verdict.risk_score, 0.6), risk_level="moderate",
+                               decision="review", notes=[*verdict.notes, note])
+
+
 def final_verdict(
     policy: Policy,
     analysis: CaseAnalysis,
@@ -94,6 +128,7 @@ def final_verdict(
     if empty is not None:
         return empty
     verdict = policy.decide(analysis, findings)
+    verdict = restated_review(verdict, analysis, findings)
     verdict = floors.apply(verdict, findings, analysis.language)
     verdict = _not_accepted(verdict, findings)
     if coverage is not None and coverage.unchecked:

@@ -89,8 +89,18 @@ def _relation(part: Sequence[Symbol]) -> bool:
     return not all(s.form in SYMMETRIC_RELATIONS or s.word in SYMMETRIC_RELATIONS for s in content)
 
 
-def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol]) -> list[Swap]:
-    """Every place where ``answer`` reads ``X M Y`` and ``source`` reads ``Y M X`` (see the module doc)."""
+def _joins_nothing(part: Sequence[Symbol]) -> bool:
+    """Whether ``M`` neither breaks the clause nor joins list members (any words else may stand there)."""
+    return not any(s.form == BREAK or s.form in _JOINTS or s.word in _JOINTS for s in part)
+
+
+def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle: bool = False) -> list[Swap]:
+    """Every place where ``answer`` reads ``X M Y`` and ``source`` reads ``Y M X`` (see the module doc).
+
+    ``any_middle``: ``M`` need not be a relation that carries roles; any words but a clause break or
+    a list joint will do ("mittels Browser-Nutzer dem HTML-Formularen" against "mittels
+    HTML-Formularen dem Browser-Nutzer"). Too loose to call a contradiction, it is what tells a
+    sentence that exchanges two terms from one that only reorders its source's words."""
     a = [s.form for s in answer]
     b = [s.form for s in source]
     out: list[Swap] = []
@@ -110,7 +120,10 @@ def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol]) -> list[Swap]
             m = 0
             while i + m < len(a) and k + m < len(b) and a[i + m] == b[k + m]:
                 m += 1
-            if before[i + m] == before[i] or not _relation(answer[i : i + m]):
+            if any_middle:
+                if not _joins_nothing(answer[i : i + m]):
+                    continue
+            elif before[i + m] == before[i] or not _relation(answer[i : i + m]):
                 continue
             # X: before M in the answer, after M in the source; Y: after M in the answer, before it in the source
             # the first symbol of X (in the answer) opens the source's run after M; the first of Y

@@ -8,8 +8,10 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.checker import Checker
 from hallucheck.detectors import available_detectors, detector_layer
 from hallucheck.detectors.base import BaseDetector
+from hallucheck.policies.base import Verdict
+from hallucheck.policies.safeguards import restated_review
 from hallucheck.policies.vote import VotePolicy
-from hallucheck.types import Coverage, Finding
+from hallucheck.types import Case, Coverage, Finding
 
 SOURCE = ("The plant opened in 2011 in Lyon. It employs 240 people and makes bicycle frames. "
           "Most frames are sold in France and Germany.")
@@ -77,3 +79,55 @@ def test_any_single_detector_never_flags_a_copied_answer(name: str) -> None:
 def test_any_single_llm_detector_without_an_llm_never_flags(name: str) -> None:
     report = Checker([name]).check(question="Where is the plant?", contexts=[SOURCE], answer=SOURCE)
     assert not report.hallucinated and report.decision != "reject", (name, report.notes)
+
+
+# --- rule 3: a restated answer is not rejected on word order alone --------------------------------
+
+_RESTATED_SOURCE = "该公司于2015年在杭州成立，主要从事云计算服务。2020年，公司员工人数超过五百人，并在上海设立了研发中心。"
+
+
+def _reject() -> Verdict:
+    return Verdict(hallucinated=True, risk_score=0.9, risk_level="high", decision="reject", notes=["policy"])
+
+
+def _analysis(answer: str) -> CaseAnalysis:
+    return CaseAnalysis(Case(question="介绍一下这家公司。", contexts=[_RESTATED_SOURCE], answer=answer))
+
+
+def test_a_restated_answer_flagged_only_by_word_order_goes_to_review() -> None:
+    findings = [Finding(detector="ngram", role="lexical", risk=0.8, flagged=True),
+                Finding(detector="model", role="tagger", risk=0.9, flagged=True)]
+    v = restated_review(_reject(), _analysis("该公司2015年成立于杭州。"), findings)
+    assert (v.decision, v.hallucinated, v.risk_level) == ("review", False, "moderate")
+    assert v.risk_score <= 0.6
+    assert any("restates a source sentence" in n for n in v.notes)
+
+
+@pytest.mark.parametrize("answer", [
+    "该公司2016年成立于杭州。",  # a figure the source sentence lacks
+    "该公司2015年成立于北京。",  # a word the source sentence lacks
+    "该公司2015年成立于杭州。它在北京有分公司。",  # one sentence restates, the other does not
+])
+def test_an_answer_with_something_new_keeps_its_reject(answer: str) -> None:
+    findings = [Finding(detector="model", role="tagger", risk=0.9, flagged=True)]
+    assert restated_review(_reject(), _analysis(answer), findings).decision == "reject"
+
+
+def test_a_rule_finding_keeps_the_reject() -> None:
+    findings = [Finding(detector="model", role="tagger", risk=0.9, flagged=True),
+                Finding(detector="lexicon", role="phrases", risk=0.7, flagged=True)]
+    assert restated_review(_reject(), _analysis("该公司2015年成立于杭州。"), findings).decision == "reject"
+
+
+def test_review_and_accept_verdicts_are_left_alone() -> None:
+    v = Verdict(hallucinated=False, risk_score=0.1, risk_level="low", decision="accept")
+    assert restated_review(v, _analysis("该公司2015年成立于杭州。"), []) is v
+
+
+def test_the_default_checker_reviews_a_reordered_chinese_answer_and_still_rejects_a_changed_figure() -> None:
+    checker = Checker()
+    kept = checker.check(question="介绍一下这家公司。", contexts=[_RESTATED_SOURCE], answer="该公司2015年成立于杭州。")
+    assert kept.decision != "reject" and not kept.hallucinated
+    changed = checker.check(question="介绍一下这家公司。", contexts=[_RESTATED_SOURCE], answer="该公司2016年成立于杭州。")
+    assert changed.decision == "reject" and changed.hallucinated
+    assert any("2016" in s.text and s.label == "contradiction" for s in changed.spans)

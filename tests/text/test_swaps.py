@@ -46,3 +46,18 @@ def test_a_list_and_a_source_that_reads_both_ways_give_nothing() -> None:
     assert _swapped("Method overriding and method overloading differ.",
                     "Method overloading and method overriding differ.") == []
     assert _swapped("Basil growing indoors is easy.", "Basil growing indoors: growing basil indoors is easy.") == []
+
+
+def test_any_middle_finds_terms_that_trade_places_around_function_words() -> None:
+    answer = "Abfragen werden mittels Browser-Nutzer dem HTML-Formularen präsentiert."
+    source = "Abfragen werden mittels HTML-Formularen dem Browser-Nutzer präsentiert."
+    a, s = _symbols(answer, "de"), _symbols(source, "de")
+    assert find_swaps(a, s) == []  # "dem" carries no roles: no contradiction to report
+    (sw,) = find_swaps(a, s, any_middle=True)
+    assert answer[a[sw.x_start].start : a[sw.y_end - 1].end] == "Browser-Nutzer dem HTML-Formularen"
+
+
+def test_any_middle_still_leaves_lists_and_reorders_alone() -> None:
+    for answer, source, lang in [("Beta and Acme won.", "Acme and Beta won.", "en"),
+                                 ("该公司2015年成立于杭州。", "该公司于2015年在杭州成立。", "zh-Hans")]:
+        assert find_swaps(_symbols(answer, lang), _symbols(source, lang), any_middle=True) == []

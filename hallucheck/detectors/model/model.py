@@ -25,6 +25,7 @@ import numpy as np
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
+from hallucheck.detectors.model.restated import RESTATED_CAP, restated_sentences
 from hallucheck.types import Coverage, Evidence, Finding, Role, Span
 
 if TYPE_CHECKING:
@@ -77,7 +78,9 @@ class ModelDetector(BaseDetector):
     multilingual one for zh-Hans, zh-Hant, de and fr, the English one otherwise), ``threshold`` (token probability for
     a span; default from the model's config, chosen on the calib part), ``answer_threshold``
     (max token probability above which the answer is flagged), ``max_windows`` (cap on model
-    inputs per answer), ``threads``."""
+    inputs per answer), ``threads``, ``restated`` (keep the probabilities of sentences that restate
+    a source sentence in another word order at or below
+    :data:`~hallucheck.detectors.model.restated.RESTATED_CAP`; True)."""
 
     name: ClassVar[str] = "model"
 
@@ -91,6 +94,7 @@ class ModelDetector(BaseDetector):
         answer_threshold: float | None = None,
         max_windows: int = 48,
         threads: int | None = None,
+        restated: bool = True,
     ) -> None:
         if max_windows < 1:
             raise ValueError("max_windows must be at least 1")
@@ -99,6 +103,7 @@ class ModelDetector(BaseDetector):
         self._answer_threshold = answer_threshold
         self.max_windows = max_windows
         self.threads = threads
+        self.restated = restated
 
     def _tagger(self, analysis: CaseAnalysis) -> Any:
         from hallucheck.models.tagger import get_tagger, tagger_dir_for
@@ -129,6 +134,7 @@ class ModelDetector(BaseDetector):
             analysis.sentences, analysis.tokens, self.max_windows,
             stop=analysis.out_of_time if analysis.deadline is not None else None,
         )
+        restated = self._cap_restated(analysis, tagged)
         pspans = probs_to_spans(answer, tagged.offsets, tagged.probs, thr, analysis.tokens)
         spans = [self._span(analysis, tagged, ps) for ps in pspans if any(c.isalnum() for c in answer[ps.start : ps.end])]
         # The policy's features always use FEATURE_THRESHOLD, whatever the span threshold: the
@@ -154,6 +160,9 @@ class ModelDetector(BaseDetector):
         notes: list[str] = []
         if not contexts or not any(c.strip() for c in contexts):
             notes.append("no source text: every claim is unsupported by construction")
+        if restated:
+            notes.append(f"{restated} sentence(s) restate a source sentence in another word order (every content word "
+                         "there, the same negations, no swapped sides): the tagger's marks there are not kept")
         shown = {u for w in tagged.windows for u in w.units}
         if tagged.view.units:
             notes.append(f"evidence: {len(shown)} of {len(tagged.view.units)} source units were read")
@@ -181,6 +190,18 @@ class ModelDetector(BaseDetector):
                 "token_probs": {"offsets": [list(o) for o in tagged.offsets], "probs": [round(float(p), 4) for p in tagged.probs]},
             },
         )
+
+    def _cap_restated(self, analysis: CaseAnalysis, tagged: TaggedAnswer) -> int:
+        """Cap the probabilities of the sentences that restate a source sentence (see
+        :mod:`hallucheck.detectors.model.restated`); returns how many sentences had a piece above the cap."""
+        if not self.restated or not len(tagged.probs) or float(tagged.probs.max()) <= RESTATED_CAP:
+            return 0
+        marked = {s for s, p in zip(tagged.sentences, tagged.probs) if p > RESTATED_CAP}
+        restated = restated_sentences(analysis) & marked
+        if restated:
+            keep = np.array([s in restated for s in tagged.sentences])
+            tagged.probs = np.where(keep, np.minimum(tagged.probs, RESTATED_CAP), tagged.probs).astype(np.float32)
+        return len(restated)
 
     def _span(self, analysis: CaseAnalysis, tagged: Any, ps: Any) -> Span:
         case = analysis.case

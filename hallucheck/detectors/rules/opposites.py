@@ -34,14 +34,14 @@ policies' floor table (measured precision) decides whether such a span alone rej
 
 from __future__ import annotations
 
-import copy
 import difflib
 from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from hallucheck.analysis import CaseAnalysis, SourceAnalysis, group_tokens
+from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
+from hallucheck.detectors.rules.polarity_sentences import Opcode, SourceSentence, matched_map, source_sentences
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.han_names import name_at
 from hallucheck.text.language import base_language
@@ -86,49 +86,13 @@ _FEATURE: dict[_Kind, str] = {"flipped_negation": "opposites_negations", "opposi
 
 
 @dataclass
-class _SourceSentence:
-    source: int
-    start: int
-    end: int
-    text: str
-    norms: frozenset[str]
-    symbols: list[Symbol]
-    forms: list[str]
-    content: int  # content symbols
-    # A matcher holding this sentence as its second sequence: its index of the sentence's symbols
-    # is built once and shared (read only) by shallow copies, one per comparison (_matched_map).
-    matcher: difflib.SequenceMatcher[str] | None = None
-
-    def aligner(self) -> difflib.SequenceMatcher[str]:
-        if self.matcher is None:
-            self.matcher = difflib.SequenceMatcher(None, [], self.forms, autojunk=False)
-        return copy.copy(self.matcher)
-
-
-@dataclass
 class _Conflict:
     kind: _Kind
     start: int  # answer character offsets
     end: int
     first: int  # answer symbol range of the difference
     last: int
-    evidence: _SourceSentence
-
-
-def _source_sentences(sa: SourceAnalysis, k: int, language: str) -> list[_SourceSentence]:
-    """The sentences of one source with their alignment symbols (cached on the source analysis,
-    which is shared between checks of the same source)."""
-    def build() -> list[_SourceSentence]:
-        out = []
-        for seg, toks in zip(sa.sentences, group_tokens(sa.sentences, sa.tokens), strict=True):
-            syms = polarity_symbols(toks, language)
-            norms = frozenset(s.form for s in syms if s.content)
-            if norms:
-                out.append(_SourceSentence(k, seg.start, seg.end, seg.text, norms, syms, [s.form for s in syms],
-                                           sum(s.content for s in syms)))
-        return out
-
-    return sa.derived(f"_opposites_{language}_{k}", build)
+    evidence: SourceSentence
 
 
 def _fields(sa: SourceAnalysis, language: str) -> list[YesNoField]:
@@ -158,7 +122,7 @@ def _field_conflicts(syms: list[Symbol], fields: list[tuple[int, YesNoField]], a
         while lo > 0 and i - lo < 4 and syms[lo - 1].form != BREAK:
             lo -= 1
         first = next((j for j in range(lo, i) if syms[j].form == NEG), lo) if not positive else lo
-        ev = _SourceSentence(k, 0, 0, f.text, frozenset(), [], [], 0)
+        ev = SourceSentence(k, 0, 0, f.text, frozenset(), [], [], 0)
         out.append(_Conflict("contradicted_field", syms[first].start, s.end, first, i + 1, ev))
     return out
 
@@ -172,23 +136,6 @@ def _in_name(answer: str, syms: list[Symbol], i: int) -> bool:
 
 
 # difflib's opcodes: (tag, answer start, answer end, source start, source end)
-_Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
-
-
-def _matched_map(a: list[str], b: _SourceSentence) -> tuple[list[_Opcode], dict[int, int]]:
-    """The opcodes aligning answer symbols ``a`` with source sentence ``b``, and the answer
-    positions matched (answer index -> source index)."""
-    sm = b.aligner()
-    sm.set_seq1(a)
-    ops = sm.get_opcodes()
-    mapping: dict[int, int] = {}
-    for tag, i1, i2, j1, _j2 in ops:
-        if tag == "equal":
-            for d in range(i2 - i1):
-                mapping[i1 + d] = j1 + d
-    return ops, mapping
-
-
 def _supported(mapping: dict[int, int], lo: int, hi: int) -> bool:
     """Whether answer symbols ``lo..hi-1`` are matched, in order and contiguously, in a source sentence."""
     if lo < 0 or hi <= lo:
@@ -227,7 +174,7 @@ class OppositesDetector(BaseDetector):
             return Finding(detector=self.name, risk=0.0, notes=["nothing to compare: empty answer or no source"],
                            flagged=False, features=feats)
         language = analysis.language
-        sources = [s for k, sa in enumerate(analysis.sources) for s in _source_sentences(sa, k, language)]
+        sources = [s for k, sa in enumerate(analysis.sources) for s in source_sentences(sa, k, language)]
         index: dict[str, list[int]] = {}
         for n, s in enumerate(sources):
             for w in s.norms:
@@ -250,7 +197,7 @@ class OppositesDetector(BaseDetector):
                 continue
             feats["opposites_checked"] += 1
             forms = [s.form for s in syms]
-            aligned = [(sources[n], *_matched_map(forms, sources[n])) for n in best]
+            aligned = [(sources[n], *matched_map(forms, sources[n])) for n in best]
             found: list[_Conflict] = []
             n_content = sum(s.content for s in syms)
             for n, (src, ops, mapping) in zip(best, aligned, strict=True):
@@ -289,9 +236,9 @@ class OppositesDetector(BaseDetector):
         risk = max((s.score for s in spans), default=0.0)
         return Finding(detector=self.name, risk=risk, spans=spans, flagged=bool(spans), features=feats)
 
-    def _swaps(self, syms: list[Symbol], forms: list[str], src: _SourceSentence,
-               aligned: list[tuple[_SourceSentence, list[_Opcode], dict[int, int]]], ranked: list[int],
-               sources: list[_SourceSentence]) -> list[_Conflict]:
+    def _swaps(self, syms: list[Symbol], forms: list[str], src: SourceSentence,
+               aligned: list[tuple[SourceSentence, list[Opcode], dict[int, int]]], ranked: list[int],
+               sources: list[SourceSentence]) -> list[_Conflict]:
         """Swapped roles against ``src``, unless another of the best source sentences reads as the
         answer does (a source may state both directions)."""
         return [
@@ -300,9 +247,9 @@ class OppositesDetector(BaseDetector):
             if not self._stated_elsewhere(forms, src, aligned, ranked, sources, sw.x_start, sw.y_end)
         ]
 
-    def _stated_elsewhere(self, forms: list[str], src: _SourceSentence,
-                          aligned: list[tuple[_SourceSentence, list[_Opcode], dict[int, int]]], ranked: list[int],
-                          sources: list[_SourceSentence], lo: int, hi: int) -> bool:
+    def _stated_elsewhere(self, forms: list[str], src: SourceSentence,
+                          aligned: list[tuple[SourceSentence, list[Opcode], dict[int, int]]], ranked: list[int],
+                          sources: list[SourceSentence], lo: int, hi: int) -> bool:
         """Whether a best source sentence other than ``src`` matches answer symbols ``lo..hi-1`` in
         order: then a source states the answer's version. A found difference is rare, so the next
         best sentences (up to ``SUPPORT_SENTENCES``) are read too, for a source stating it a little
@@ -310,9 +257,9 @@ class OppositesDetector(BaseDetector):
         if any(_supported(m, lo, hi) for s2, _, m in aligned if s2 is not src):
             return True
         more = ranked[self.max_source_sentences : SUPPORT_SENTENCES]
-        return any(_supported(_matched_map(forms, sources[n])[1], lo, hi) for n in more)
+        return any(_supported(matched_map(forms, sources[n])[1], lo, hi) for n in more)
 
-    def _differences(self, syms: list[Symbol], src: _SourceSentence, ops: list[_Opcode],
+    def _differences(self, syms: list[Symbol], src: SourceSentence, ops: list[Opcode],
                      mapping: dict[int, int]) -> list[_Conflict]:
         out: list[_Conflict] = []
         s_matched = set(mapping.values())
@@ -344,7 +291,7 @@ class OppositesDetector(BaseDetector):
         return out
 
 
-    def _in_context(self, syms: list[Symbol], src: _SourceSentence, ops: list[_Opcode], n: int, *,
+    def _in_context(self, syms: list[Symbol], src: SourceSentence, ops: list[Opcode], n: int, *,
                     edge_twice: bool = True) -> bool:
         """Whether difference ``ops[n]`` sits between words both sentences have (or at the start or
         end of both), with ``min_context`` content words among the ``window`` nearest ones (twice as
@@ -362,8 +309,8 @@ class OppositesDetector(BaseDetector):
         need = self.min_context if (before is not None and after is not None) or not edge_twice else 2 * self.min_context
         return bool(left or right) and sum(s.content for s in left + right) >= need
 
-    def _replaced_names(self, syms: list[Symbol], answer: str, src: _SourceSentence, source_text: str,
-                        ops: list[_Opcode], language: str) -> list[_Conflict]:
+    def _replaced_names(self, syms: list[Symbol], answer: str, src: SourceSentence, source_text: str,
+                        ops: list[Opcode], language: str) -> list[_Conflict]:
         """One name or term of a source sentence told as another ("runs Jessie" for "runs Buster",
         "uses apt-get" for "uses dpkg"), the rest of the sentence the same."""
         out = []
@@ -393,7 +340,7 @@ class OppositesDetector(BaseDetector):
         return out
 
 
-def _replaced_han_name(syms: list[Symbol], answer: str, src: _SourceSentence, i1: int, i2: int, j1: int,
+def _replaced_han_name(syms: list[Symbol], answer: str, src: SourceSentence, i1: int, i2: int, j1: int,
                        j2: int) -> tuple[int, int] | None:
     """The answer offsets of a Han-script name that stands where its source sentence has another
     name of the same kind ("王强" for "李明", "深圳" for "杭州"), for a difference of Chinese
