@@ -11,9 +11,10 @@ A field is named in a sentence by its last word when that is a content word ("gr
 ``RestaurantsGoodForGroups``, "street" for ``BusinessParking.street``) or by its words written as
 one ("takeout", "wifi"). The polarity of a mention is negative when a negation word or a word
 that denies (without, lack, unavailable …) stands at most three words before it in its clause
-("does not offer delivery", "no garage"), or when the clause's predicate after it denies it
-("street parking is not available"). A positive mention counts as a claim only when no negation
-stands anywhere before it in its sentence, since a list keeps a negation across commas ("no
+("does not offer delivery", "no garage"), or a word that says the field's opposite ("a bad
+place for groups", "the options exclude street parking"; not when negated itself), or when the
+clause's predicate after it denies it ("street parking is not available"). A positive mention
+counts as a claim only when no negation stands anywhere before it in its sentence, since a list keeps a negation across commas ("no
 garage, street or lot parking").
 """
 
@@ -38,6 +39,10 @@ _GENERIC = frozenset({"attributes", "attribute", "restaurants", "restaurant", "b
 # Words that deny a field ("without Wi-Fi", "lacks parking"), beside the negation words.
 _NEGATIVE_WORDS = frozenset({"without", "lack", "lacks", "lacking", "lacked", "unavailable", "absent", "ohne", "sans",
                              "缺少", "缺乏"})
+# Words that deny a field by saying its opposite ("a bad place for groups" where the record says
+# good for groups, "the parking options exclude street parking"). Negated, they affirm it ("not bad
+# for groups", "does not exclude street parking").
+_OPPOSITE_WORDS = frozenset({"bad", "unsuitable", "unfit", "exclude", "excludes", "excluded", "excluding"})
 # Words after which a denial belongs to another noun ("casual with no Wi-Fi", "a lot without valet").
 _PREPOSITIONS = frozenset({"with", "without", "except", "for", "of", "in", "on", "at", "to", "from"})
 _CLAUSE_ENDS = frozenset({"but", "while", "whereas", "although", "though", "however", "yet", "which", "who", "that"})
@@ -82,6 +87,10 @@ def _negative(s: Symbol) -> bool:
     return s.form == NEG or s.word in _NEGATIVE_WORDS or s.form in _NEGATIVE_WORDS
 
 
+def _opposite(s: Symbol) -> bool:
+    return s.word in _OPPOSITE_WORDS or s.form in _OPPOSITE_WORDS
+
+
 def negated_before(syms: Sequence[Symbol], i: int) -> bool:
     """Whether any negative word stands before symbol ``i`` in its sentence: a list after a
     negation ("no garage, street or lot parking") keeps it, across commas."""
@@ -94,6 +103,8 @@ def mention_polarity(syms: Sequence[Symbol], i: int, before: int = 3) -> bool:
         s = syms[k]
         if s.form == BREAK or s.word in _CLAUSE_ENDS:
             break
+        if _opposite(s):  # "a bad place for groups" denies; "not bad for groups" affirms
+            return k > 0 and syms[k - 1].form == NEG
         if _negative(s):
             return False
     # after it, only as the clause's predicate: "street parking is not available", "is unavailable"

@@ -37,6 +37,8 @@ def test_yes_no_fields_are_read_with_the_words_that_name_them() -> None:
         ("It offers free WiFi to its guests.", "offers free wifi", "wi fi"),
         ("Street parking is not available near Casa Azul.", "Street", "parking street: true"),
         ("The restaurant offers garage parking for its guests.", "offers garage", "parking garage: false"),
+        ("It's also a bad place for groups and offers takeout.", "groups", "good for groups: True"),
+        ("The parking options exclude street parking.", "street", "parking street: true"),
     ],
 )
 def test_a_sentence_that_says_the_opposite_of_a_field(answer: str, text: str, field: str) -> None:
@@ -55,6 +57,11 @@ def test_a_sentence_that_says_the_opposite_of_a_field(answer: str, text: str, fi
         "Casa Azul on Main Street is a family restaurant.",
         # a negation of another noun after the field
         "Casa Azul is good for groups, with no reservations needed.",
+        # an opposite word negated: it affirms the field
+        "Casa Azul is not bad for groups.",
+        "The parking options do not exclude street parking.",
+        # an opposite word about something else than the field
+        "The coffee was bad, but the place is good for groups.",
     ],
 )
 def test_sentences_that_agree_with_the_record(answer: str) -> None:
