@@ -197,7 +197,7 @@ class ModelDetector(BaseDetector):
         if not self.restated or not len(tagged.probs) or float(tagged.probs.max()) <= RESTATED_CAP:
             return 0
         marked = {s for s, p in zip(tagged.sentences, tagged.probs) if p > RESTATED_CAP}
-        restated = restated_sentences(analysis) & marked
+        restated = restated_sentences(analysis, only=marked)
         if restated:
             keep = np.array([s in restated for s in tagged.sentences])
             tagged.probs = np.where(keep, np.minimum(tagged.probs, RESTATED_CAP), tagged.probs).astype(np.float32)

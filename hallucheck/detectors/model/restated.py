@@ -24,7 +24,7 @@ sentence is not restated and the tagger's marks stay.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.rules.polarity_sentences import SourceSentence, source_sentences
@@ -77,8 +77,9 @@ def _restates(syms: list[Symbol], figures: set[str], src: SourceSentence) -> boo
     return not find_swaps(syms, src.symbols, any_middle=True)
 
 
-def restated_sentences(analysis: CaseAnalysis) -> set[int]:
-    """Indices (into ``analysis.sentences``) of the answer sentences that restate a source sentence."""
+def restated_sentences(analysis: CaseAnalysis, only: Collection[int] | None = None) -> set[int]:
+    """Indices (into ``analysis.sentences``) of the answer sentences that restate a source sentence
+    (among ``only``, when given: the model layer asks about the sentences the tagger marked)."""
     language = analysis.language
     sources = [s for k, sa in enumerate(analysis.sources) for s in source_sentences(sa, k, language)]
     if not sources:
@@ -90,6 +91,8 @@ def restated_sentences(analysis: CaseAnalysis) -> set[int]:
     markers = [(m.start, m.end) for m in analysis.citation_markers]
     out: set[int] = set()
     for si, toks in enumerate(analysis.tokens_by_sentence):
+        if only is not None and si not in only:
+            continue
         kept = [t for t in toks if not any(a <= t.start < b for a, b in markers)]
         syms = polarity_symbols(kept, language)
         content = {s.form for s in syms if s.content}
