@@ -9,9 +9,10 @@ precisely. A sentence is *restated* when
 
 - it has at least :data:`MIN_CONTENT` content symbols (lemmas; Chinese by characters, as
   :func:`hallucheck.text.opposites.polarity_symbols` reads them), every one of them and every
-  figure of the sentence in a single source sentence, and all of them within a stretch of that sentence not much longer than the
-  answer sentence (:data:`WINDOW_FACTOR`), so words picked from two clauses of a long sentence do
-  not count;
+  figure of the sentence in a single source sentence, all of them within a stretch of that
+  sentence not much longer than the answer sentence (:data:`WINDOW_FACTOR`), so words picked
+  from two clauses of a long sentence do not count (a Chinese measure word after a demonstrative
+  is no content word: "这家公司" restates "该公司");
 - the two sentences hold the same number of negations;
 - no swapped sides: no two terms that trade places around the same words ("X M Y" against
   "Y M X", whatever ``M`` is: :func:`hallucheck.text.swaps.find_swaps` with ``any_middle``).
@@ -30,6 +31,7 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.rules.polarity_sentences import SourceSentence, source_sentences
 from hallucheck.text.opposites import NEG, Symbol, polarity_symbols
 from hallucheck.text.swaps import find_swaps
+from hallucheck.text.tokens import Token
 
 __all__ = ["MIN_CONTENT", "RESTATED_CAP", "WINDOW_FACTOR", "content_sentences", "restated_sentences"]
 
@@ -40,6 +42,20 @@ MIN_CONTENT = 3
 WINDOW_FACTOR = 1.5
 # The tagger's probability cap in a restated sentence: what it gives a copied sentence.
 RESTATED_CAP = 0.1
+# Chinese demonstratives and the measure words after them: "这家公司" and "这款产品" restate
+# "该公司" and "该产品" (the measure word only counts the noun; it states nothing).
+_ZH_DEMONSTRATIVES = frozenset("这這那该該此本每")
+_ZH_MEASURE_WORDS = frozenset("家位款项項种種所座台臺部条條张張份只隻件名间間门門辆輛架")
+
+
+def _symbols(tokens: Sequence[Token], language: str) -> list[Symbol]:
+    """The alignment symbols of an answer sentence, a Chinese measure word after a demonstrative
+    made a function word."""
+    syms = polarity_symbols(tokens, language)
+    if not language.lower().startswith("zh"):
+        return syms
+    return [s._replace(content=False) if s.content and s.form in _ZH_MEASURE_WORDS and k and syms[k - 1].form in _ZH_DEMONSTRATIVES
+            else s for k, s in enumerate(syms)]
 
 
 def _window_fits(wanted: set[str], source: Sequence[Symbol], limit: float) -> bool:
@@ -94,7 +110,7 @@ def restated_sentences(analysis: CaseAnalysis, only: Collection[int] | None = No
         if only is not None and si not in only:
             continue
         kept = [t for t in toks if not any(a <= t.start < b for a, b in markers)]
-        syms = polarity_symbols(kept, language)
+        syms = _symbols(kept, language)
         content = {s.form for s in syms if s.content}
         # figures are no content words, and a changed one is the commonest error: each must be there too
         figures = {s.form for s in syms if not s.content and any(t.is_number and t.start == s.start for t in kept)}
@@ -114,7 +130,7 @@ def content_sentences(analysis: CaseAnalysis) -> set[int]:
     out: set[int] = set()
     for si, toks in enumerate(analysis.tokens_by_sentence):
         kept = [t for t in toks if not any(a <= t.start < b for a, b in markers)]
-        if any(t.is_number for t in kept) or any(s.content for s in polarity_symbols(kept, analysis.language)):
+        if any(t.is_number for t in kept) or any(s.content for s in _symbols(kept, analysis.language)):
             out.add(si)
     return out
 

@@ -79,3 +79,10 @@ def test_terms_that_trade_places_around_a_function_word_are_no_restatement() -> 
     src = "Abfragen werden mittels HTML-Formularen dem Browser-Nutzer präsentiert."
     assert _restated("Abfragen werden mittels Browser-Nutzer dem HTML-Formularen präsentiert.", src) == set()
     assert _restated("Mittels HTML-Formularen werden dem Browser-Nutzer Abfragen präsentiert.", src) == {0}
+
+
+def test_a_chinese_demonstrative_with_its_measure_word_restates_another_demonstrative() -> None:
+    assert _restated("这家公司2015年成立于杭州。", ZH_SOURCE) == {0}
+    assert _restated("这家公司2015年成立于北京。", ZH_SOURCE) == set()
+    # a measure word that is no demonstrative's stays a content word
+    assert _restated("该公司2015年在杭州成立了一家店。", ZH_SOURCE) == set()
