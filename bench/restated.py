@@ -29,7 +29,7 @@ from _common import machine, write_result
 
 def _measure(path: Path, part: str, limit: int | None) -> dict[str, Any]:
     from hallucheck.analysis import CaseAnalysis
-    from hallucheck.detectors.model.restated import content_sentences, restated_sentences
+    from hallucheck.detectors.model.restated import every_sentence_restated
     from hallucheck.eval.datasets import load_dataset
 
     fmt = "ragtruth" if path.name.endswith(".gz") else "generic"
@@ -38,8 +38,7 @@ def _measure(path: Path, part: str, limit: int | None) -> dict[str, Any]:
     for ex in load_dataset(path, fmt, split=part, limit=limit):
         n += 1
         analysis = CaseAnalysis(ex.case)
-        wanted = content_sentences(analysis)
-        if not wanted or not wanted <= restated_sentences(analysis):
+        if not every_sentence_restated(analysis):
             continue
         restated += 1
         if not ex.gold.hallucinated:

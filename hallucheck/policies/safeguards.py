@@ -102,10 +102,9 @@ def restated_review(verdict: Verdict, analysis: CaseAnalysis, findings: Sequence
         return verdict
     if any(s.kind is not None for f in usable for s in f.spans):
         return verdict  # precise evidence: the floor table decides what it weighs
-    from hallucheck.detectors.model.restated import content_sentences, restated_sentences
+    from hallucheck.detectors.model.restated import every_sentence_restated
 
-    wanted = content_sentences(analysis)
-    if not wanted or not wanted <= restated_sentences(analysis):
+    if not every_sentence_restated(analysis):
         return verdict
     note = ("every sentence restates a source sentence (its words and figures there, the same negations, no "
             "swapped sides) and only word-order evidence was against it: review instead of reject")

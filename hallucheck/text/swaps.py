@@ -79,19 +79,19 @@ def _names(part: Sequence[Symbol]) -> bool:
 _JOINTS: frozenset[str] = frozenset({"and", "or", "nor", "und", "oder", "sowie", "et", "ou", "和", "与", "與", "或", "及", "、"})
 
 
+def _joins_nothing(part: Sequence[Symbol]) -> bool:
+    """Whether ``M`` neither breaks the clause nor joins list members (any words else may stand there)."""
+    return not any(s.form == BREAK or s.form in _JOINTS or s.word in _JOINTS for s in part)
+
+
 def _relation(part: Sequence[Symbol]) -> bool:
     """Whether ``M`` can carry roles: a content symbol, no break or list joint, and not a symmetric relation."""
-    if any(s.form == BREAK or s.form in _JOINTS or s.word in _JOINTS for s in part):
+    if not _joins_nothing(part):
         return False
     content = [s for s in part if s.content]
     if not content:
         return False
     return not all(s.form in SYMMETRIC_RELATIONS or s.word in SYMMETRIC_RELATIONS for s in content)
-
-
-def _joins_nothing(part: Sequence[Symbol]) -> bool:
-    """Whether ``M`` neither breaks the clause nor joins list members (any words else may stand there)."""
-    return not any(s.form == BREAK or s.form in _JOINTS or s.word in _JOINTS for s in part)
 
 
 def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle: bool = False) -> list[Swap]:

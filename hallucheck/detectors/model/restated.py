@@ -25,15 +25,14 @@ sentence is not restated and the tagger's marks stay.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.detectors.rules.polarity_sentences import SourceSentence, source_sentences
-from hallucheck.text.opposites import NEG, Symbol, polarity_symbols
+from hallucheck.detectors.rules.polarity_sentences import SourceSentence, answer_sources, answer_symbols
+from hallucheck.text.opposites import NEG, Symbol
 from hallucheck.text.swaps import find_swaps
-from hallucheck.text.tokens import Token
 
-__all__ = ["MIN_CONTENT", "RESTATED_CAP", "WINDOW_FACTOR", "content_sentences", "restated_sentences"]
+__all__ = ["MIN_CONTENT", "RESTATED_CAP", "WINDOW_FACTOR", "every_sentence_restated", "restated_sentences"]
 
 # Fewer content symbols than this say too little to be matched by chance-free coverage.
 MIN_CONTENT = 3
@@ -48,14 +47,23 @@ _ZH_DEMONSTRATIVES = frozenset("这這那该該此本每")
 _ZH_MEASURE_WORDS = frozenset("家位款项項种種所座台臺部条條张張份只隻件名间間门門辆輛架")
 
 
-def _symbols(tokens: Sequence[Token], language: str) -> list[Symbol]:
-    """The alignment symbols of an answer sentence, a Chinese measure word after a demonstrative
-    made a function word."""
-    syms = polarity_symbols(tokens, language)
-    if not language.lower().startswith("zh"):
-        return syms
+def _without_measure_words(syms: list[Symbol]) -> list[Symbol]:
+    """Chinese symbols with a measure word after a demonstrative made a function word."""
     return [s._replace(content=False) if s.content and s.form in _ZH_MEASURE_WORDS and k and syms[k - 1].form in _ZH_DEMONSTRATIVES
             else s for k, s in enumerate(syms)]
+
+
+def _sentences(analysis: CaseAnalysis, only: Collection[int] | None = None) -> Iterator[tuple[int, list[Symbol], set[str], bool]]:
+    """Each answer sentence (among ``only``): its index, its symbols, the forms of its figures, and
+    whether it holds a figure at all."""
+    zh = analysis.language.lower().startswith("zh")
+    for si, (toks, syms) in enumerate(zip(analysis.tokens_by_sentence, answer_symbols(analysis), strict=True)):
+        if only is not None and si not in only:
+            continue
+        if zh:
+            syms = _without_measure_words(syms)
+        numbers = {t.start for t in toks if t.is_number}
+        yield si, syms, {s.form for s in syms if not s.content and s.start in numbers}, bool(numbers)
 
 
 def _window_fits(wanted: set[str], source: Sequence[Symbol], limit: float) -> bool:
@@ -93,44 +101,35 @@ def _restates(syms: list[Symbol], figures: set[str], src: SourceSentence) -> boo
     return not find_swaps(syms, src.symbols, any_middle=True)
 
 
+def _restated(syms: list[Symbol], figures: set[str], sources: list[SourceSentence], index: dict[str, list[int]]) -> bool:
+    """Whether one answer sentence restates one of ``sources`` (``index``: content form -> sentences)."""
+    content = {s.form for s in syms if s.content}
+    if sum(s.content for s in syms) < MIN_CONTENT:
+        return False
+    # the source sentences that hold every content symbol: the rarest symbol's list, filtered
+    rarest = min(content, key=lambda w: len(index.get(w, ())))
+    return any(_restates(syms, figures, sources[n]) for n in index.get(rarest, ()) if content <= sources[n].norms)
+
+
 def restated_sentences(analysis: CaseAnalysis, only: Collection[int] | None = None) -> set[int]:
     """Indices (into ``analysis.sentences``) of the answer sentences that restate a source sentence
     (among ``only``, when given: the model layer asks about the sentences the tagger marked)."""
-    language = analysis.language
-    sources = [s for k, sa in enumerate(analysis.sources) for s in source_sentences(sa, k, language)]
+    sources, index = answer_sources(analysis)
     if not sources:
         return set()
-    index: dict[str, list[int]] = {}
-    for n, s in enumerate(sources):
-        for w in s.norms:
-            index.setdefault(w, []).append(n)
-    markers = [(m.start, m.end) for m in analysis.citation_markers]
-    out: set[int] = set()
-    for si, toks in enumerate(analysis.tokens_by_sentence):
-        if only is not None and si not in only:
+    return {si for si, syms, figures, _ in _sentences(analysis, only) if _restated(syms, figures, sources, index)}
+
+
+def every_sentence_restated(analysis: CaseAnalysis) -> bool:
+    """Whether the answer has a sentence with a content word or a figure, and every such sentence
+    restates a source sentence ("是的。", "Yes." and a lone citation marker hold none, and are left
+    out)."""
+    sources, index = answer_sources(analysis)
+    found = False
+    for _, syms, figures, has_figure in _sentences(analysis):
+        if not has_figure and not any(s.content for s in syms):
             continue
-        kept = [t for t in toks if not any(a <= t.start < b for a, b in markers)]
-        syms = _symbols(kept, language)
-        content = {s.form for s in syms if s.content}
-        # figures are no content words, and a changed one is the commonest error: each must be there too
-        figures = {s.form for s in syms if not s.content and any(t.is_number and t.start == s.start for t in kept)}
-        if sum(s.content for s in syms) < MIN_CONTENT:
-            continue
-        # the source sentences that hold every content symbol: the rarest symbol's list, filtered
-        rarest = min(content, key=lambda w: len(index.get(w, ())))
-        if any(_restates(syms, figures, sources[n]) for n in index.get(rarest, ()) if content <= sources[n].norms):
-            out.add(si)
-    return out
-
-
-def content_sentences(analysis: CaseAnalysis) -> set[int]:
-    """Indices of the answer sentences that hold a content word or a figure ("是的。", "Yes." and a
-    lone citation marker hold none, and restate nothing)."""
-    markers = [(m.start, m.end) for m in analysis.citation_markers]
-    out: set[int] = set()
-    for si, toks in enumerate(analysis.tokens_by_sentence):
-        kept = [t for t in toks if not any(a <= t.start < b for a, b in markers)]
-        if any(t.is_number for t in kept) or any(s.content for s in _symbols(kept, analysis.language)):
-            out.add(si)
-    return out
-
+        if not _restated(syms, figures, sources, index):
+            return False
+        found = True
+    return found

@@ -41,7 +41,7 @@ from typing import ClassVar, Literal
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
-from hallucheck.detectors.rules.polarity_sentences import Opcode, SourceSentence, matched_map, source_sentences
+from hallucheck.detectors.rules.polarity_sentences import Opcode, SourceSentence, answer_sources, answer_symbols, matched_map
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.han_names import name_at
 from hallucheck.text.language import base_language
@@ -56,7 +56,6 @@ from hallucheck.text.opposites import (
     Symbol,
     are_opposites,
     negation_load,
-    polarity_symbols,
 )
 from hallucheck.text.swaps import find_swaps
 from hallucheck.types import Evidence, Finding, Role, Span
@@ -174,17 +173,10 @@ class OppositesDetector(BaseDetector):
             return Finding(detector=self.name, risk=0.0, notes=["nothing to compare: empty answer or no source"],
                            flagged=False, features=feats)
         language = analysis.language
-        sources = [s for k, sa in enumerate(analysis.sources) for s in source_sentences(sa, k, language)]
-        index: dict[str, list[int]] = {}
-        for n, s in enumerate(sources):
-            for w in s.norms:
-                index.setdefault(w, []).append(n)
-        markers = [(m.start, m.end) for m in analysis.citation_markers]
+        sources, index = answer_sources(analysis)
         conflicts: list[_Conflict] = []
         fields = [(k, f) for k, sa in enumerate(analysis.sources) for f in _fields(sa, language)]
-        for si in range(len(analysis.sentences)):
-            toks = [t for t in analysis.tokens_by_sentence[si] if not any(a <= t.start < b for a, b in markers)]
-            syms = polarity_symbols(toks, language)
+        for syms in answer_symbols(analysis):
             if fields:
                 conflicts.extend(_field_conflicts(syms, fields, case.answer))
             content = {s.form for s in syms if s.content}

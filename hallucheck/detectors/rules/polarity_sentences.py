@@ -1,10 +1,10 @@
-"""Source sentences as polarity symbols, aligned with an answer sentence word by word.
+"""Answer and source sentences as polarity symbols, aligned with each other word by word.
 
-The ``opposites`` rules and the model layer's check of restated sentences read a source the same
-way: each sentence's lemmas with its negations made explicit
-(:func:`hallucheck.text.opposites.polarity_symbols`; Chinese by characters), built once per source
-and kept on its shared :class:`~hallucheck.analysis.SourceAnalysis`, so the two checks of one
-answer pay for it once.
+The ``opposites`` rules, the model layer's check of restated sentences and the safeguard built on
+it read sentences the same way: lemmas with negations made explicit
+(:func:`hallucheck.text.opposites.polarity_symbols`; Chinese by characters). A source's sentences
+are built once per source and kept on its shared :class:`~hallucheck.analysis.SourceAnalysis`; an
+answer's once per check, in ``CaseAnalysis.shared``; so the checks of one answer pay for them once.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import difflib
 from dataclasses import dataclass
 from typing import Literal
 
-from hallucheck.analysis import SourceAnalysis, group_tokens
+from hallucheck.analysis import CaseAnalysis, SourceAnalysis, group_tokens
 from hallucheck.text.opposites import Symbol, polarity_symbols
 
-__all__ = ["Opcode", "SourceSentence", "matched_map", "source_sentences"]
+__all__ = ["Opcode", "SourceSentence", "answer_sources", "answer_symbols", "matched_map", "source_sentences"]
 
 
 @dataclass
@@ -54,6 +54,28 @@ def source_sentences(sa: SourceAnalysis, k: int, language: str) -> list[SourceSe
         return out
 
     return sa.derived(f"_opposites_{language}_{k}", build)
+
+
+def answer_sources(analysis: CaseAnalysis) -> tuple[list[SourceSentence], dict[str, list[int]]]:
+    """Every sentence of the case's sources, and for each content form the indices of the
+    sentences that hold it."""
+    language = analysis.language
+    sources = [s for k, sa in enumerate(analysis.sources) for s in source_sentences(sa, k, language)]
+    index: dict[str, list[int]] = {}
+    for n, s in enumerate(sources):
+        for w in s.norms:
+            index.setdefault(w, []).append(n)
+    return sources, index
+
+
+def answer_symbols(analysis: CaseAnalysis) -> list[list[Symbol]]:
+    """The alignment symbols of each answer sentence (``analysis.sentences`` order; citation
+    markers are masked out of the tokens already), built once per check."""
+    syms: list[list[Symbol]] | None = analysis.shared.get("polarity_symbols")
+    if syms is None:
+        syms = [polarity_symbols(toks, analysis.language) for toks in analysis.tokens_by_sentence]
+        analysis.shared["polarity_symbols"] = syms
+    return syms
 
 
 Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
