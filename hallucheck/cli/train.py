@@ -45,13 +45,17 @@ def train_policy(
         help="a generic-format labelled file (hallucheck data synth) whose calib part joins the fit; repeatable",
     ),
     extra_weight: float = typer.Option(1.0, "--extra-weight", help="tree weight of the extra cases' rows"),
+    max_escalate: float = typer.Option(
+        0.3, "--max-escalate", help="largest share of calib answers the cascade may send to the model layer"
+    ),
 ) -> None:
     """Fit and calibrate the learned policy on the calib part (needs scikit-learn)."""
     from hallucheck.train.stack import fit_policy
 
     dets = tuple(d.strip() for d in detectors.split(",") if d.strip()) if detectors else None
     raise typer.Exit(fit_policy(data, out, features_cache, seed, detectors=dets, tagger_config=tagger_config,
-                                extra_cases=tuple(extra_cases), extra_weight=extra_weight))
+                                extra_cases=tuple(extra_cases), extra_weight=extra_weight,
+                                max_escalate=max_escalate))
 
 
 @app.command("train-language-policies")

@@ -29,6 +29,8 @@ __all__ = ["cascade_probabilities", "fit_policy", "fit_stage", "write_tagger_thr
 FULL_EXTRA: tuple[str, ...] = ("model",)
 # Written into the cache directory by fit_policy: the calib part's out-of-fold probabilities.
 OOF_FILE = "calib_oof.json"
+# parts of learned.json that other commands fit, kept when the English stages are refitted
+_KEPT_ON_REFIT = ("floors", "languages", "languages_report")
 SPAN_CANDIDATES: tuple[str, ...] = ("numbers", "lexicon", "citations", "consistency", "ngram", "overlap")
 
 
@@ -262,11 +264,11 @@ def fit_policy(
     spec.update(_fit_spans(cache_dir, gold, answers, ragtruth_oof["full"], ragtruth_oof["cheap"], thr, report, cheap, full))
     report["dev"] = _dev_report(cache_dir, gold, answers, stage_models, spec)
     spec["calib_report"] = report
-    # The floor table is measured apart (bench/floors.py): a refit keeps the one already written.
+    # The floor table is measured apart (bench/floors.py) and the language groups are fitted apart
+    # (train-language-policies): a refit of the English stages keeps what the file already holds.
     if Path(out).is_file():
         previous = json.loads(Path(out).read_text(encoding="utf-8"))
-        if "floors" in previous:
-            spec["floors"] = previous["floors"]
+        spec.update({k: previous[k] for k in _KEPT_ON_REFIT if k in previous})
     Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
     if tagger_config and "model_answer_threshold" in spec:
         write_tagger_thresholds(Path(tagger_config), spec)

@@ -46,6 +46,21 @@ def test_fit_policy_writes_a_usable_calibrated_policy(ragtruth_path: Path, tmp_p
     assert invented.risk_score > grounded.risk_score
 
 
+@pytest.mark.slow
+def test_a_refit_keeps_the_parts_other_commands_fitted_and_honours_the_escalation_cap(
+    ragtruth_path: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "learned.json"
+    kept = {"floors": {"rows": [1]}, "languages": {"zh": {"threshold": 0.4}}, "languages_report": {"zh": {}}}
+    out.write_text(json.dumps({"threshold": 0.9, **kept}))
+    assert fit_policy(str(ragtruth_path), str(out), str(tmp_path / "cache"), detectors=CHEAP, limit=150,
+                      max_escalate=0.1) == 0
+    spec = json.loads(out.read_text())
+    assert {k: spec[k] for k in kept} == kept
+    assert spec["threshold"] != 0.9  # the English stages themselves are new
+    assert spec["calib_report"]["calib_oof_cascade"]["escalated"] <= 0.1
+
+
 def test_tagger_thresholds_are_written_into_its_config(tmp_path: Path) -> None:
     cfg = tmp_path / "config.json"
     cfg.write_text(json.dumps({"format": 1, "threshold": 0.5}))
