@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, string_set
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.text import Segment
+from hallucheck.text.durations import Duration, find_durations, same_length
 from hallucheck.text.entities import (
     REFERENCE_WORDS,
     EntityMention,
@@ -151,6 +152,25 @@ class SourceFacts:
         """
         return any(_restated_by(m, s) for s in _ValueIndex.of(self, "_invariant_index", self._scan.invariant).near(m)) \
             or any(_restated_by(m, s) for s in _ValueIndex.of(self, "_mentions_index", self.mentions).near(m))
+
+    @cached_property
+    def durations(self) -> list[Duration | None]:
+        """The duration each figure states ("24" of "24 months"), or None (aligned with ``mentions``)."""
+        found = find_durations(self.source.text, self.mentions, self.source.language)
+        return [found.get(m.start) for m in self.mentions]
+
+    def gives_duration(self, d: Duration) -> bool:
+        """Whether a duration of the source is as long as ``d`` ("24 months" gives "2 years")."""
+        return any(o is not None and same_length(d, o) for o in self.durations)
+
+    def gives_as_duration(self, m: NumberMention, d: Duration) -> bool:
+        """``gives(m)`` for a figure that states the duration ``d``: a source figure of the same
+        value restates it unless it states another length of time ("2 years" does not give "2 hours")."""
+        if self.gives_duration(d):
+            return True
+        if not self.gives(m):
+            return False
+        return any(_restated_by(m, s) and o is None for s, o in zip(self.mentions, self.durations, strict=True))
 
     @cached_property
     def neighbour_index(self) -> dict[str, list[int]]:
@@ -617,7 +637,8 @@ def _answer_unit(analysis: CaseAnalysis, m: NumberMention) -> str:
 
 
 def _same_quantity(
-    m: NumberMention, other: NumberMention, unit: str, other_unit: str, rate: bool, hedged: bool, source_text: str
+    m: NumberMention, other: NumberMention, unit: str, other_unit: str, rate: bool, hedged: bool, source_text: str,
+    durations: bool = False,
 ) -> bool:
     """Whether a source figure can measure what the answer's figure measures, so that a different
     value there contradicts it. Not when the words that name what is counted differ ("25 years"
@@ -625,9 +646,11 @@ def _same_quantity(
     against "$480 for 1000 square feet"), when the source's figure is a bound the answer's value
     keeps ("at least 165 degrees" against "250 degrees"; not when the answer gives a bound too,
     "more than 22" against "more than 4", nor for a range, "at least 6 to 8"), or when the two write the same digits
-    and only the answer's scale word differs (the source's was not read: "2.4 milllion")."""
+    and only the answer's scale word differs (the source's was not read: "2.4 milllion").
+    ``durations``: both state a length of time on one scale, so "36 months" and "2 years" measure
+    the same thing though their unit words differ."""
     if m.kind in _COUNTED and other.kind in _COUNTED:
-        if unit and other_unit and unit != other_unit:
+        if unit and other_unit and unit != other_unit and not durations:
             return False
         if rate != _is_rate(source_text, other):
             return False
@@ -638,7 +661,7 @@ def _same_quantity(
                 return False
             if (bound.group("high") or bound.group("high_zh")) and m.value <= other.value:  # type: ignore[operator]
                 return False
-    if m.value is not None and other.value is not None and m.value != other.value:
+    if m.value is not None and other.value is not None and m.value != other.value and not durations:
         digits = _mantissa(m)
         if digits and digits == _mantissa(other) and other.text.strip(" .,").replace(",", "") == digits.replace(",", ""):
             return False
@@ -736,7 +759,9 @@ class NumbersDetector(BaseDetector):
         if not analysis.source.text.strip():
             notes.append("The sources are empty: every figure and name of the answer is unsupported")
         question_mentions = _question_numbers(case.question, lang) if case.question else ()
-        mentions = [m for m in find_numbers(answer, lang) if not m.weak]
+        found = find_numbers(answer, lang)
+        durations = find_durations(answer, found, lang)
+        mentions = [m for m in found if not m.weak]
         sentences = analysis.sentences
         by_sentence = _assign(mentions, sentences)
         spans: list[Span] = []
@@ -754,8 +779,10 @@ class NumbersDetector(BaseDetector):
                 if work[0] > MAX_COMPARISONS:
                     stopped_at = m.start
                     break
+                d = durations.get(m.start)
                 if (
-                    any(same_value(m, q) for q in question_mentions) or facts.gives(m)
+                    any(same_value(m, q) for q in question_mentions)
+                    or (facts.gives_as_duration(m, d) if d is not None else facts.gives(m))
                     or any(same_value(m, c) for c in computed) or _hedged_match(answer, m, facts, work)
                 ):
                     supported_end = m.end
@@ -788,12 +815,26 @@ class NumbersDetector(BaseDetector):
                         contradicted += 1
                     continue
                 local = self._local(analysis, si, m.start, m.end)
-                span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1), work)
+                span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1), work, d)
                 number_spans.append(span)
                 if span.label == "contradiction":
                     contradicted += 1
                 else:
                     unsupported += 1
+        if stopped_at is None:
+            # Spelled and one-character figures ("two years", "三年") are too ambiguous to be
+            # unsupported, but a length of time the sources give otherwise, in the same context,
+            # is contradicted ("RO膜三年换一次" where the sources say every 24 months).
+            for d, si in self._weak_durations(found, durations, by_sentence, sentences, question_mentions):
+                m = next(x for x in found if x.start == d.start)
+                if facts.gives_duration(d) or facts.gives(m):
+                    continue
+                local = self._local(analysis, si, m.start, m.end)
+                span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1), work, d,
+                                   durations_only=True)
+                if span.label == "contradiction":
+                    number_spans.append(span)
+                    contradicted += 1
 
         spans.extend(number_spans)
         n_entities = unsupported_entities = 0
@@ -829,11 +870,24 @@ class NumbersDetector(BaseDetector):
         return Finding(detector=self.name, risk=risk, flagged=risk >= 0.5, features=features, spans=spans, notes=notes,
                        details=details, coverage=coverage)
 
+    @staticmethod
+    def _weak_durations(
+        found: list[NumberMention], durations: dict[int, Duration], by_sentence: list[list[NumberMention]],
+        sentences: list[Segment], question_mentions: Sequence[NumberMention],
+    ) -> list[tuple[Duration, int]]:
+        """The durations whose figure is a weak mention, with their sentence index."""
+        weak = [m for m in found if m.weak and m.start in durations and not any(same_value(m, q) for q in question_mentions)]
+        return [(durations[m.start], si) for si, group in enumerate(_assign(weak, sentences)) for m in group]
+
     def _judge(
         self, analysis: CaseAnalysis, facts: SourceFacts, m: NumberMention, local: frozenset[str], close: frozenset[str],
-        work: list[int] | None = None,
+        work: list[int] | None = None, duration: Duration | None = None, durations_only: bool = False,
     ) -> Span:
-        """Contradiction when a source sentence about the same thing gives another figure, else baseless."""
+        """Contradiction when a source sentence about the same thing gives another figure, else baseless.
+
+        ``duration``: the length of time ``m`` states; a source duration then counts only on the
+        same scale (a month is not a whole number of days) and with its unit read, and
+        ``durations_only`` leaves out source figures that state no duration."""
         what = _KIND_NAMES.get(m.kind, "figure")
         best, best_key, best_other = -1, (0, 0, 0, 0.0), None
         index = facts.neighbour_index
@@ -851,6 +905,12 @@ class NumbersDetector(BaseDetector):
             other = facts.mentions[k]
             if other.weak and m.kind != "number":
                 continue
+            other_duration = facts.durations[k] if duration is not None else None
+            if duration is not None and (
+                (other_duration is None and durations_only)
+                or (other_duration is not None and same_length(duration, other_duration) is not False)
+            ):
+                continue  # another scale, or the same length (that is support, not a conflict)
             if not _compatible(m, other) and not (
                 _year_or_count(m, other) and _same_side(sides, facts.sides[k])
                 and not _decade(analysis.answer, m) and not _decade(source_text, other)
@@ -868,11 +928,15 @@ class NumbersDetector(BaseDetector):
         # The source figure that best matches the answer's in context must measure the same
         # quantity; when it does not, the answer's figure is unsupported, not contradicted (a
         # weaker match further away would only be a guess).
+        both_durations = duration is not None and best_k >= 0 and facts.durations[best_k] is not None
         if (
             best >= 0 and best_key[3] >= self.contradiction_overlap and best_other is not None
-            and _same_quantity(m, best_other, unit, facts.units[best_k], rate, hedged, source_text)
+            and _same_quantity(m, best_other, unit, facts.units[best_k], rate, hedged, source_text, both_durations)
         ):
             ev = self._evidence(analysis, facts, best, "contradicts", best_key[3])
+            said, given = m.text, best_other.text
+            if both_durations:  # "the sources give '24个月' where the answer says '三年'"
+                said, given = duration.text, facts.durations[best_k].text  # type: ignore[union-attr]
             return Span(
                 start=m.start,
                 end=m.end,
@@ -880,7 +944,7 @@ class NumbersDetector(BaseDetector):
                 label="contradiction",
                 score=self.contradiction_score,
                 detector=self.name,
-                reason=f"the sources give {best_other.text!r} where the answer says {m.text!r}",
+                reason=f"the sources give {given!r} where the answer says {said!r}",
                 evidence=[ev],
                 kind="contradicted_figure",
             )

@@ -408,3 +408,45 @@ def test_a_decade_or_a_year_in_another_place_is_no_count() -> None:
         != ["contradicted_figure"]
     source = "Lewis had appeared on such 1970s TV shows as Bonanza."
     assert [s.kind for s in run("Lewis appeared in over 200 TV shows.", source).spans] == ["unsupported_figure"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "language"),
+    [
+        ("RO膜每2年换一次。", "RO反渗透膜滤芯每24个月更换一次。", "zh-Hans"),
+        ("RO膜两年换一次。", "RO反渗透膜滤芯每24个月更换一次。", "zh-Hans"),
+        ("Replace the membrane every 2 years.", "Replace the RO membrane every 24 months.", "en"),
+        ("The battery charges in 1.5 hours.", "The battery charges in 90 minutes.", "en"),
+        ("Die Membran wird alle 2 Jahre gewechselt.", "Die Membran sollte alle 24 Monate gewechselt werden.", "de"),
+        ("La membrane est remplacée tous les 2 ans.", "La membrane doit être remplacée tous les 24 mois.", "fr"),
+    ],
+)
+def test_a_duration_in_another_unit_is_supported(answer: str, source: str, language: str) -> None:
+    f = run(answer, source, language=language)
+    assert f.spans == [] and not f.flagged
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "language", "figure", "reason"),
+    [
+        ("RO膜三年换一次。", "RO反渗透膜滤芯每24个月更换一次。", "zh-Hans", "三", "'24个月' where the answer says '三年'"),
+        ("RO膜每3年换一次。", "RO反渗透膜滤芯每24个月更换一次。", "zh-Hans", "3", "'24个月' where the answer says '3年'"),
+        ("The warranty covers 36 months.", "The warranty covers 2 years.", "en", "36", "'2 years' where the answer says '36 months'"),
+        ("The battery charges in 2 hours.", "The warranty covers 2 years. The battery charges in 90 minutes.", "en", "2",
+         "'90 minutes' where the answer says '2 hours'"),
+        ("Replace the membrane every three years.", "Replace the membrane every 24 months.", "en", "three",
+         "'24 months' where the answer says 'three years'"),
+        ("Die Membran wird alle drei Jahre gewechselt.", "Die Membran sollte alle 24 Monate gewechselt werden.", "de", "drei",
+         "'24 Monate' where the answer says 'drei Jahre'"),
+    ],
+)
+def test_a_duration_of_another_length_is_contradicted(answer: str, source: str, language: str, figure: str, reason: str) -> None:
+    f = run(answer, source, language=language)
+    assert labelled(f) == [(figure, "contradiction")]
+    assert f.spans[0].kind == "contradicted_figure" and reason in (f.spans[0].reason or "")
+
+
+def test_weak_durations_without_a_conflicting_source_duration_stay_quiet() -> None:
+    # a spelled or one-character figure is never "unsupported", and a month is no whole number of days
+    assert run("The offer runs for two years.", "The offer has no end date.").spans == []
+    assert run("退货期一个月。", "购买后30天内可无理由退货。", language="zh-Hans").spans == []

@@ -1,0 +1,140 @@
+"""Lengths of time written as a figure and a unit: "24 months", "2 years", "两年", "90 Minuten".
+
+An answer often restates a source's duration in another unit ("RO膜两年换一次" over "每24个月更换一次",
+"every 2 years" over "every 24 months", "1.5 hours" over "90 minutes"). Compared by their digits
+alone, 2 and 24 differ, so a figure check calls a faithful answer a contradiction; and "2 hours"
+looks supported by a source's "2 years". Reading the unit gives each duration a length in a base
+unit, and two durations compare by length.
+
+Two scales, because only within one is a conversion exact: the calendar (years and months,
+counted in months) and the clock (weeks, days, hours, minutes, seconds, counted in seconds). "30
+days" and "one month" are close but not the same promise, so a calendar length and a clock length
+are never compared (:func:`same_length` gives None).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from hallucheck.text.language import base_language
+from hallucheck.text.numbers import NumberMention
+
+__all__ = ["Duration", "duration_of", "find_durations", "same_length"]
+
+
+class Duration(NamedTuple):
+    """A figure followed by a unit of time. Offsets span the figure and the unit."""
+
+    start: int
+    end: int
+    text: str
+    count: float  # the figure's value ("24" in "24 months")
+    unit: str  # year | month | week | day | hour | minute | second
+    scale: str  # calendar | clock
+    length: float  # in months (calendar) or seconds (clock)
+    precision: float  # the figure's precision, in the same base unit
+    weak: bool  # the figure was a weak mention ("two years", "三年")
+
+
+# unit -> (scale, base units per unit)
+_UNITS: dict[str, tuple[str, float]] = {
+    "year": ("calendar", 12.0), "month": ("calendar", 1.0),
+    "week": ("clock", 7 * 86400.0), "day": ("clock", 86400.0), "hour": ("clock", 3600.0),
+    "minute": ("clock", 60.0), "second": ("clock", 1.0),
+}
+
+# Unit words after a figure, per language (lower case). English is read in every Latin-script
+# language too: answers mix ("24 Monate" and "24 months").
+_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "years": "year", "year": "year", "yrs": "year", "yr": "year", "months": "month", "month": "month",
+        "weeks": "week", "week": "week", "days": "day", "day": "day", "hours": "hour", "hour": "hour",
+        "hrs": "hour", "hr": "hour", "minutes": "minute", "minute": "minute", "mins": "minute", "min": "minute",
+        "seconds": "second", "second": "second", "secs": "second", "sec": "second",
+    },
+    "de": {
+        "jahren": "year", "jahre": "year", "jahr": "year", "monaten": "month", "monate": "month", "monat": "month",
+        "wochen": "week", "woche": "week", "tagen": "day", "tage": "day", "tag": "day", "stunden": "hour",
+        "stunde": "hour", "minuten": "minute", "minute": "minute", "sekunden": "second", "sekunde": "second",
+    },
+    "fr": {
+        "années": "year", "année": "year", "ans": "year", "an": "year", "mois": "month", "semaines": "week",
+        "semaine": "week", "jours": "day", "jour": "day", "heures": "hour", "heure": "hour",
+        "minutes": "minute", "minute": "minute", "secondes": "second", "seconde": "second",
+    },
+}
+
+
+def _latin_pattern(words: Sequence[str]) -> re.Pattern[str]:
+    alternatives = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+    # "24 months", "24-month", "24‑Monate"; never inside a longer word ("2 monthly", "3 Tagesordnung")
+    return re.compile(rf"[ \u00a0\u202f]?[-‑]?[ \u00a0\u202f]?({alternatives})(?![^\W\d_])", re.IGNORECASE)
+
+
+_LATIN = {lang: _latin_pattern(list({**_WORDS["en"], **words})) for lang, words in _WORDS.items()}
+_LATIN_WORDS = {lang: {**_WORDS["en"], **words} for lang, words in _WORDS.items()}
+# Chinese: 月 only as 个月 / 個月 ("6月" is June), 年 only after a count (a four-digit figure is a year).
+_ZH = re.compile(
+    r"\s?(?:(个|個)?(月)|(年)|(?:个|個)?(星期|礼拜|禮拜)|(周|週)|(天)|(?:个|個)?(小时|小時|钟头|鐘頭)"
+    r"|(分钟|分鐘)|(秒钟|秒鐘|秒))"
+)
+_ZH_UNIT = {"月": "month", "年": "year", "星期": "week", "礼拜": "week", "禮拜": "week", "周": "week", "週": "week",
+            "天": "day", "小时": "hour", "小時": "hour", "钟头": "hour", "鐘頭": "hour", "分钟": "minute",
+            "分鐘": "minute", "秒钟": "second", "秒鐘": "second", "秒": "second"}
+
+
+def duration_of(text: str, m: NumberMention, language: str) -> Duration | None:
+    """The duration whose figure is ``m`` (a mention of ``text``), or None when no unit of time follows."""
+    if m.kind != "number" or m.value is None or m.value < 0:
+        return None
+    unit: str | None = None
+    end = m.end
+    if base_language(language) == "zh" or _is_han(text, m.end):
+        mt = _ZH.match(text, m.end)
+        if mt is not None:
+            groups = mt.groups()
+            if groups[1] is not None and groups[0] is None:
+                return None  # "6月": a month of the year
+            word = next(g for g in groups[1:] if g is not None)
+            if word == "年" and m.value >= 1000:
+                return None  # "2015年" is a year
+            unit, end = _ZH_UNIT[word], mt.end()
+    if unit is None:
+        lang = base_language(language)
+        pattern = _LATIN.get(lang, _LATIN["en"])
+        words = _LATIN_WORDS.get(lang, _LATIN_WORDS["en"])
+        mt = pattern.match(text, m.end)
+        if mt is None:
+            return None
+        unit, end = words[mt.group(1).lower()], mt.end()
+    scale, factor = _UNITS[unit]
+    # A whole count is exact ("2 hours" is not 90 minutes); a decimal or a rounded large one keeps
+    # its rounding ("1.5 hours" is 90 minutes give or take three).
+    exact = m.value == int(m.value) and m.precision <= 1.0
+    return Duration(m.start, end, text[m.start:end], float(m.value), unit, scale, float(m.value) * factor,
+                    0.0 if exact else m.precision * factor, m.weak)
+
+
+def _is_han(text: str, at: int) -> bool:
+    return at < len(text) and "\u4e00" <= text[at] <= "\u9fff"
+
+
+def find_durations(text: str, mentions: Sequence[NumberMention], language: str) -> dict[int, Duration]:
+    """The durations among ``mentions`` of ``text``, keyed by the figure's start offset."""
+    out: dict[int, Duration] = {}
+    for m in mentions:
+        d = duration_of(text, m, language)
+        if d is not None:
+            out[m.start] = d
+    return out
+
+
+def same_length(a: Duration, b: Duration) -> bool | None:
+    """Whether two durations are equally long (within the coarser one's rounding), or None when
+    one is on the calendar and the other on the clock, which no exact conversion joins."""
+    if a.scale != b.scale:
+        return None
+    tol = max(a.precision, b.precision) / 2.0
+    return abs(a.length - b.length) <= tol + 1e-9 * max(a.length, b.length, 1.0)

@@ -1,0 +1,64 @@
+"""Lengths of time read from a figure and its unit, and compared by length."""
+
+from __future__ import annotations
+
+import pytest
+
+from hallucheck.text.durations import duration_of, find_durations, same_length
+from hallucheck.text.numbers import find_numbers
+
+
+def durations(text: str, language: str) -> list[tuple[str, str, float]]:
+    found = find_durations(text, find_numbers(text, language), language)
+    return [(d.text, d.unit, d.length) for d in found.values()]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("every 24 months", "en", [("24 months", "month", 24.0)]),
+        ("a 24-month warranty", "en", [("24-month", "month", 24.0)]),
+        ("within two years", "en", [("two years", "year", 24.0)]),
+        ("charges in 1.5 hours", "en", [("1.5 hours", "hour", 5400.0)]),
+        ("alle 24 Monate", "de", [("24 Monate", "month", 24.0)]),
+        ("nach drei Jahren", "de", [("drei Jahren", "year", 36.0)]),
+        ("tous les 2 ans", "fr", [("2 ans", "year", 24.0)]),
+        ("sous 14 jours", "fr", [("14 jours", "day", 14 * 86400.0)]),
+        ("每24个月更换一次", "zh-Hans", [("24个月", "month", 24.0)]),
+        ("两年换一次", "zh-Hans", [("两年", "year", 24.0)]),
+        ("保修十二個月", "zh-Hant", [("十二個月", "month", 12.0)]),
+        ("约90分钟充满", "zh-Hans", [("90分钟", "minute", 5400.0)]),
+        ("两个星期内", "zh-Hans", [("两个星期", "week", 14 * 86400.0)]),
+    ],
+)
+def test_durations_are_read_with_their_unit(text: str, language: str, expected: list[tuple[str, str, float]]) -> None:
+    assert durations(text, language) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("2015年成立", "zh-Hans"),  # a year, not a length of time
+        ("6月开业", "zh-Hans"),  # June
+        ("3 monthly payments", "en"),  # not a unit word
+        ("on 3 March 2021", "en"),  # a date
+        ("12 people", "en"),
+    ],
+)
+def test_not_durations(text: str, language: str) -> None:
+    assert durations(text, language) == []
+
+
+def test_lengths_compare_within_one_scale_only() -> None:
+    def one(text: str, language: str = "en") -> object:
+        m = find_numbers(text, language)[0]
+        d = duration_of(text, m, language)
+        assert d is not None
+        return d
+
+    assert same_length(one("24 months"), one("2 years")) is True  # type: ignore[arg-type]
+    assert same_length(one("90 minutes"), one("1.5 hours")) is True  # type: ignore[arg-type]
+    assert same_length(one("90 minutes"), one("2 hours")) is False  # type: ignore[arg-type]
+    assert same_length(one("30 months"), one("2 years")) is False  # type: ignore[arg-type]
+    assert same_length(one("30 days"), one("1 month")) is None  # type: ignore[arg-type]
+    assert same_length(one("4 weeks"), one("28 days")) is True  # type: ignore[arg-type]
