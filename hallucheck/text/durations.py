@@ -21,7 +21,7 @@ from typing import NamedTuple
 from hallucheck.text.language import base_language
 from hallucheck.text.numbers import NumberMention
 
-__all__ = ["Duration", "duration_of", "find_durations", "same_length"]
+__all__ = ["Duration", "duration_of", "find_durations", "half_durations", "same_length"]
 
 
 class Duration(NamedTuple):
@@ -77,9 +77,11 @@ _LATIN = {lang: _latin_pattern(list({**_WORDS["en"], **words})) for lang, words 
 _LATIN_WORDS = {lang: {**_WORDS["en"], **words} for lang, words in _WORDS.items()}
 # Chinese: 月 only as 个月 / 個月 ("6月" is June), 年 only after a count (a four-digit figure is a year).
 _ZH = re.compile(
-    r"\s?(?:(个|個)?(月)|(年)|(?:个|個)?(星期|礼拜|禮拜)|(周|週)|(天)|(?:个|個)?(小时|小時|钟头|鐘頭)"
+    r"\s?(?:(个|個)?(半)?(月)|(年)(半)?|(?:个|個)?(半)?(星期|礼拜|禮拜)|(周|週)|(天)(半)?|(?:个|個)?(半)?(小时|小時|钟头|鐘頭)"
     r"|(分钟|分鐘)|(秒钟|秒鐘|秒))"
 )
+# "半年", "半个月", "半小时", "半天": half of one unit, no figure written.
+_ZH_HALF = re.compile(r"(?<![一二两兩三四五六七八九十百千万萬零〇\d个個])半(?:(个|個)?(月)|(年)|(?:个|個)?(小时|小時|钟头|鐘頭)|(天))")
 _ZH_UNIT = {"月": "month", "年": "year", "星期": "week", "礼拜": "week", "禮拜": "week", "周": "week", "週": "week",
             "天": "day", "小时": "hour", "小時": "hour", "钟头": "hour", "鐘頭": "hour", "分钟": "minute",
             "分鐘": "minute", "秒钟": "second", "秒鐘": "second", "秒": "second"}
@@ -89,18 +91,21 @@ def duration_of(text: str, m: NumberMention, language: str) -> Duration | None:
     """The duration whose figure is ``m`` (a mention of ``text``), or None when no unit of time follows."""
     if m.kind != "number" or m.value is None or m.value < 0:
         return None
+    value = float(m.value)
     unit: str | None = None
     end = m.end
     if base_language(language) == "zh" or _is_han(text, m.end):
         mt = _ZH.match(text, m.end)
         if mt is not None:
             groups = mt.groups()
-            if groups[1] is not None and groups[0] is None:
+            if groups[2] is not None and groups[0] is None:
                 return None  # "6月": a month of the year
-            word = next(g for g in groups[1:] if g is not None)
+            word = next(g for g in groups[1:] if g is not None and g != "半")
             if word == "年" and m.value >= 1000:
                 return None  # "2015年" is a year
             unit, end = _ZH_UNIT[word], mt.end()
+            if "半" in mt.group():  # "一个半小时", "两年半": half a unit more
+                value += 0.5
     if unit is None:
         lang = base_language(language)
         pattern = _LATIN.get(lang, _LATIN["en"])
@@ -113,7 +118,7 @@ def duration_of(text: str, m: NumberMention, language: str) -> Duration | None:
     # A whole count is exact ("2 hours" is not 90 minutes); a decimal or a rounded large one keeps
     # its rounding ("1.5 hours" is 90 minutes give or take three).
     exact = m.value == int(m.value) and m.precision <= 1.0
-    return Duration(m.start, end, text[m.start:end], float(m.value), unit, scale, float(m.value) * factor,
+    return Duration(m.start, end, text[m.start:end], value, unit, scale, value * factor,
                     0.0 if exact else m.precision * factor, m.weak)
 
 
@@ -128,6 +133,20 @@ def find_durations(text: str, mentions: Sequence[NumberMention], language: str) 
         d = duration_of(text, m, language)
         if d is not None:
             out[m.start] = d
+    return out
+
+
+def half_durations(text: str) -> list[tuple[NumberMention, Duration]]:
+    """Chinese halves of one unit with no figure written ("半年", "半个月", "半小时", "半天"), each
+    with a weak figure mention standing for the 半 (value 0.5), so a figure check can judge it."""
+    out: list[tuple[NumberMention, Duration]] = []
+    for mt in _ZH_HALF.finditer(text):
+        word = next(g for g in mt.groups()[1:] if g is not None)
+        unit = _ZH_UNIT[word]
+        scale, factor = _UNITS[unit]
+        a = mt.start()
+        m = NumberMention(a, a + 1, "半", "number", 0.5, 0.0, "", "0.5", weak=True)
+        out.append((m, Duration(a, mt.end(), mt.group(), 0.5, unit, scale, 0.5 * factor, 0.0, True)))
     return out
 
 

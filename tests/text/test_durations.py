@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hallucheck.text.durations import duration_of, find_durations, same_length
+from hallucheck.text.durations import duration_of, find_durations, half_durations, same_length
 from hallucheck.text.numbers import find_numbers
 
 
@@ -62,3 +62,9 @@ def test_lengths_compare_within_one_scale_only() -> None:
     assert same_length(one("30 months"), one("2 years")) is False  # type: ignore[arg-type]
     assert same_length(one("30 days"), one("1 month")) is None  # type: ignore[arg-type]
     assert same_length(one("4 weeks"), one("28 days")) is True  # type: ignore[arg-type]
+
+
+def test_chinese_halves() -> None:
+    assert [(d.text, d.length) for _, d in half_durations("保修半年，半个月内可退，一半的人")] == [("半年", 6.0), ("半个月", 0.5)]
+    assert durations("一个半小时", "zh-Hans") == [("一个半小时", "hour", 5400.0)]
+    assert durations("两年半", "zh-Hans") == [("两年半", "year", 30.0)]

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, string_set
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.text import Segment
-from hallucheck.text.durations import Duration, find_durations, same_length
+from hallucheck.text.durations import Duration, find_durations, half_durations, same_length
 from hallucheck.text.entities import (
     REFERENCE_WORDS,
     EntityMention,
@@ -159,9 +159,15 @@ class SourceFacts:
         found = find_durations(self.source.text, self.mentions, self.source.language)
         return [found.get(m.start) for m in self.mentions]
 
+    @cached_property
+    def halves(self) -> list[Duration]:
+        """Chinese halves of a unit the source writes without a figure ("半年")."""
+        text = self.source.text
+        return [d for _, d in half_durations(text)] if "半" in text else []
+
     def gives_duration(self, d: Duration) -> bool:
         """Whether a duration of the source is as long as ``d`` ("24 months" gives "2 years")."""
-        return any(o is not None and same_length(d, o) for o in self.durations)
+        return any(o is not None and same_length(d, o) for o in self.durations) or any(same_length(d, o) for o in self.halves)
 
     def gives_as_duration(self, m: NumberMention, d: Duration) -> bool:
         """``gives(m)`` for a figure that states the duration ``d``: a source figure of the same
@@ -825,9 +831,8 @@ class NumbersDetector(BaseDetector):
             # Spelled and one-character figures ("two years", "三年") are too ambiguous to be
             # unsupported, but a length of time the sources give otherwise, in the same context,
             # is contradicted ("RO膜三年换一次" where the sources say every 24 months).
-            for d, si in self._weak_durations(found, durations, by_sentence, sentences, question_mentions):
-                m = next(x for x in found if x.start == d.start)
-                if facts.gives_duration(d) or facts.gives(m):
+            for m, d, si in self._weak_durations(answer, found, durations, sentences, question_mentions):
+                if facts.gives_duration(d) or (m.text != "半" and facts.gives(m)):
                     continue
                 local = self._local(analysis, si, m.start, m.end)
                 span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1), work, d,
@@ -872,12 +877,20 @@ class NumbersDetector(BaseDetector):
 
     @staticmethod
     def _weak_durations(
-        found: list[NumberMention], durations: dict[int, Duration], by_sentence: list[list[NumberMention]],
-        sentences: list[Segment], question_mentions: Sequence[NumberMention],
-    ) -> list[tuple[Duration, int]]:
-        """The durations whose figure is a weak mention, with their sentence index."""
-        weak = [m for m in found if m.weak and m.start in durations and not any(same_value(m, q) for q in question_mentions)]
-        return [(durations[m.start], si) for si, group in enumerate(_assign(weak, sentences)) for m in group]
+        answer: str, found: list[NumberMention], durations: dict[int, Duration], sentences: list[Segment],
+        question_mentions: Sequence[NumberMention],
+    ) -> list[tuple[NumberMention, Duration, int]]:
+        """The durations whose figure is a weak mention or a Chinese half ("半年"), with the
+        figure and its sentence index."""
+        pairs = {m.start: (m, durations[m.start]) for m in found
+                 if m.weak and m.start in durations and not any(same_value(m, q) for q in question_mentions)}
+        if "半" in answer:
+            taken = [(m.start, m.end) for m in found]
+            for m, d in half_durations(answer):
+                if not any(a < d.end and d.start < b for a, b in taken):
+                    pairs[m.start] = (m, d)
+        weak = [pairs[k][0] for k in sorted(pairs)]
+        return [(m, pairs[m.start][1], si) for si, group in enumerate(_assign(weak, sentences)) for m in group]
 
     def _judge(
         self, analysis: CaseAnalysis, facts: SourceFacts, m: NumberMention, local: frozenset[str], close: frozenset[str],
