@@ -8,8 +8,10 @@ offsets never move) and a ``precision`` that says how rounded the written value 
 checker can accept 3.5 for a source's 3.47 (see :func:`same_value`).
 
 Kinds: ``number``, ``percent``, ``money`` (``unit`` = currency code), ``date`` (``year``,
-``month``, ``day``; any may be None), ``year``, ``time`` (``value`` = minutes after midnight),
-``phone`` (``key`` = its digits), ``ordinal``. Spelled small numbers (``three``, ``drei``,
+``month``, ``day``; any may be None), ``year``, ``time`` (``value`` = minutes after midnight;
+also Chinese clock times, "下午3点" = 15:00), ``phone`` (``key`` = its digits), ``ordinal``,
+``discount`` (a Chinese 折 discount as the share of the price paid, in percent: "85折", "8.5折" and
+"八五折" are all 85). Spelled small numbers (``three``, ``drei``,
 ``trois``) and lone Chinese numerals (``三``) are ``weak``: good enough to support a figure, too
 ambiguous to be flagged ("one of", "un produit", 一些).
 """
@@ -633,6 +635,81 @@ def _scan_times(lt: str, text: str, runs: _Runs, out: list[NumberMention], taken
             taken.take(a, b)
 
 
+# Chinese clock times: "下午3点", "晚上10点半", "15点30分", "上午九点", "15时". The hour counts as a time
+# only with a part of the day before it or a clock word after it ("3点注意事项" are three points).
+_ZH_DAY_PART = {"凌晨": 0, "早上": 0, "早晨": 0, "清晨": 0, "上午": 0, "中午": 12, "下午": 12, "傍晚": 12,
+                "晚上": 12, "夜里": 12, "夜間": 12, "夜间": 12, "午夜": 12}
+_ZH_HOUR = re.compile(
+    rf"(?P<part>{trie_pattern(list(_ZH_DAY_PART))})?(?P<h>\d{{1,2}}|[零〇一二两兩三四五六七八九十]{{1,3}})"
+    r"(?P<unit>点钟|點鐘|点|點|时|時)(?:(?P<half>半)|(?P<mi>\d{1,2}|[零〇一二三四五六七八九十]{1,3})分|(?P<q>一刻|三刻))?"
+)
+_ZH_CLOCK_AFTER = re.compile(
+    r"(?:钟|鐘|整|左右|前|后|後|起|开|開|关|關|营业|營業|开始|開始|结束|結束|截止|到|至|以前|以后|以後|之前|之后|之後)"
+)
+
+
+def _zh_small(raw: str) -> int | None:
+    return int(raw) if raw.isdigit() else parse_chinese_numeral(raw)
+
+
+def _scan_zh_times(lt: str, text: str, out: list[NumberMention], taken: _Taken) -> None:
+    for mt in _ZH_HOUR.finditer(lt):
+        a, b = mt.span()
+        if not taken.free(a, b) or (a > 0 and lt[a - 1].isdigit()):
+            continue
+        h = _zh_small(mt["h"])
+        part = mt["part"]
+        minute_part = mt["half"] or mt["mi"] or mt["q"]
+        if mt["h"].isdigit():
+            clock_word = mt["unit"] in ("点钟", "點鐘", "时", "時") or bool(_ZH_CLOCK_AFTER.match(lt, b))
+        else:
+            # "一点" is also "a little" (早一点到) and "一时" "a moment" (一时半会): a spelled hour
+            # needs a part of the day, minutes, or 钟 / 整 to be a time.
+            if mt["unit"] in ("时", "時") and not part:
+                continue
+            clock_word = mt["unit"] in ("点钟", "點鐘") or lt.startswith(("钟", "鐘", "整"), b)
+        if h is None or h > 24 or not (part or minute_part or clock_word):
+            continue
+        mi = 30 if mt["half"] else 15 if mt["q"] == "一刻" else 45 if mt["q"] == "三刻" else 0
+        if mt["mi"]:
+            got = _zh_small(mt["mi"])
+            if got is None or got > 59:
+                continue
+            mi = got
+        unit = ""
+        if part:
+            if _ZH_DAY_PART[part] and h < 12 and not (part == "中午" and h >= 11):
+                h += 12  # 下午3点 = 15:00; 中午12点 = 12:00
+            if part == "午夜" and h in (12, 24):
+                h = 0
+        elif 1 <= h <= 12:
+            unit = "12h"  # "3点" may be 3 or 15 o'clock
+        minutes = (h % 24) * 60 + mi
+        out.append(NumberMention(a, b, text[a:b], "time", float(minutes), 0.0, unit, f"{minutes // 60:02d}:{minutes % 60:02d}"))
+        taken.take(a, b)
+
+
+# Chinese discounts: "85折", "8.5折", "九折", "八五折" (the share of the price paid).
+_ZH_DISCOUNT = re.compile(r"(?<![\d.])(?P<n>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2})\s?折")
+
+
+def _scan_zh_discounts(lt: str, text: str, out: list[NumberMention], taken: _Taken) -> None:
+    for mt in _ZH_DISCOUNT.finditer(lt):
+        a, b = mt.span()
+        if not taken.free(a, b):
+            continue
+        raw = mt["n"]
+        if raw[0].isdigit():
+            value = float(raw) * 10 if float(raw) < 10 else float(raw)
+        else:
+            digits = "".join(str(_CN_DIGITS[ch]) for ch in raw)
+            value = float(digits) * 10 if len(digits) == 1 else float(digits)
+        if not 0 < value < 100:
+            continue
+        out.append(NumberMention(a, b, text[a:b], "discount", value, 0.0, "%", _fmt(value)))
+        taken.take(a, b)
+
+
 def _scan_phones(lt: str, text: str, starts: list[int], out: list[NumberMention], taken: _Taken) -> None:
     """``starts``: where a phone may start (``_Runs.phone``)."""
     for mt in _at(_PHONE, lt, starts, taken):
@@ -806,6 +883,9 @@ def _scan(text: str, language: str) -> tuple[list[NumberMention], list[NumberMen
     out: list[NumberMention] = []
     taken = _Taken(len(text))
     runs = _digit_runs(lt)
+    if not lt.isascii() and ("点" in lt or "點" in lt or "时" in lt or "時" in lt or "折" in lt) and _HAS_HAN.search(lt):
+        _scan_zh_times(lt, text, out, taken)
+        _scan_zh_discounts(lt, text, out, taken)
     if runs.all:
         _scan_dates(lt, text, reading, runs, out, taken)
         _scan_month_ranges(lt, text, out, taken)

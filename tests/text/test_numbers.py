@@ -325,3 +325,29 @@ def test_a_four_digit_figure_counting_years_is_no_year() -> None:
     assert (m.kind, m.value) == ("number", 1000.0)
     (y,) = find_numbers("In 1998 prices rose.", "en")
     assert y.kind == "year"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("门店下午3点开门", [("下午3点", "time", 900.0, "")]),
+        ("晚上10点半关门", [("晚上10点半", "time", 1350.0, "")]),
+        ("上午九点到下午五点", [("上午九点", "time", 540.0, ""), ("下午五点", "time", 1020.0, "")]),
+        ("15点30分开始", [("15点30分", "time", 930.0, "")]),
+        ("午夜12点锁门", [("午夜12点", "time", 0.0, "")]),
+        ("中午12点", [("中午12点", "time", 720.0, "")]),
+        ("3点前到达", [("3点", "time", 180.0, "12h")]),  # 3 or 15 o'clock
+        ("可享85折", [("85折", "discount", 85.0, "%")]),
+        ("打8.5折", [("8.5折", "discount", 85.0, "%")]),
+        ("八五折", [("八五折", "discount", 85.0, "%")]),
+        ("九折优惠", [("九折", "discount", 90.0, "%")]),
+    ],
+)
+def test_chinese_clock_times_and_discounts(text: str, expected: list[tuple[str, str, float, str]]) -> None:
+    assert [(m.text, m.kind, m.value, m.unit) for m in find_numbers(text, "zh-Hans")] == expected
+
+
+@pytest.mark.parametrize("text", ["早一点到", "一时半会", "注意以下3点"])
+def test_chinese_hours_need_a_clock_cue(text: str) -> None:
+    # "a little", "a moment", "three points": no time
+    assert all(m.kind != "time" for m in find_numbers(text, "zh-Hans"))

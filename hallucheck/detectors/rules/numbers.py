@@ -49,7 +49,7 @@ _NEIGHBOURS = 3  # content words on each side of a source figure that say what i
 MAX_COMPARISONS = 1_000_000
 _KIND_NAMES = {
     "number": "number", "percent": "percentage", "money": "amount", "date": "date", "year": "year",
-    "time": "time", "phone": "phone number", "ordinal": "ordinal",
+    "time": "time", "phone": "phone number", "ordinal": "ordinal", "discount": "discount",
 }
 
 

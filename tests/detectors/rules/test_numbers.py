@@ -459,3 +459,16 @@ def test_chinese_halves_are_lengths_of_time() -> None:
     f = run("活性炭滤芯半年换一次。", "活性炭滤芯每12个月更换一次。", language="zh-Hans")
     assert labelled(f) == [("半", "contradiction")] and "'12个月' where the answer says '半年'" in (f.spans[0].reason or "")
     assert run("滤芯每6个月更换一次。", "滤芯建议半年更换一次。", language="zh-Hans").spans == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "expected"),
+    [
+        ("门店每天下午3点开门，晚上10点关门。", "门店营业时间为每天15:00至22:00。", []),
+        ("门店晚上9点关门。", "门店营业时间为每天15:00至22:00。", [("晚上9点", "contradiction")]),
+        ("团体订票可打8.5折。", "12人以上团体如提前至少10天订票，可享85折。", []),
+        ("团体订票可打九折。", "12人以上团体如提前至少10天订票，可享85折。", [("九折", "contradiction")]),
+    ],
+)
+def test_chinese_clock_times_and_discounts_compare_by_value(answer: str, source: str, expected: list[tuple[str, str]]) -> None:
+    assert labelled(run(answer, source, language="zh-Hans")) == expected
