@@ -568,6 +568,32 @@ def _hedged_match(answer: str, m: NumberMention, facts: SourceFacts, work: list[
     return any(_hedge_fits(m, s, hedge) for s in facts.mentions)
 
 
+# A source sentence that halves or doubles one of its figures: "children pay half price",
+# "Kinder zahlen die Hälfte", "demi-tarif", "儿童半价", "weekends cost double".
+_HALF_WORDS = re.compile(r"\b(?:half|halb\w*|hälfte|moitié|demi)\b|半价|半價|一半|五折|半票", re.IGNORECASE)
+_DOUBLE_WORDS = re.compile(r"\b(?:double|twice|doppelt\w*|zweifach\w*|le\s+double)\b|双倍|雙倍|两倍|兩倍|翻倍", re.IGNORECASE)
+
+
+def _halved_or_doubled(m: NumberMention, facts: SourceFacts, work: list[int]) -> bool:
+    """A figure the sources give as half or twice one of theirs, in a sentence that says so
+    ("children pay half price" over "$20 for adults" gives the answer's "$10")."""
+    if m.value is None or not _plain(m) or m.kind not in ("number", "money"):
+        return False
+    text = facts.source.text
+    if not (_HALF_WORDS.search(text) or _DOUBLE_WORDS.search(text)):
+        return False
+    work[0] += len(facts.mentions)
+    sentences = facts.sentences
+    for s, si in zip(facts.mentions, facts.mention_sentence, strict=True):
+        if si < 0 or s.value is None or not _plain(s) or not _compatible(m, s):
+            continue
+        said = sentences[si].text
+        for factor, words in ((0.5, _HALF_WORDS), (2.0, _DOUBLE_WORDS)):
+            if abs(m.value - s.value * factor) <= 1e-9 * max(abs(m.value), 1.0) and words.search(said):
+                return True
+    return False
+
+
 def _operand_value(m: NumberMention) -> float | None:
     if m.value is None or not _plain(m):
         return None
@@ -790,6 +816,7 @@ class NumbersDetector(BaseDetector):
                     any(same_value(m, q) for q in question_mentions)
                     or (facts.gives_as_duration(m, d) if d is not None else facts.gives(m))
                     or any(same_value(m, c) for c in computed) or _hedged_match(answer, m, facts, work)
+                    or _halved_or_doubled(m, facts, work)
                 ):
                     supported_end = m.end
                     supported = m

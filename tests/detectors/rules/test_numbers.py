@@ -472,3 +472,21 @@ def test_chinese_halves_are_lengths_of_time() -> None:
 )
 def test_chinese_clock_times_and_discounts_compare_by_value(answer: str, source: str, expected: list[tuple[str, str]]) -> None:
     assert labelled(run(answer, source, language="zh-Hans")) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "source", "language"),
+    [
+        ("Children pay $10.", "Tickets cost $20 for adults; children pay half price.", "en"),
+        ("Kinder zahlen 7,50 Euro.", "Das Ticket kostet 15 Euro; Kinder zahlen die Hälfte.", "de"),
+        ("Les enfants paient 10 €.", "Le billet coûte 20 € ; les enfants paient demi-tarif.", "fr"),
+        ("儿童票10元。", "成人票价20元，1.2米以下儿童半价。", "zh-Hans"),
+        ("Weekend entry is $30.", "Weekday entry is $15; on weekends it costs double.", "en"),
+    ],
+)
+def test_a_figure_the_source_says_to_halve_or_double_is_given(answer: str, source: str, language: str) -> None:
+    assert run(answer, source, language=language).spans == []
+
+
+def test_half_of_a_figure_without_a_word_that_halves_it_is_still_contradicted() -> None:
+    assert labelled(run("Children pay $10.", "Tickets cost $20 for adults and for children.")) == [("$10", "contradiction")]
