@@ -691,6 +691,10 @@ def _scan_zh_times(lt: str, text: str, out: list[NumberMention], taken: _Taken) 
 
 # Chinese discounts: "85折", "8.5折", "九折", "八五折" (the share of the price paid).
 _ZH_DISCOUNT = re.compile(r"(?<![\d.])(?P<n>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2})\s?折")
+# Tenths as a share: "3成" / "三成" = 30%, "七成五" = 75% (not 成员, 成本, 成立, 成年, ...).
+_ZH_TENTHS = re.compile(
+    r"(?<![\d.])(?P<n>\d(?:\.\d)?|[一二三四五六七八九十])成(?P<m>[一二三四五六七八九])?(?![员員本功立年人绩績熟分型交为為果长長就品])"
+)
 
 
 def _scan_zh_discounts(lt: str, text: str, out: list[NumberMention], taken: _Taken) -> None:
@@ -707,6 +711,15 @@ def _scan_zh_discounts(lt: str, text: str, out: list[NumberMention], taken: _Tak
         if not 0 < value < 100:
             continue
         out.append(NumberMention(a, b, text[a:b], "discount", value, 0.0, "%", _fmt(value)))
+        taken.take(a, b)
+    for mt in _ZH_TENTHS.finditer(lt):
+        a, b = mt.span()
+        if not taken.free(a, b):
+            continue
+        raw = mt["n"]
+        tenths = float(raw) if raw[0].isdigit() else float(_CN_DIGITS.get(raw, 10))
+        value = tenths * 10 + (_CN_DIGITS[mt["m"]] if mt["m"] else 0)
+        out.append(NumberMention(a, b, text[a:b], "percent", value, 0.0, "%", _fmt(value)))
         taken.take(a, b)
 
 
@@ -883,7 +896,7 @@ def _scan(text: str, language: str) -> tuple[list[NumberMention], list[NumberMen
     out: list[NumberMention] = []
     taken = _Taken(len(text))
     runs = _digit_runs(lt)
-    if not lt.isascii() and ("点" in lt or "點" in lt or "时" in lt or "時" in lt or "折" in lt) and _HAS_HAN.search(lt):
+    if not lt.isascii() and any(ch in lt for ch in "点點时時折成") and _HAS_HAN.search(lt):
         _scan_zh_times(lt, text, out, taken)
         _scan_zh_discounts(lt, text, out, taken)
     if runs.all:

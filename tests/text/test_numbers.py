@@ -351,3 +351,13 @@ def test_chinese_clock_times_and_discounts(text: str, expected: list[tuple[str, 
 def test_chinese_hours_need_a_clock_cue(text: str) -> None:
     # "a little", "a moment", "three points": no time
     assert all(m.kind != "time" for m in find_numbers(text, "zh-Hans"))
+
+
+@pytest.mark.parametrize(("text", "value"), [("约3成用户", 30.0), ("三成", 30.0), ("七成五", 75.0), ("十成", 100.0)])
+def test_chinese_tenths_are_percentages(text: str, value: float) -> None:
+    assert [(m.kind, m.value) for m in find_numbers(text, "zh-Hans")] == [("percent", value)]
+
+
+@pytest.mark.parametrize("text", ["3成员", "完成", "成本"])
+def test_cheng_in_other_words_is_no_share(text: str) -> None:
+    assert all(m.kind != "percent" for m in find_numbers(text, "zh-Hans"))
