@@ -80,7 +80,8 @@ class ModelDetector(BaseDetector):
     (max token probability above which the answer is flagged), ``max_windows`` (cap on model
     inputs per answer), ``threads``, ``restated`` (keep the probabilities of sentences that restate
     a source sentence in another word order at or below
-    :data:`~hallucheck.detectors.model.restated.RESTATED_CAP`; True)."""
+    :data:`~hallucheck.detectors.model.restated.RESTATED_CAP`; True), ``converted`` (the same
+    cap on a length of time the sources give in another unit, "一年" over "12个月"; True)."""
 
     name: ClassVar[str] = "model"
 
@@ -95,6 +96,7 @@ class ModelDetector(BaseDetector):
         max_windows: int = 48,
         threads: int | None = None,
         restated: bool = True,
+        converted: bool = True,
     ) -> None:
         if max_windows < 1:
             raise ValueError("max_windows must be at least 1")
@@ -104,6 +106,7 @@ class ModelDetector(BaseDetector):
         self.max_windows = max_windows
         self.threads = threads
         self.restated = restated
+        self.converted = converted
 
     def _tagger(self, analysis: CaseAnalysis) -> Any:
         from hallucheck.models.tagger import get_tagger, tagger_dir_for
@@ -135,6 +138,7 @@ class ModelDetector(BaseDetector):
             stop=analysis.out_of_time if analysis.deadline is not None else None,
         )
         restated = self._cap_restated(analysis, tagged)
+        converted = self._cap_converted(analysis, tagged)
         pspans = probs_to_spans(answer, tagged.offsets, tagged.probs, thr, analysis.tokens)
         spans = [self._span(analysis, tagged, ps) for ps in pspans if any(c.isalnum() for c in answer[ps.start : ps.end])]
         # The policy's features always use FEATURE_THRESHOLD, whatever the span threshold: the
@@ -163,6 +167,9 @@ class ModelDetector(BaseDetector):
         if restated:
             notes.append(f"{restated} sentence(s) restate a source sentence in another word order (every content word "
                          "there, the same negations, no swapped sides): the tagger's marks there are not kept")
+        if converted:
+            notes.append(f"{converted} length(s) of time restate the sources' in another unit ('一年' for '12个月', "
+                         "'2 years' for '24 months'): the tagger's marks there are not kept")
         shown = {u for w in tagged.windows for u in w.units}
         if tagged.view.units:
             notes.append(f"evidence: {len(shown)} of {len(tagged.view.units)} source units were read")
@@ -202,6 +209,24 @@ class ModelDetector(BaseDetector):
             keep = np.array([s in restated for s in tagged.sentences])
             tagged.probs = np.where(keep, np.minimum(tagged.probs, RESTATED_CAP), tagged.probs).astype(np.float32)
         return len(restated)
+
+    def _cap_converted(self, analysis: CaseAnalysis, tagged: TaggedAnswer) -> int:
+        """Cap the probabilities of the pieces of a length of time the sources give in another
+        unit (:func:`~hallucheck.detectors.rules.numbers.durations_in_other_units`): the tagger
+        compares words and cannot know that 一年 is 12个月. Returns how many such figures it had marked."""
+        if not self.converted or not len(tagged.probs) or float(tagged.probs.max()) <= RESTATED_CAP:
+            return 0
+        from hallucheck.detectors.rules.numbers import durations_in_other_units
+
+        ranges = durations_in_other_units(analysis)
+        if not ranges:
+            return 0
+        inside = np.array([any(a <= s and e <= b for a, b in ranges) for s, e in tagged.offsets], dtype=bool)
+        marked = sum(any(a <= s and e <= b and p > RESTATED_CAP for (s, e), p in zip(tagged.offsets, tagged.probs))
+                     for a, b in ranges)
+        if inside.any():
+            tagged.probs = np.where(inside, np.minimum(tagged.probs, RESTATED_CAP), tagged.probs).astype(np.float32)
+        return int(marked)
 
     def _span(self, analysis: CaseAnalysis, tagged: Any, ps: Any) -> Span:
         case = analysis.case

@@ -38,7 +38,7 @@ from hallucheck.text.language import base_language, detect_language, is_cjk_char
 from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, same_value, scan_numbers
 from hallucheck.types import Coverage, Evidence, Finding, Role, Span
 
-__all__ = ["NumbersDetector", "SourceFacts", "source_facts"]
+__all__ = ["NumbersDetector", "SourceFacts", "source_facts", "durations_in_other_units"]
 
 _AMBIGUOUS_CURRENCY = {"$": {"USD", "AUD", "CAD", "HKD", "TWD", "$"}, "¥": {"CNY", "JPY", "¥"}}
 _NEIGHBOURS = 3  # content words on each side of a source figure that say what it measures
@@ -280,6 +280,25 @@ class SourceFacts:
     def words(self) -> Collection[str]:
         """Lower-cased word forms, for name lookup (a ``string_set``: it stays in the source cache)."""
         return string_set(name_words(self.source.text))
+
+
+def durations_in_other_units(analysis: CaseAnalysis) -> list[tuple[int, int]]:
+    """Offsets of the answer's lengths of time that the sources give in another unit only ("一年"
+    over "12个月", "2 years" over "24 months", "半年" over "6个月"). A reader that compares words
+    cannot see that these are the same; the model layer uses this to keep its marks off them."""
+    answer = analysis.answer
+    if not answer.strip() or not analysis.source.text.strip():
+        return []
+    found = find_numbers(answer, analysis.language)
+    durations = list(find_durations(answer, found, analysis.language).values())
+    if "半" in answer:
+        durations += [d for _, d in half_durations(answer)]
+    if not durations:
+        return []
+    facts = source_facts(analysis.source)
+    lower = analysis.source.lower
+    return sorted((d.start, d.end) for d in durations
+                  if facts.gives_duration(d) and d.text.lower() not in lower)
 
 
 def _assign(items: list[Any], sentences: list[Segment]) -> list[list[Any]]:

@@ -1,0 +1,42 @@
+"""Lengths of time the sources give in another unit, and the tagger's marks on them."""
+
+from __future__ import annotations
+
+import pytest
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors.model.model import ModelDetector
+from hallucheck.detectors.model.restated import RESTATED_CAP
+from hallucheck.detectors.rules.numbers import durations_in_other_units
+from hallucheck.models.tagger import tagger_available
+from hallucheck.types import Case
+
+SOURCES = [
+    "本款净水器的PP棉滤芯建议每6个月更换一次，活性炭滤芯每12个月更换一次，RO反渗透膜滤芯每24个月更换一次。实际更换周期受当地水质影响。",
+    "整机保修2年，RO膜滤芯保修1年；滤芯属于耗材，人为损坏不在保修范围内。购买后30天内可无理由退货。",
+]
+ANSWER = "PP棉滤芯每6个月换一次，活性炭滤芯一年换一次，RO膜两年换一次[1]。整机保修3年，滤芯人为损坏也可免费更换[2]。"
+
+
+def _analysis(answer: str = ANSWER) -> CaseAnalysis:
+    return CaseAnalysis(Case(question="滤芯多久换一次？保修多久？", contexts=SOURCES, answer=answer))
+
+
+def test_only_lengths_given_in_another_unit_are_listed() -> None:
+    ranges = durations_in_other_units(_analysis())
+    assert [ANSWER[a:b] for a, b in ranges] == ["一年", "两年"]  # not 6个月 (written so), not 3年 (contradicted)
+
+
+@pytest.mark.skipif(not tagger_available(), reason="shipped tagger files missing")
+def test_the_tagger_keeps_no_mark_on_them_and_says_so() -> None:
+    on = ModelDetector().detect(_analysis())
+    off = ModelDetector(converted=False).detect(_analysis())
+    shown = {s.text for s in on.spans}
+    assert "一年" not in shown and "两年" not in shown
+    assert "免费" in shown  # the real error stays
+    probs = on.details["token_probs"]
+    for a, b in durations_in_other_units(_analysis()):
+        inside = [p for (s, e), p in zip(probs["offsets"], probs["probs"]) if a <= s and e <= b]
+        assert inside and max(inside) <= RESTATED_CAP + 1e-4
+    if any(s.text in ("一年", "两年") for s in off.spans):
+        assert any("another unit" in n for n in on.notes)
