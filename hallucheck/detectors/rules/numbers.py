@@ -160,14 +160,43 @@ class SourceFacts:
         return [found.get(m.start) for m in self.mentions]
 
     @cached_property
+    def scaled(self) -> list[tuple[NumberMention, float]]:
+        """Half or twice each figure whose sentence says to halve or double it ("children pay
+        half price" after "$20"), with the figure: computed once per source."""
+        text = self.source.text
+        if not (_HALF_WORDS.search(text) or _DOUBLE_WORDS.search(text)):
+            return []
+        out: list[tuple[NumberMention, float]] = []
+        for s, si in zip(self.mentions, self.mention_sentence, strict=True):
+            if si < 0 or s.value is None or not _plain(s):
+                continue
+            said = self.sentences[si].text
+            out += [(s, s.value * factor) for factor, words in ((0.5, _HALF_WORDS), (2.0, _DOUBLE_WORDS)) if words.search(said)]
+        return out
+
+    @cached_property
     def halves(self) -> list[Duration]:
         """Chinese halves of a unit the source writes without a figure ("半年")."""
         text = self.source.text
         return [d for _, d in half_durations(text)] if "半" in text else []
 
+    @cached_property
+    def _lengths(self) -> tuple[frozenset[tuple[str, float]], list[Duration], frozenset[int]]:
+        """The source's exact lengths of time as (scale, length), its rounded ones, and the ids of
+        the figures that state a length: looked up once per answer figure, whatever the source's size."""
+        every = [d for d in self.durations if d is not None] + self.halves
+        exact = frozenset((d.scale, round(d.length, 6)) for d in every if d.precision == 0)
+        rounded = [d for d in every if d.precision > 0]
+        ids = frozenset(id(m) for m, d in zip(self.mentions, self.durations, strict=True) if d is not None)
+        return exact, rounded, ids
+
     def gives_duration(self, d: Duration) -> bool:
         """Whether a duration of the source is as long as ``d`` ("24 months" gives "2 years")."""
-        return any(o is not None and same_length(d, o) for o in self.durations) or any(same_length(d, o) for o in self.halves)
+        exact, rounded, _ = self._lengths
+        if d.precision == 0 and (d.scale, round(d.length, 6)) in exact:
+            return True
+        candidates = rounded if d.precision == 0 else [o for o in self.durations if o is not None] + self.halves
+        return any(same_length(d, o) for o in candidates)
 
     def gives_as_duration(self, m: NumberMention, d: Duration) -> bool:
         """``gives(m)`` for a figure that states the duration ``d``: a source figure of the same
@@ -176,7 +205,9 @@ class SourceFacts:
             return True
         if not self.gives(m):
             return False
-        return any(_restated_by(m, s) and o is None for s, o in zip(self.mentions, self.durations, strict=True))
+        stating = self._lengths[2]
+        near = _ValueIndex.of(self, "_mentions_index", self.mentions).near(m)
+        return any(_restated_by(m, s) and id(s) not in stating for s in near)
 
     @cached_property
     def neighbour_index(self) -> dict[str, list[int]]:
@@ -598,19 +629,11 @@ def _halved_or_doubled(m: NumberMention, facts: SourceFacts, work: list[int]) ->
     ("children pay half price" over "$20 for adults" gives the answer's "$10")."""
     if m.value is None or not _plain(m) or m.kind not in ("number", "money"):
         return False
-    text = facts.source.text
-    if not (_HALF_WORDS.search(text) or _DOUBLE_WORDS.search(text)):
+    scaled = facts.scaled
+    if not scaled:
         return False
-    work[0] += len(facts.mentions)
-    sentences = facts.sentences
-    for s, si in zip(facts.mentions, facts.mention_sentence, strict=True):
-        if si < 0 or s.value is None or not _plain(s) or not _compatible(m, s):
-            continue
-        said = sentences[si].text
-        for factor, words in ((0.5, _HALF_WORDS), (2.0, _DOUBLE_WORDS)):
-            if abs(m.value - s.value * factor) <= 1e-9 * max(abs(m.value), 1.0) and words.search(said):
-                return True
-    return False
+    work[0] += len(scaled)
+    return any(abs(m.value - value) <= 1e-9 * max(abs(m.value), 1.0) and _compatible(m, s) for s, value in scaled)
 
 
 def _operand_value(m: NumberMention) -> float | None:
