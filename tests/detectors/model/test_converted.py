@@ -1,4 +1,4 @@
-"""Lengths of time the sources give in another unit, and the tagger's marks on them."""
+"""Figures the sources give written another way, and the tagger's marks on them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.model.model import ModelDetector
 from hallucheck.detectors.model.restated import RESTATED_CAP
-from hallucheck.detectors.rules.numbers import durations_in_other_units
+from hallucheck.detectors.rules.numbers import figures_in_other_notation
 from hallucheck.models.tagger import tagger_available
 from hallucheck.types import Case
 
@@ -23,7 +23,7 @@ def _analysis(answer: str = ANSWER) -> CaseAnalysis:
 
 
 def test_only_lengths_given_in_another_unit_are_listed() -> None:
-    ranges = durations_in_other_units(_analysis())
+    ranges = figures_in_other_notation(_analysis())
     assert [ANSWER[a:b] for a, b in ranges] == ["一年", "两年"]  # not 6个月 (written so), not 3年 (contradicted)
 
 
@@ -35,8 +35,15 @@ def test_the_tagger_keeps_no_mark_on_them_and_says_so() -> None:
     assert "一年" not in shown and "两年" not in shown
     assert "免费" in shown  # the real error stays
     probs = on.details["token_probs"]
-    for a, b in durations_in_other_units(_analysis()):
+    for a, b in figures_in_other_notation(_analysis()):
         inside = [p for (s, e), p in zip(probs["offsets"], probs["probs"]) if a <= s and e <= b]
         assert inside and max(inside) <= RESTATED_CAP + 1e-4
     if any(s.text in ("一年", "两年") for s in off.spans):
-        assert any("another unit" in n for n in on.notes)
+        assert any("written another way" in n for n in on.notes)
+
+
+def test_clock_times_discounts_and_shares_in_another_notation_are_listed() -> None:
+    answer = "门店下午3点开门，团体可打8.5折，约3成用户选年付，晚上9点关门。"
+    sources = ["门店营业时间为每天15:00至22:00。团体可享85折。约30%的用户选择了年付。"]
+    analysis = CaseAnalysis(Case(contexts=sources, answer=answer, language="zh-Hans"))
+    assert [answer[a:b] for a, b in figures_in_other_notation(analysis)] == ["下午3点", "8.5折", "3成"]  # not 晚上9点
