@@ -76,9 +76,10 @@ def _latin_pattern(words: Sequence[str]) -> re.Pattern[str]:
 _LATIN = {lang: _latin_pattern(list({**_WORDS["en"], **words})) for lang, words in _WORDS.items()}
 _LATIN_WORDS = {lang: {**_WORDS["en"], **words} for lang, words in _WORDS.items()}
 # Chinese: 月 only as 个月 / 個月 ("6月" is June), 年 only after a count (a four-digit figure is a year).
+# Not a length: 年级 (school year), 年代 (decade), 年份, 年度, 年龄; 周年 (anniversary), 周岁 (age).
 _ZH = re.compile(
-    r"\s?(?:(个|個)?(半)?(月)|(年)(半)?|(?:个|個)?(半)?(星期|礼拜|禮拜)|(周|週)|(天)(半)?|(?:个|個)?(半)?(小时|小時|钟头|鐘頭)"
-    r"|(分钟|分鐘)|(秒钟|秒鐘|秒))"
+    r"\s?(?:(个|個)?(半)?(月)|(年)(?![级級代份度龄齡])(半)?|(?:个|個)?(半)?(星期|礼拜|禮拜)|(周|週)(?![年岁歲])|(天)(半)?"
+    r"|(?:个|個)?(半)?(小时|小時|钟头|鐘頭)|(分钟|分鐘)|(秒钟|秒鐘|秒))"
 )
 # "半年", "半个月", "半小时", "半天": half of one unit, no figure written.
 _ZH_HALF = re.compile(r"(?<![一二两兩三四五六七八九十百千万萬零〇\d个個])半(?:(个|個)?(月)|(年)|(?:个|個)?(小时|小時|钟头|鐘頭)|(天))")

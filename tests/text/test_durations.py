@@ -43,6 +43,10 @@ def test_durations_are_read_with_their_unit(text: str, language: str, expected: 
         ("3 monthly payments", "en"),  # not a unit word
         ("on 3 March 2021", "en"),  # a date
         ("12 people", "en"),
+        ("三年级学生", "zh-Hans"),  # third grade
+        ("80年代", "zh-Hans"),  # the eighties
+        ("成立10周年", "zh-Hans"),  # tenth anniversary
+        ("年满18周岁", "zh-Hans"),  # aged 18
     ],
 )
 def test_not_durations(text: str, language: str) -> None:
