@@ -317,9 +317,10 @@ def figures_in_other_notation(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     """Offsets of the answer's figures that the sources give only written another way: a length of
     time in another unit ("一年" over "12个月", "2 years" over "24 months", "半年" over "6个月"), a
     Chinese clock time over a 24-hour one ("下午3点" over "15:00"), a discount or a share in another
-    notation ("8.5折" over "85折", "3成" over "30%"). A reader that compares words cannot see that
-    these are the same; the model layer uses this to keep its marks off them. Plain numbers are
-    not listed: their notations ("1,200", "1200") share their digits."""
+    notation ("8.5折" over "85折", "3成" over "30%"), and half or twice a figure whose sentence says
+    to halve or double it ("$10" over "$20 for adults; children pay half price"). A reader that
+    compares words cannot see that these are the same; the model layer uses this to keep its marks
+    off them. Other plain numbers are not listed: their notations ("1,200", "1200") share their digits."""
     answer = analysis.answer
     if not answer.strip() or not analysis.source.text.strip():
         return []
@@ -328,12 +329,14 @@ def figures_in_other_notation(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     if "半" in answer:
         durations += [d for _, d in half_durations(answer)]
     notations = [m for m in found if m.kind in ("time", "discount") or (m.kind == "percent" and not m.text.rstrip().endswith("%"))]
-    if not durations and not notations:
-        return []
     facts = source_facts(analysis.source)
+    scaled = [m for m in found if m.kind in ("number", "money") and not m.weak] if facts.scaled else []
+    if not durations and not notations and not scaled:
+        return []
     lower = analysis.source.lower
     out = [(d.start, d.end) for d in durations if d.text.lower() not in lower and facts.gives_duration(d)]
     out += [(m.start, m.end) for m in notations if m.text.lower() not in lower and facts.gives(m)]
+    out += [(m.start, m.end) for m in scaled if not facts.gives(m) and _halved_or_doubled(m, facts, [0])]
     return sorted(set(out))
 
 

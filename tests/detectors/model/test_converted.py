@@ -47,3 +47,9 @@ def test_clock_times_discounts_and_shares_in_another_notation_are_listed() -> No
     sources = ["门店营业时间为每天15:00至22:00。团体可享85折。约30%的用户选择了年付。"]
     analysis = CaseAnalysis(Case(contexts=sources, answer=answer, language="zh-Hans"))
     assert [answer[a:b] for a, b in figures_in_other_notation(analysis)] == ["下午3点", "8.5折", "3成"]  # not 晚上9点
+
+
+def test_a_figure_the_source_says_to_halve_is_listed() -> None:
+    answer = "Children pay $10 and adults $20."
+    analysis = CaseAnalysis(Case(contexts=["Tickets cost $20 for adults; children pay half price."], answer=answer))
+    assert [answer[a:b] for a, b in figures_in_other_notation(analysis)] == ["$10"]
