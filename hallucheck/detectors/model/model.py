@@ -206,8 +206,7 @@ class ModelDetector(BaseDetector):
         marked = {s for s, p in zip(tagged.sentences, tagged.probs) if p > RESTATED_CAP}
         restated = restated_sentences(analysis, only=marked)
         if restated:
-            keep = np.array([s in restated for s in tagged.sentences])
-            tagged.probs = np.where(keep, np.minimum(tagged.probs, RESTATED_CAP), tagged.probs).astype(np.float32)
+            _cap(tagged, np.array([s in restated for s in tagged.sentences]))
         return len(restated)
 
     def _cap_converted(self, analysis: CaseAnalysis, tagged: TaggedAnswer) -> int:
@@ -221,12 +220,10 @@ class ModelDetector(BaseDetector):
         ranges = durations_in_other_units(analysis)
         if not ranges:
             return 0
-        inside = np.array([any(a <= s and e <= b for a, b in ranges) for s, e in tagged.offsets], dtype=bool)
-        marked = sum(any(a <= s and e <= b and p > RESTATED_CAP for (s, e), p in zip(tagged.offsets, tagged.probs))
-                     for a, b in ranges)
-        if inside.any():
-            tagged.probs = np.where(inside, np.minimum(tagged.probs, RESTATED_CAP), tagged.probs).astype(np.float32)
-        return int(marked)
+        within = [[a <= s and e <= b for s, e in tagged.offsets] for a, b in ranges]
+        marked = sum(bool((np.array(w) & (tagged.probs > RESTATED_CAP)).any()) for w in within)
+        _cap(tagged, np.array(within).any(axis=0))
+        return marked
 
     def _span(self, analysis: CaseAnalysis, tagged: Any, ps: Any) -> Span:
         case = analysis.case
@@ -275,6 +272,12 @@ class ModelDetector(BaseDetector):
             ),
             evidence=evidence,
         )
+
+def _cap(tagged: TaggedAnswer, where: np.ndarray) -> None:
+    """Keep the tagger's probabilities at ``where`` (a mask over its pieces) at or below
+    :data:`~hallucheck.detectors.model.restated.RESTATED_CAP`, what it gives a copied sentence."""
+    tagged.probs = np.where(where, np.minimum(tagged.probs, RESTATED_CAP), tagged.probs).astype(np.float32)
+
 
 def _span_type(tagged: TaggedAnswer, start: int, end: int) -> tuple[str, float]:
     """``contradiction`` when most of the span's unsupported probability is conflict, else ``baseless``.

@@ -181,22 +181,22 @@ class SourceFacts:
         return [d for _, d in half_durations(text)] if "半" in text else []
 
     @cached_property
-    def _lengths(self) -> tuple[frozenset[tuple[str, float]], list[Duration], frozenset[int]]:
-        """The source's exact lengths of time as (scale, length), its rounded ones, and the ids of
-        the figures that state a length: looked up once per answer figure, whatever the source's size."""
+    def _lengths(self) -> tuple[list[Duration], frozenset[tuple[str, float]], list[Duration], frozenset[int]]:
+        """The source's lengths of time, the exact ones as (scale, length), the rounded ones, and
+        the ids of the figures that state a length: looked up once per answer figure, whatever the
+        source's size."""
         every = [d for d in self.durations if d is not None] + self.halves
         exact = frozenset((d.scale, round(d.length, 6)) for d in every if d.precision == 0)
         rounded = [d for d in every if d.precision > 0]
         ids = frozenset(id(m) for m, d in zip(self.mentions, self.durations, strict=True) if d is not None)
-        return exact, rounded, ids
+        return every, exact, rounded, ids
 
     def gives_duration(self, d: Duration) -> bool:
         """Whether a duration of the source is as long as ``d`` ("24 months" gives "2 years")."""
-        exact, rounded, _ = self._lengths
+        every, exact, rounded, _ = self._lengths
         if d.precision == 0 and (d.scale, round(d.length, 6)) in exact:
             return True
-        candidates = rounded if d.precision == 0 else [o for o in self.durations if o is not None] + self.halves
-        return any(same_length(d, o) for o in candidates)
+        return any(same_length(d, o) for o in (rounded if d.precision == 0 else every))
 
     def gives_as_duration(self, m: NumberMention, d: Duration) -> bool:
         """``gives(m)`` for a figure that states the duration ``d``: a source figure of the same
@@ -205,7 +205,7 @@ class SourceFacts:
             return True
         if not self.gives(m):
             return False
-        stating = self._lengths[2]
+        stating = self._lengths[3]
         near = _ValueIndex.of(self, "_mentions_index", self.mentions).near(m)
         return any(_restated_by(m, s) and id(s) not in stating for s in near)
 
@@ -313,6 +313,29 @@ class SourceFacts:
         return string_set(name_words(self.source.text))
 
 
+class _AnswerFigures(NamedTuple):
+    """The answer's figures and the lengths of time among them, read once per check."""
+
+    found: list[NumberMention]  # every figure, weak ones included
+    durations: dict[int, Duration]  # by the figure's start
+    halves: list[tuple[NumberMention, Duration]]  # "半年": a weak mention for the 半, not among ``found``
+
+
+def _answer_figures(analysis: CaseAnalysis) -> _AnswerFigures:
+    """The answer's figures, kept in ``analysis.shared``: the numbers detector and the model
+    layer's cap read the same answer."""
+    figures: _AnswerFigures | None = analysis.shared.get("answer_figures")
+    if figures is None:
+        answer = analysis.answer
+        found = find_numbers(answer, analysis.language)
+        taken = [(m.start, m.end) for m in found]
+        halves = [(m, d) for m, d in half_durations(answer) if not any(a < d.end and d.start < b for a, b in taken)] \
+            if "半" in answer else []
+        figures = _AnswerFigures(found, find_durations(answer, found, analysis.language), halves)
+        analysis.shared["answer_figures"] = figures
+    return figures
+
+
 def durations_in_other_units(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     """Offsets of the answer's lengths of time that the sources give only in another unit ("一年"
     over "12个月", "2 years" over "24 months", "半年" over "6个月"). A reader that compares words
@@ -322,13 +345,10 @@ def durations_in_other_units(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     measured too and left out. On RAGTruth calib a quarter of the clock times the sources give
     another way lie in a labelled hallucination (business hours given for the wrong days), and
     keeping the tagger's marks off all of them cost 0.007 of span F1."""
-    answer = analysis.answer
-    if not answer.strip() or not analysis.source.text.strip():
+    if not analysis.answer.strip() or not analysis.source.text.strip():
         return []
-    found = find_numbers(answer, analysis.language)
-    durations = list(find_durations(answer, found, analysis.language).values())
-    if "半" in answer:
-        durations += [d for _, d in half_durations(answer)]
+    figures = _answer_figures(analysis)
+    durations = [*figures.durations.values(), *(d for _, d in figures.halves)]
     if not durations:
         return []
     facts = source_facts(analysis.source)
@@ -837,9 +857,9 @@ class NumbersDetector(BaseDetector):
         if not analysis.source.text.strip():
             notes.append("The sources are empty: every figure and name of the answer is unsupported")
         question_mentions = _question_numbers(case.question, lang) if case.question else ()
-        found = find_numbers(answer, lang)
-        durations = find_durations(answer, found, lang)
-        mentions = [m for m in found if not m.weak]
+        figures = _answer_figures(analysis)
+        durations = figures.durations
+        mentions = [m for m in figures.found if not m.weak]
         sentences = analysis.sentences
         by_sentence = _assign(mentions, sentences)
         spans: list[Span] = []
@@ -904,7 +924,7 @@ class NumbersDetector(BaseDetector):
             # Spelled and one-character figures ("two years", "三年") are too ambiguous to be
             # unsupported, but a length of time the sources give otherwise, in the same context,
             # is contradicted ("RO膜三年换一次" where the sources say every 24 months).
-            for m, d, si in self._weak_durations(answer, found, durations, sentences, question_mentions):
+            for m, d, si in self._weak_durations(figures, sentences, question_mentions):
                 if facts.gives_duration(d) or (m.text != "半" and facts.gives(m)):
                     continue
                 local = self._local(analysis, si, m.start, m.end)
@@ -950,18 +970,13 @@ class NumbersDetector(BaseDetector):
 
     @staticmethod
     def _weak_durations(
-        answer: str, found: list[NumberMention], durations: dict[int, Duration], sentences: list[Segment],
-        question_mentions: Sequence[NumberMention],
+        figures: _AnswerFigures, sentences: list[Segment], question_mentions: Sequence[NumberMention],
     ) -> list[tuple[NumberMention, Duration, int]]:
         """The durations whose figure is a weak mention or a Chinese half ("半年"), with the
         figure and its sentence index."""
-        pairs = {m.start: (m, durations[m.start]) for m in found
-                 if m.weak and m.start in durations and not any(same_value(m, q) for q in question_mentions)}
-        if "半" in answer:
-            taken = [(m.start, m.end) for m in found]
-            for m, d in half_durations(answer):
-                if not any(a < d.end and d.start < b for a, b in taken):
-                    pairs[m.start] = (m, d)
+        pairs = {m.start: (m, figures.durations[m.start]) for m in figures.found
+                 if m.weak and m.start in figures.durations and not any(same_value(m, q) for q in question_mentions)}
+        pairs.update((m.start, (m, d)) for m, d in figures.halves)
         weak = [pairs[k][0] for k in sorted(pairs)]
         return [(m, pairs[m.start][1], si) for si, group in enumerate(_assign(weak, sentences)) for m in group]
 

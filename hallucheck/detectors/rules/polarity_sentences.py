@@ -58,14 +58,19 @@ def source_sentences(sa: SourceAnalysis, k: int, language: str) -> list[SourceSe
 
 def answer_sources(analysis: CaseAnalysis) -> tuple[list[SourceSentence], dict[str, list[int]]]:
     """Every sentence of the case's sources, and for each content form the indices of the
-    sentences that hold it."""
-    language = analysis.language
-    sources = [s for k, sa in enumerate(analysis.sources) for s in source_sentences(sa, k, language)]
-    index: dict[str, list[int]] = {}
-    for n, s in enumerate(sources):
-        for w in s.norms:
-            index.setdefault(w, []).append(n)
-    return sources, index
+    sentences that hold it, built once per check (``opposites``, the restated check and its
+    safeguard all ask)."""
+    built: tuple[list[SourceSentence], dict[str, list[int]]] | None = analysis.shared.get("polarity_sources")
+    if built is None:
+        language = analysis.language
+        sources = [s for k, sa in enumerate(analysis.sources) for s in source_sentences(sa, k, language)]
+        index: dict[str, list[int]] = {}
+        for n, s in enumerate(sources):
+            for w in s.norms:
+                index.setdefault(w, []).append(n)
+        built = (sources, index)
+        analysis.shared["polarity_sources"] = built
+    return built
 
 
 def answer_symbols(analysis: CaseAnalysis) -> list[list[Symbol]]:
