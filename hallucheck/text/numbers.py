@@ -697,7 +697,8 @@ _ZH_TENTHS = re.compile(
 )
 
 
-def _scan_zh_discounts(lt: str, text: str, out: list[NumberMention], taken: _Taken) -> None:
+def _scan_zh_shares(lt: str, text: str, out: list[NumberMention], taken: _Taken) -> None:
+    """Chinese 折 discounts (kind ``discount``) and 成 tenths (kind ``percent``)."""
     for mt in _ZH_DISCOUNT.finditer(lt):
         a, b = mt.span()
         if not taken.free(a, b):
@@ -898,7 +899,7 @@ def _scan(text: str, language: str) -> tuple[list[NumberMention], list[NumberMen
     runs = _digit_runs(lt)
     if not lt.isascii() and any(ch in lt for ch in "点點时時折成") and _HAS_HAN.search(lt):
         _scan_zh_times(lt, text, out, taken)
-        _scan_zh_discounts(lt, text, out, taken)
+        _scan_zh_shares(lt, text, out, taken)
     if runs.all:
         _scan_dates(lt, text, reading, runs, out, taken)
         _scan_month_ranges(lt, text, out, taken)
