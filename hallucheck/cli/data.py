@@ -148,3 +148,35 @@ def edits_command(
 
     counts = _write(ragtruth_edits(records(), seed=seed, per_answer=per_answer, originals=originals, parser=nlp), out)
     sys.stderr.write(_summary(counts, out).replace(" cases ", " records ") + (" (role swaps by the spaCy parse)" if nlp else "") + "\n")
+
+
+@data_app.command("source-edits")
+def source_edits_command(
+    edits: str = typer.Argument(
+        ..., metavar="EDITS.jsonl[.gz]", help="What `hallucheck data edits` wrote (its unedited originals are read)."
+    ),
+    out: Path = typer.Option(..., "--out", "-o", help="Where the edited cases go (JSON lines; .gz compresses)."),
+    seed: int = typer.Option(13, "--seed", help="Seed of every random choice (same seed, same edits)."),
+    per_answer: int = typer.Option(2, "--per-answer", help="Edits of different kinds made from each clean answer."),
+) -> None:
+    """Edits of the source sentence a clean English answer restates: a negation or an opposite
+    word put into the source (the answer's words now contradict it) or into both the source and
+    the answer (the answer stays faithful). Training cases that only the evidence tells apart."""
+    import sys
+
+    from hallucheck.errors import InputError
+    from hallucheck.jsonio import iter_jsonl
+    from hallucheck.synth.source_edits import source_edit_records
+
+    if per_answer < 1:
+        raise InputError("--per-answer must be at least 1")
+    _check_out(out)
+
+    def records() -> Iterator[dict[str, Any]]:
+        for lineno, record in iter_jsonl(edits):
+            if not isinstance(record.get("contexts"), list) or "answer" not in record:
+                raise InputError(f"{edits}: line {lineno}: not a generic record (needs contexts and answer)")
+            yield record
+
+    counts = _write(source_edit_records(records(), seed=seed, per_answer=per_answer), out)
+    sys.stderr.write(_summary(counts, out).replace(" cases ", " records ") + "\n")

@@ -32,7 +32,7 @@ import regex
 from hallucheck.synth.draft import Draft
 from hallucheck.synth.edits import EditContext, _negate_latin
 
-__all__ = ["CONTRADICTION_KINDS", "Contradiction", "contradict", "english_parser"]
+__all__ = ["ANTONYMS", "ANTONYM_RE", "CONTRADICTION_KINDS", "Contradiction", "case_like", "contradict", "english_parser"]
 
 CONTRADICTION_KINDS: tuple[str, ...] = (
     "entity", "number", "date", "negation", "antonym", "role", "pronoun", "quantifier", "cause",
@@ -69,11 +69,11 @@ _ANTONYM_PAIRS = (
     ("large", "small"), ("big", "small"), ("high", "low"), ("new", "old"), ("cheaper", "more expensive"),
     ("excellent", "poor"), ("delicious", "bland"), ("helpful", "unhelpful"), ("available", "unavailable"),
 )
-_ANTONYMS: dict[str, str] = {}
+ANTONYMS: dict[str, str] = {}
 for _a, _b in _ANTONYM_PAIRS:
-    _ANTONYMS.setdefault(_a, _b)
-    _ANTONYMS.setdefault(_b, _a)
-_ANTONYM_RE = regex.compile(r"\b(" + "|".join(sorted(map(regex.escape, _ANTONYMS), key=len, reverse=True)) + r")\b", regex.IGNORECASE)
+    ANTONYMS.setdefault(_a, _b)
+    ANTONYMS.setdefault(_b, _a)
+ANTONYM_RE = regex.compile(r"\b(" + "|".join(sorted(map(regex.escape, ANTONYMS), key=len, reverse=True)) + r")\b", regex.IGNORECASE)
 
 _PRONOUNS = {"he": "she", "she": "he", "his": "her", "him": "her", "her": "his", "himself": "herself", "herself": "himself"}
 _PRONOUN_RE = regex.compile(r"\b(he|she|his|him|her|himself|herself)\b", regex.IGNORECASE)
@@ -114,7 +114,7 @@ _SO = regex.compile(r"^(?P<a>[^.!?;]{12,}?),\s+so\s+(?P<b>[^.!?;]{8,}?)(?P<end>[
 _LED = regex.compile(r"^(?P<a>[^.!?;,]{6,}?)\s+(?P<v>led to|caused|resulted in|triggered|prompted)\s+(?P<b>[^.!?;,]{6,}?)(?P<end>[.!?]?)$")
 
 
-def _case_like(new: str, old: str) -> str:
+def case_like(new: str, old: str) -> str:
     if old.isupper() and len(old) > 1:
         return new.upper()
     if old[:1].isupper():
@@ -209,7 +209,7 @@ def _number(text: str, source: str, rng: random.Random) -> Contradiction | None:
             if _in_source(new, source):
                 continue
         else:
-            new = _case_like(rng.choice([w for w in _SPELLED if w != old.lower()]), old)
+            new = case_like(rng.choice([w for w in _SPELLED if w != old.lower()]), old)
         return _one(text, m.start(), m.end(), new, "number", "conflict" if _in_source(old, source) else "baseless")
     return None
 
@@ -248,13 +248,13 @@ def _negation(text: str, source: str, rng: random.Random) -> Contradiction | Non
 def _antonym(text: str, source: str, rng: random.Random) -> Contradiction | None:
     # "no longer", "more or less": fixed phrases whose words are not opposites of anything.
     matches = [
-        m for m in _ANTONYM_RE.finditer(text)
+        m for m in ANTONYM_RE.finditer(text)
         if not regex.search(r"\b(?:no|any)\s+$", text[max(0, m.start() - 4) : m.start()], regex.IGNORECASE)
         and not regex.match(r"\s+or\s+(?:less|more)\b", text[m.end() :])
     ]
     rng.shuffle(matches)
     for m in matches:
-        new = _case_like(_ANTONYMS[m.group().lower()], m.group())
+        new = case_like(ANTONYMS[m.group().lower()], m.group())
         return _one(text, m.start(), m.end(), new, "antonym", "conflict")
     return None
 
@@ -265,7 +265,7 @@ def _pronoun(text: str, source: str, rng: random.Random) -> Contradiction | None
         return None
     m = rng.choice(matches)
     old = m.group()
-    new = _case_like(_PRONOUNS[old.lower()], old)
+    new = case_like(_PRONOUNS[old.lower()], old)
     # The sources' use of the original pronoun is what the swap contradicts.
     return _one(text, m.start(), m.end(), new, "pronoun", "conflict" if _in_source(old, source) else "baseless")
 
@@ -275,7 +275,7 @@ def _quantifier(text: str, source: str, rng: random.Random) -> Contradiction | N
     if not matches:
         return None
     m = rng.choice(matches)
-    return _one(text, m.start(), m.end(), _case_like(_QUANTIFIERS[m.group().lower()], m.group()), "quantifier", "conflict")
+    return _one(text, m.start(), m.end(), case_like(_QUANTIFIERS[m.group().lower()], m.group()), "quantifier", "conflict")
 
 
 def _role(text: str, source: str, rng: random.Random) -> Contradiction | None:

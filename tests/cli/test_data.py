@@ -97,3 +97,30 @@ def test_edits_errors(invoke, tmp_path: Path) -> None:  # type: ignore[no-untype
         assert message in _error_line(proc), proc.stderr
     assert not Path(out).exists()
     assert not list(tmp_path.glob("o.jsonl*"))
+
+
+def test_source_edits_command(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    data = tmp_path / "rt.jsonl"
+    rows = [
+        {"id": str(i), "task_type": "Summary", "model": "m", "query": "", "labels": [],
+         "context": f"Fuel prices increased sharply in March across region {i}. The terminal was opened in May.",
+         "output": f"Fuel prices increased sharply in March in region {i}, and the terminal was opened in May."}
+        for i in range(12)
+    ]
+    data.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    edits = tmp_path / "edits.jsonl"
+    assert invoke("data", "edits", str(data), "--out", str(edits), "--parser", "none").returncode == 0
+    out = tmp_path / "source.jsonl"
+    proc = invoke("data", "source-edits", str(edits), "--out", str(out), "--per-answer", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("wrote ") and " records " in proc.stderr
+    examples = list(load_dataset(out, "generic"))
+    assert examples and all(e.case.task == "summary" for e in examples)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"answer": "y"}\n', encoding="utf-8")
+    for args, message in [
+        (("data", "source-edits", str(bad), "--out", str(tmp_path / "o.jsonl")), "line 1: not a generic record"),
+        (("data", "source-edits", str(edits), "--out", str(tmp_path / "o.jsonl"), "--per-answer", "0"), "at least 1"),
+    ]:
+        proc = invoke(*args)
+        assert proc.returncode == 2 and message in _error_line(proc), proc.stderr
