@@ -51,13 +51,15 @@ _AUX_NEG = regex.compile(rf"\b(?:({_AUX})\s+not|(can)not|({_AUX})n't)\s+(\p{{L}}
 
 @dataclass(frozen=True)
 class SourceEdit:
-    """One edit: the new answer and source texts, the answer's labelled span (None when faithful)."""
+    """One edit: the new answer and source texts, the answer's labelled span (None when faithful),
+    and the answer's words the change concerns (a twin edit's new words; measured, not labelled)."""
 
     kind: str
     answer: str
     context_index: int
     context: str
     span: tuple[int, int] | None
+    changed: tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -116,9 +118,10 @@ def _antonym_edits(answer: str, contexts: list[str], a: _Sentence, k: int, s: _S
         src_start, src_end = s.start + t.start(), s.start + t.end()
         context = _replace(contexts[k], src_start, src_end, case_like(ANTONYMS[word], t.group()))
         ans_start, ans_end = a.start + m.start(), a.start + m.end()
-        yield SourceEdit("source_antonym", answer, k, context, (ans_start, ans_end))
+        yield SourceEdit("source_antonym", answer, k, context, (ans_start, ans_end), (ans_start, ans_end))
         new = case_like(ANTONYMS[word], m.group())
-        yield SourceEdit("twin_antonym", _replace(answer, ans_start, ans_end, new), k, context, None)
+        changed = (ans_start, ans_start + len(new))
+        yield SourceEdit("twin_antonym", _replace(answer, ans_start, ans_end, new), k, context, None, changed)
 
 
 def _negation_edits(answer: str, contexts: list[str], a: _Sentence, k: int, s: _Sentence) -> Iterator[SourceEdit]:
@@ -129,9 +132,11 @@ def _negation_edits(answer: str, contexts: list[str], a: _Sentence, k: int, s: _
         context = _replace(contexts[k], s.start + t.start(1), s.start + t.end(1), _negated(aux))
         if same is not None:
             ans = (a.start + same.start(), a.start + same.end())
-            yield SourceEdit("source_negation", answer, k, context, ans)
-            twin = _replace(answer, a.start + same.start(1), a.start + same.end(1), _negated(same.group(1)))
-            yield SourceEdit("twin_negation", twin, k, context, None)
+            yield SourceEdit("source_negation", answer, k, context, ans, ans)
+            negated = _negated(same.group(1))
+            twin = _replace(answer, a.start + same.start(1), a.start + same.end(1), negated)
+            changed = (ans[0], ans[1] + len(negated) - len(same.group(1)))
+            yield SourceEdit("twin_negation", twin, k, context, None, changed)
     # The source's "aux not X" restated with the same negation: remove it from the source, and from both.
     for t in _AUX_NEG.finditer(s.text):
         aux, verb = _aux_of(t), t.group(4).lower()
@@ -141,9 +146,10 @@ def _negation_edits(answer: str, contexts: list[str], a: _Sentence, k: int, s: _
             continue
         context = _replace(contexts[k], s.start + t.start(), s.start + t.start(4), aux + " ")
         ans = (a.start + same.start(), a.start + same.end(4))
-        yield SourceEdit("source_negation", answer, k, context, ans)
-        twin = _replace(answer, a.start + same.start(), a.start + same.start(4), _aux_of(same) + " ")
-        yield SourceEdit("twin_negation", twin, k, context, None)
+        yield SourceEdit("source_negation", answer, k, context, ans, ans)
+        kept = _aux_of(same) + " "
+        twin = _replace(answer, a.start + same.start(), a.start + same.start(4), kept)
+        yield SourceEdit("twin_negation", twin, k, context, None, (ans[0], ans[0] + len(kept) + len(same.group(4))))
 
 
 def source_edits(answer: str, contexts: list[str]) -> list[SourceEdit]:
@@ -192,5 +198,6 @@ def source_edit_records(records: Iterable[Mapping[str, Any]], *, seed: int = 13,
                 "answer": e.answer,
                 "label": e.span is not None,
                 "spans": spans,
-                "metadata": {**meta, "generator": GENERATOR, "edit": kind, "type": "conflict" if spans else "faithful"},
+                "metadata": {**meta, "generator": GENERATOR, "edit": kind, "type": "conflict" if spans else "faithful",
+                             "changed": list(e.changed)},
             }

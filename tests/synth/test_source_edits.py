@@ -74,3 +74,14 @@ def test_records_keep_the_part_and_are_seeded() -> None:
     # only clean QA and Summary originals are edited
     assert list(source_edit_records([{**rec, "task": "data2txt"}])) == []
     assert list(source_edit_records([{**rec, "metadata": {"edit": "negation"}}])) == []
+
+
+def test_changed_names_the_new_words_of_a_twin_edit() -> None:
+    kinds = _by_kind(ANSWER, SOURCE)
+    for kind, words in (("twin_antonym", "decreased"), ("twin_negation", "was not opened"), ("source_antonym", "increased")):
+        (e,) = kinds[kind]
+        assert e.answer[e.changed[0]:e.changed[1]] == words
+    source = "The museum cannot accept large bags at the entrance. Tickets are sold online."
+    answer = "Visitors should know the museum cannot accept large bags."
+    (twin,) = _by_kind(answer, source)["twin_negation"]
+    assert twin.answer[twin.changed[0]:twin.changed[1]] == "can accept"
