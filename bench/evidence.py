@@ -20,7 +20,10 @@ For every case the default checker (or ``--detectors`` / ``--policy``) writes a 
   ``reword``, ``summary``, ``reorder``; and ``cross_copy`` separately);
 - per kind of edit: share flagged with a span (any label) on the edit;
 - the same per kind for the RAGTruth contradiction edits, and the share of their unedited
-  originals flagged.
+  originals flagged; for the edits of their sources (``hallucheck data source-edits``: ``--edits``
+  takes that file too) the same for ``source_*``, and for the faithful ``twin_*`` edits the share
+  flagged with a span on the changed words (a false mark) and, as ``tagger``, the share where
+  the tagger marks them.
 
 Beside each verdict rate, ``found`` is the share where the detector that owns the evidence
 (``citations`` for markers, ``numbers`` for figures, the tagger ``model`` for a contradiction span on
@@ -48,7 +51,9 @@ FAITHFUL = ("copy", "cited", "reword", "summary", "reorder")
 OWNER = {"citation_invalid": ("citations", "invalid_citation"), "citation_wrong": ("citations", "invalid_citation"),
          "figure": ("numbers", "contradiction"), "cross_figure": ("numbers", "contradiction"),
          # contradiction edits of RAGTruth answers: does the tagger mark the edit, whatever the verdict?
-         "negation": ("model", "contradiction"), "antonym": ("model", "contradiction"), "role": ("model", "contradiction")}
+         "negation": ("model", "contradiction"), "antonym": ("model", "contradiction"), "role": ("model", "contradiction"),
+         # edits of the source a clean answer restates (hallucheck data source-edits): the answer's own words contradicted
+         "source_negation": ("model", "contradiction"), "source_antonym": ("model", "contradiction")}
 LABEL = {"citation_invalid": "invalid_citation", "citation_wrong": "invalid_citation", "figure": "contradiction",
          "cross_figure": "contradiction"}
 
@@ -67,10 +72,12 @@ class Tally:
         self.on_edit = 0
         self.found = 0
         self.with_gold = 0  # cases with a gold span; a kind with none is faithful
+        self.with_changed = 0  # faithful cases that name their changed words (twin edits): on_edit is a false mark there
 
-    def add(self, flagged: bool, on_edit: bool, found: bool, with_gold: bool = True) -> None:
+    def add(self, flagged: bool, on_edit: bool, found: bool, with_gold: bool = True, with_changed: bool = False) -> None:
         self.n += 1
         self.with_gold += with_gold
+        self.with_changed += with_changed
         self.flagged += flagged
         self.on_edit += on_edit
         self.found += found
@@ -82,7 +89,7 @@ class Tally:
         return {
             "n": self.n,
             "flagged": r(self.flagged),
-            "flagged_with_span_on_edit": r(self.on_edit) if self.with_gold else None,
+            "flagged_with_span_on_edit": r(self.on_edit) if self.with_gold or self.with_changed else None,
             "found_by_owner": r(self.found),
         }
 
@@ -104,7 +111,14 @@ def _measure(
         example = generic_example(rec, where=rec.get("id", "record"))
         report = checker.check(example.case)
         gold = [(s["start"], s["end"]) for s in rec["spans"]]
-        if not gold:
+        changed = rec["metadata"].get("changed")
+        if not gold and changed:
+            # a faithful twin edit: a mark on its new words is a false one (of the verdict; of the tagger)
+            model = report.finding("model")
+            tallies[kind].add(report.hallucinated, report.hallucinated and _overlaps(report.spans, tuple(changed), None),
+                              model is not None and _overlaps(model.spans, tuple(changed), None), with_gold=False,
+                              with_changed=True)
+        elif not gold:
             tallies[kind].add(report.hallucinated, False, False, with_gold=False)
         else:
             label = LABEL.get(kind)
@@ -194,12 +208,13 @@ def _print(result: dict[str, Any]) -> None:
     edits = result.get("ragtruth_edits")
     if edits:
         print("\nRAGTruth contradiction edits (English): flagged with a span on the edit; originals: flagged at all;"
-              " tagger: the model's own finding has a contradiction span on the edit\n")
+              " tagger: the model's own finding has a contradiction span on the edit; twin_* (faithful): a span on the"
+              " changed words (a false mark)\n")
         print("| kind | n | flagged with span on edit | flagged at all | tagger |")
         print("|---|---|---|---|---|")
         for k, row in edits["per_kind"].items():
             on_edit = _pct(row["flagged_with_span_on_edit"]) if k != "original" else "—"
-            tagger = _pct(row["found_by_owner"]) if k in OWNER else "—"
+            tagger = _pct(row["found_by_owner"]) if k in OWNER or k.startswith("twin_") else "—"
             print(f"| {k} | {row['n']} | {on_edit} | {_pct(row['flagged'])} | {tagger} |")
 
 
