@@ -57,12 +57,15 @@ def test_synth_errors(invoke, tmp_path: Path) -> None:  # type: ignore[no-untype
     assert not Path(out).exists()
 
 
-def _ragtruth_file(tmp_path: Path) -> Path:
+def _ragtruth_file(
+    tmp_path: Path,
+    context: str = "The council approved the plan in 2020 with {n} votes. Mayor Ann Lee signed it.",
+    output: str = "The council approved the plan in 2020 with {n} votes. Ann Lee signed it.",
+) -> Path:
     path = tmp_path / "rt.jsonl"
     rows = [
         {"id": str(i), "task_type": "Summary", "model": "m", "query": "", "labels": [],
-         "context": f"The council approved the plan in 2020 with {10 + i} votes. Mayor Ann Lee signed it.",
-         "output": f"The council approved the plan in 2020 with {10 + i} votes. Ann Lee signed it."}
+         "context": context.format(n=10 + i), "output": output.format(n=10 + i)}
         for i in range(12)
     ]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
@@ -100,14 +103,8 @@ def test_edits_errors(invoke, tmp_path: Path) -> None:  # type: ignore[no-untype
 
 
 def test_source_edits_command(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    data = tmp_path / "rt.jsonl"
-    rows = [
-        {"id": str(i), "task_type": "Summary", "model": "m", "query": "", "labels": [],
-         "context": f"Fuel prices increased sharply in March across region {i}. The terminal was opened in May.",
-         "output": f"Fuel prices increased sharply in March in region {i}, and the terminal was opened in May."}
-        for i in range(12)
-    ]
-    data.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    data = _ragtruth_file(tmp_path, "Fuel prices increased sharply in March across region {n}. The terminal was opened in May.",
+                          "Fuel prices increased sharply in March in region {n}, and the terminal was opened in May.")
     edits = tmp_path / "edits.jsonl"
     assert invoke("data", "edits", str(data), "--out", str(edits), "--parser", "none").returncode == 0
     out = tmp_path / "source.jsonl"
