@@ -157,7 +157,8 @@ def source_edits_command(
     ),
     out: Path = typer.Option(..., "--out", "-o", help="Where the edited cases go (JSON lines; .gz compresses)."),
     seed: int = typer.Option(13, "--seed", help="Seed of every random choice (same seed, same edits)."),
-    per_answer: int = typer.Option(2, "--per-answer", help="Edits of different kinds made from each clean answer."),
+    per_answer: int = typer.Option(2, "--per-answer", help="Kinds of edit made from each clean answer."),
+    per_kind: int = typer.Option(1, "--per-kind", help="Different edits of each kind made from each clean answer."),
 ) -> None:
     """Edits of the source sentence a clean English answer restates: a negation or an opposite
     word put into the source (the answer's words now contradict it) or into both the source and
@@ -168,8 +169,8 @@ def source_edits_command(
     from hallucheck.jsonio import iter_jsonl
     from hallucheck.synth.source_edits import source_edit_records
 
-    if per_answer < 1:
-        raise InputError("--per-answer must be at least 1")
+    if per_answer < 1 or per_kind < 1:
+        raise InputError("--per-answer and --per-kind must be at least 1")
     _check_out(out)
 
     def records() -> Iterator[dict[str, Any]]:
@@ -178,5 +179,5 @@ def source_edits_command(
                 raise InputError(f"{edits}: line {lineno}: not a generic record (needs contexts and answer)")
             yield record
 
-    counts = _write(source_edit_records(records(), seed=seed, per_answer=per_answer), out)
+    counts = _write(source_edit_records(records(), seed=seed, per_answer=per_answer, per_kind=per_kind), out)
     sys.stderr.write(_summary(counts, out).replace(" cases ", " records ") + "\n")

@@ -165,9 +165,12 @@ def _seed(seed: int, key: str) -> int:
     return int.from_bytes(hashlib.sha256(f"{seed}:{key}".encode()).digest()[:8], "big")
 
 
-def source_edit_records(records: Iterable[Mapping[str, Any]], *, seed: int = 13, per_answer: int = 2) -> Iterator[dict[str, Any]]:
+def source_edit_records(
+    records: Iterable[Mapping[str, Any]], *, seed: int = 13, per_answer: int = 2, per_kind: int = 1
+) -> Iterator[dict[str, Any]]:
     """Generic labelled records: for each clean English QA or Summary answer (a generic record of
-    ``hallucheck data edits``, ``edit: "original"``), up to ``per_answer`` edits of different kinds."""
+    ``hallucheck data edits``, ``edit: "original"``), edits of up to ``per_answer`` kinds, up to
+    ``per_kind`` different edits of each."""
     for rec in records:
         meta = rec.get("metadata") or {}
         if meta.get("edit") != "original" or rec.get("spans") or rec.get("task") not in ("qa", "summary"):
@@ -183,21 +186,28 @@ def source_edit_records(records: Iterable[Mapping[str, Any]], *, seed: int = 13,
         kinds = sorted(by_kind)
         rng.shuffle(kinds)
         for kind in kinds[:per_answer]:
-            e = rng.choice(by_kind[kind])
-            new_contexts = [dict(c) for c in rec["contexts"]]
-            new_contexts[e.context_index]["text"] = e.context
-            spans = []
-            if e.span is not None:
-                a, b = e.span
-                spans.append({"start": a, "end": b, "label": "contradiction", "type": "conflict", "text": e.answer[a:b]})
-            base = str(meta.get("ragtruth_id") or rec.get("id"))
-            yield {
-                **{k: v for k, v in rec.items() if k not in ("id", "contexts", "answer", "spans", "label", "metadata")},
-                "id": f"{base}:{kind}",
-                "contexts": new_contexts,
-                "answer": e.answer,
-                "label": e.span is not None,
-                "spans": spans,
-                "metadata": {**meta, "generator": GENERATOR, "edit": kind, "type": "conflict" if spans else "faithful",
-                             "changed": list(e.changed)},
-            }
+            options = by_kind[kind]
+            chosen = [rng.choice(options)] if per_kind == 1 else rng.sample(options, min(per_kind, len(options)))
+            for n, e in enumerate(chosen):
+                yield _record(rec, meta, kind if not n else f"{kind}:{n}", e)
+
+
+def _record(rec: Mapping[str, Any], meta: Mapping[str, Any], name: str, e: SourceEdit) -> dict[str, Any]:
+    """One edit as a generic labelled record named ``<ragtruth id>:<name>``."""
+    new_contexts = [dict(c) for c in rec["contexts"]]
+    new_contexts[e.context_index]["text"] = e.context
+    spans = []
+    if e.span is not None:
+        a, b = e.span
+        spans.append({"start": a, "end": b, "label": "contradiction", "type": "conflict", "text": e.answer[a:b]})
+    base = str(meta.get("ragtruth_id") or rec.get("id"))
+    return {
+        **{k: v for k, v in rec.items() if k not in ("id", "contexts", "answer", "spans", "label", "metadata")},
+        "id": f"{base}:{name}",
+        "contexts": new_contexts,
+        "answer": e.answer,
+        "label": e.span is not None,
+        "spans": spans,
+        "metadata": {**meta, "generator": GENERATOR, "edit": e.kind, "type": "conflict" if spans else "faithful",
+                     "changed": list(e.changed)},
+    }

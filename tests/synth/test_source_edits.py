@@ -85,3 +85,18 @@ def test_changed_names_the_new_words_of_a_twin_edit() -> None:
     answer = "Visitors should know the museum cannot accept large bags."
     (twin,) = _by_kind(answer, source)["twin_negation"]
     assert twin.answer[twin.changed[0]:twin.changed[1]] == "can accept"
+
+
+def test_per_kind_draws_different_edits_of_one_kind() -> None:
+    answer = "Fuel prices increased sharply in March. Rents increased in the city in May."
+    source = "Fuel prices increased sharply in March across the region. Rents increased in the city in May too."
+    rec = {"id": "9:original", "question": "q", "contexts": [{"id": "1", "text": source}], "answer": answer,
+           "task": "qa", "language": "en", "part": "calib", "label": False, "spans": [],
+           "metadata": {"ragtruth_id": "9", "edit": "original"}}
+    one = list(source_edit_records([rec], per_answer=4))
+    many = list(source_edit_records([rec], per_answer=4, per_kind=3))
+    assert {r["metadata"]["edit"] for r in one} == {r["metadata"]["edit"] for r in many}
+    assert len(many) > len(one) == 4
+    antonyms = [r for r in many if r["metadata"]["edit"] == "source_antonym"]
+    assert [r["id"] for r in antonyms] == ["9:source_antonym", "9:source_antonym:1"]
+    assert len({r["spans"][0]["start"] for r in antonyms}) == 2
