@@ -108,13 +108,18 @@ def synth_command(
     sys.stderr.write(_summary(counts, out) + "\n")
 
 
+# Options the two edit commands share.
+_EDITS_OUT = typer.Option(..., "--out", "-o", help="Where the edited records go (JSON lines; .gz compresses).")
+_EDITS_SEED = typer.Option(13, "--seed", help="Seed of every random choice (same seed, same edits).")
+
+
 @data_app.command("edits")
 def edits_command(
     data: str = typer.Argument(
         ..., metavar="RAGTRUTH.jsonl[.gz]", help="RAGTruth records (id, task_type, query, context, output, labels)."
     ),
-    out: Path = typer.Option(..., "--out", "-o", help="Where the edited answers go (JSON lines; .gz compresses)."),
-    seed: int = typer.Option(13, "--seed", help="Seed of every random choice (same seed, same edits)."),
+    out: Path = _EDITS_OUT,
+    seed: int = _EDITS_SEED,
     per_answer: int = typer.Option(2, "--per-answer", help="Edits of different kinds made from each clean answer."),
     originals: bool = typer.Option(True, "--originals/--no-originals", help="Also write each unedited clean answer."),
     parser: str = typer.Option(
@@ -155,8 +160,8 @@ def source_edits_command(
     edits: str = typer.Argument(
         ..., metavar="EDITS.jsonl[.gz]", help="What `hallucheck data edits` wrote (its unedited originals are read)."
     ),
-    out: Path = typer.Option(..., "--out", "-o", help="Where the edited cases go (JSON lines; .gz compresses)."),
-    seed: int = typer.Option(13, "--seed", help="Seed of every random choice (same seed, same edits)."),
+    out: Path = _EDITS_OUT,
+    seed: int = _EDITS_SEED,
     per_answer: int = typer.Option(2, "--per-answer", help="Kinds of edit made from each clean answer."),
     per_kind: int = typer.Option(1, "--per-kind", help="Different edits of each kind made from each clean answer."),
 ) -> None:
