@@ -32,7 +32,7 @@ import regex
 from hallucheck.synth.draft import Draft
 from hallucheck.synth.edits import EditContext, _negate_latin
 
-__all__ = ["ANTONYMS", "ANTONYM_RE", "CONTRADICTION_KINDS", "Contradiction", "case_like", "contradict", "english_parser"]
+__all__ = ["ANTONYMS", "CONTRADICTION_KINDS", "Contradiction", "antonym_words", "case_like", "contradict", "english_parser"]
 
 CONTRADICTION_KINDS: tuple[str, ...] = (
     "entity", "number", "date", "negation", "antonym", "role", "pronoun", "quantifier", "cause",
@@ -73,7 +73,7 @@ ANTONYMS: dict[str, str] = {}
 for _a, _b in _ANTONYM_PAIRS:
     ANTONYMS.setdefault(_a, _b)
     ANTONYMS.setdefault(_b, _a)
-ANTONYM_RE = regex.compile(r"\b(" + "|".join(sorted(map(regex.escape, ANTONYMS), key=len, reverse=True)) + r")\b", regex.IGNORECASE)
+_ANTONYM_RE = regex.compile(r"\b(" + "|".join(sorted(map(regex.escape, ANTONYMS), key=len, reverse=True)) + r")\b", regex.IGNORECASE)
 
 _PRONOUNS = {"he": "she", "she": "he", "his": "her", "him": "her", "her": "his", "himself": "herself", "herself": "himself"}
 _PRONOUN_RE = regex.compile(r"\b(he|she|his|him|her|himself|herself)\b", regex.IGNORECASE)
@@ -245,13 +245,16 @@ def _negation(text: str, source: str, rng: random.Random) -> Contradiction | Non
     return None
 
 
+def antonym_words(text: str) -> list[regex.Match[str]]:
+    """The words of ``text`` that have an opposite in :data:`ANTONYMS`, but those after "no" or
+    "any" ("no longer", "any more": fixed phrases whose words are not opposites of anything)."""
+    return [m for m in _ANTONYM_RE.finditer(text)
+            if not regex.search(r"\b(?:no|any)\s+$", text[max(0, m.start() - 4) : m.start()], regex.IGNORECASE)]
+
+
 def _antonym(text: str, source: str, rng: random.Random) -> Contradiction | None:
-    # "no longer", "more or less": fixed phrases whose words are not opposites of anything.
-    matches = [
-        m for m in ANTONYM_RE.finditer(text)
-        if not regex.search(r"\b(?:no|any)\s+$", text[max(0, m.start() - 4) : m.start()], regex.IGNORECASE)
-        and not regex.match(r"\s+or\s+(?:less|more)\b", text[m.end() :])
-    ]
+    # "more or less" is a fixed phrase too.
+    matches = [m for m in antonym_words(text) if not regex.match(r"\s+or\s+(?:less|more)\b", text[m.end() :])]
     rng.shuffle(matches)
     for m in matches:
         new = case_like(ANTONYMS[m.group().lower()], m.group())

@@ -31,7 +31,7 @@ from typing import Any
 
 import regex
 
-from hallucheck.synth.contradict import ANTONYM_RE, ANTONYMS, case_like
+from hallucheck.synth.contradict import ANTONYMS, antonym_words, case_like
 from hallucheck.synth.lexicon import NEGATABLE
 from hallucheck.text.sentences import split_sentences
 from hallucheck.text.tokens import tokenize
@@ -108,10 +108,8 @@ def _aux_of(m: regex.Match[str]) -> str:
 
 
 def _antonym_edits(answer: str, contexts: list[str], a: _Sentence, k: int, s: _Sentence) -> Iterator[SourceEdit]:
-    for m in ANTONYM_RE.finditer(a.text):
+    for m in antonym_words(a.text):
         word = m.group().lower()
-        if regex.search(r"\b(?:no|any)\s+$", a.text[max(0, m.start() - 4) : m.start()], regex.IGNORECASE):
-            continue
         t = regex.search(rf"\b{regex.escape(word)}\b", s.text, regex.IGNORECASE)
         if t is None:
             continue
@@ -129,8 +127,8 @@ def _negation_edits(answer: str, contexts: list[str], a: _Sentence, k: int, s: _
     for t in _AUX_POS.finditer(s.text):
         aux, verb = t.group(1), t.group(2).lower()
         same = regex.search(rf"\b({regex.escape(aux)})\s+({regex.escape(verb)})\b", a.text, regex.IGNORECASE)
-        context = _replace(contexts[k], s.start + t.start(1), s.start + t.end(1), _negated(aux))
         if same is not None:
+            context = _replace(contexts[k], s.start + t.start(1), s.start + t.end(1), _negated(aux))
             ans = (a.start + same.start(), a.start + same.end())
             yield SourceEdit("source_negation", answer, k, context, ans, ans)
             negated = _negated(same.group(1))
