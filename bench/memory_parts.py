@@ -129,7 +129,8 @@ from hallucheck.models.tagger_features import EncoderSettings
 runtime.onnxruntime()
 work = []
 for d, langs in ((TAGGER_DIR, ("en",)), (MULTILINGUAL_TAGGER_DIR, ("de", "fr", "zh-Hans"))):
-    settings = EncoderSettings(**json.loads((d / "config.json").read_text(encoding="utf-8"))["encoder"])
+    config = json.loads((d / "config.json").read_text(encoding="utf-8"))
+    settings = EncoderSettings(**config["encoder"], features=tuple(config["feature_names"]))
     tok = Tokenizer.from_file(str(d / "tokenizer.json")); tok.no_padding(); tok.no_truncation()
     for lang in langs:
         for c in cases[lang]:

@@ -122,9 +122,10 @@ class Tagger:
 
         self.model_dir = d
         self.config: dict[str, Any] = json.loads((d / "config.json").read_text(encoding="utf-8"))
-        if tuple(self.config.get("feature_names", ())) != FEATURE_NAMES:
+        names = tuple(self.config.get("feature_names", ()))
+        if not names or any(n not in FEATURE_NAMES for n in names):
             raise TaggerUnavailable(f"tagger in {d} was trained with other features than this version computes")
-        self.settings = EncoderSettings(**self.config["encoder"])
+        self.settings = EncoderSettings(**self.config["encoder"], features=names)
         self.threshold = float(self.config.get("threshold", 0.5))
         self.token_types: tuple[str, ...] = tuple(self.config.get("token_types", ("supported", "unsupported")))
         try:
@@ -153,7 +154,7 @@ class Tagger:
         k_conflict = self.token_types.index("conflict") if self.typed else 0
         outputs = ["probs", "type_probs"] if self.typed else ["probs"]
         order = sorted(range(len(windows)), key=lambda i: len(windows[i].input_ids))
-        n_feat = len(FEATURE_NAMES)
+        n_feat = len(self.settings.features)
         for a in range(0, len(order), batch_size):
             idx = order[a : a + batch_size]
             length = max(len(windows[i].input_ids) for i in idx)

@@ -19,10 +19,11 @@ from typing import Any
 
 from hallucheck.lru import trim
 from hallucheck.models.structured_sources import flatten_structured, readable_key
+from hallucheck.models.tagger_polarity import Clause, clauses_of
 from hallucheck.text import split_sentences, tokenize
 from hallucheck.text.tokens import Token
 
-__all__ = ["Unit", "SourceView", "source_view", "select_units", "number_keys"]
+__all__ = ["Unit", "SourceView", "source_view", "select_units", "number_keys", "unit_clauses_of"]
 
 _MAX_UNIT_CHARS = 600
 _NUM_PART = re.compile(r"\d+")
@@ -61,6 +62,8 @@ class SourceView:
     null_norms: frozenset[str]
     idf: dict[str, float]
     structured: bool
+    # the clauses of units, read when a tagger with the polarity input first shows a unit (per language)
+    clauses: dict[tuple[int, str], tuple[Clause, ...]] = field(default_factory=dict)
 
 
 def _prose_units(text: str, ci: int, language: str) -> list[tuple[str, int | None, int | None, bool]]:
@@ -149,6 +152,20 @@ def _build(texts: tuple[str, ...], language: str, tokenizer: Any) -> SourceView:
         idf,
         structured,
     )
+
+
+def unit_clauses_of(view: SourceView, unit: int, language: str) -> tuple[Clause, ...]:
+    """The clauses of ``view.units[unit]`` (offsets into its text), computed once per view.
+
+    Read lazily: only the units a window shows need them, and only a tagger with the
+    ``polarity_clash`` input asks (a race of two threads computes the same value twice).
+    """
+    key = (unit, language)
+    hit = view.clauses.get(key)
+    if hit is None:
+        hit = clauses_of(tokenize(view.units[unit].text, language), language)
+        view.clauses[key] = hit
+    return hit
 
 
 def norms_for_offsets(offsets: list[tuple[int, int]], toks: list[Token]) -> list[str | None]:

@@ -19,11 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hallucheck.models.tagger_evidence import SourceView, norms_for_offsets, number_keys, select_units
+from hallucheck.models.tagger_evidence import SourceView, norms_for_offsets, number_keys, select_units, unit_clauses_of
+from hallucheck.models.tagger_polarity import Clause, clashing_marks, clauses_of
 from hallucheck.text import Segment, split_sentences, tokenize
 from hallucheck.text.tokens import Token
 
 __all__ = [
+    "BASE_FEATURES",
     "FEATURE_NAMES",
     "N_FEATURES",
     "TOKEN_TYPES",
@@ -45,8 +47,13 @@ FEATURE_NAMES: tuple[str, ...] = (
     "novel_bigram",  # content bigram (previous content word, this word) absent from the sources
     "in_question",  # word occurs in the question
     "null_key",  # sentence: word names an empty attribute; evidence: piece of an empty attribute line
+    "polarity_clash",  # a clause the evidence states with the other negation (see tagger_polarity)
 )
 N_FEATURES = len(FEATURE_NAMES)
+# The inputs of the taggers trained before ``polarity_clash`` existed; a model's config names the
+# features it reads, and the windows carry exactly those columns, in that order.
+BASE_FEATURES: tuple[str, ...] = FEATURE_NAMES[:10]
+_POLARITY = FEATURE_NAMES.index("polarity_clash")
 
 # What a labelled answer token can be. Index 0 is "supported"; every other index is a kind of
 # unsupported token, so ``label > 0`` is the binary "unsupported" label of the older taggers.
@@ -67,6 +74,13 @@ class EncoderSettings:
     max_question: int = 24
     max_prev: int = 32
     max_unit_tokens: int = 96
+    features: tuple[str, ...] = BASE_FEATURES  # the columns of Window.features (names from FEATURE_NAMES)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "features", tuple(self.features))  # a JSON list names them too
+        unknown = [f for f in self.features if f not in FEATURE_NAMES]
+        if unknown:
+            raise ValueError(f"unknown tagger features {unknown}; this version computes {list(FEATURE_NAMES)}")
 
 
 @dataclass
@@ -99,6 +113,7 @@ def _target_features(
     question_norms: frozenset[str],
     sentence_start: int,
     prev_content: dict[int, str | None],
+    clash: list[tuple[int, int]],
 ) -> list[list[float]]:
     feats: list[list[float]] = []
     for w in words:
@@ -120,8 +135,13 @@ def _target_features(
                 f[7] = 1.0
             f[8] = float(w.norm in question_norms)
             f[9] = float(w.norm in view.null_norms)
+            f[_POLARITY] = float(bool(clash) and _overlaps(w.start, w.end, clash))
         feats.append(f)
     return feats
+
+
+def _overlaps(start: int, end: int, ranges: list[tuple[int, int]]) -> bool:
+    return any(a < end and start < b for a, b in ranges)
 
 
 def _context_features(norms: list[str | None], sentence_norms: set[str], question_norms: frozenset[str]) -> list[list[float]]:
@@ -222,9 +242,11 @@ def _piece_groups(infos: list[_SentenceInfo], settings: EncoderSettings) -> list
 
 def _evidence_pieces(
     view: SourceView, chosen: list[int], settings: EncoderSettings, sent_norms: set[str],
-    question_norms: frozenset[str], dot_id: int, budget: int,
+    question_norms: frozenset[str], dot_id: int, budget: int, clash: dict[int, list[tuple[int, int]]],
+    tokenizer: Any,
 ) -> tuple[list[int], list[list[float]], set[str]]:
-    """The chosen source units as word pieces with their features (cut to ``budget``), and their lemmas."""
+    """The chosen source units as word pieces with their features (cut to ``budget``), and their
+    lemmas; ``clash`` gives the character ranges of units to mark as ``polarity_clash``."""
     ev_ids: list[int] = []
     ev_feats: list[list[float]] = []
     ev_norms: set[str] = set()
@@ -237,6 +259,10 @@ def _evidence_pieces(
             f[1] = 1.0
             f[3] = 1.0
             f[9] = float(u.is_null)
+        if ui in clash:
+            offsets = tokenizer.encode(u.text, add_special_tokens=False).offsets[: settings.max_unit_tokens]
+            for f, (a, b) in zip(fs, offsets):
+                f[_POLARITY] = float(_overlaps(a, b, clash[ui]))
         ev_feats.extend(fs)
         if u.text[-1:] not in ".!?;。！？":  # keep record lines apart
             ev_ids.append(dot_id)
@@ -303,6 +329,17 @@ def encode_answer_windows(
         groups = groups[:max_windows]
     windows: list[Window] = []
     blank = [0.0] * N_FEATURES
+    columns = None if settings.features == FEATURE_NAMES else [FEATURE_NAMES.index(f) for f in settings.features]
+    polarity = "polarity_clash" in settings.features
+    sentence_clauses: dict[int, tuple[Clause, ...]] = {}
+
+    def _sentence_clauses(si: int) -> tuple[Clause, ...]:
+        if si not in sentence_clauses:
+            seg = sentences[si]
+            toks = [t for t in answer_tokens if seg.start <= t.start < seg.end]
+            sentence_clauses[si] = clauses_of(toks, language)
+        return sentence_clauses[si]
+
     for k, group in enumerate(groups):
         if stop is not None and stop():
             skipped += len(groups) - k
@@ -327,14 +364,22 @@ def encode_answer_windows(
             ctx |= pcontent
         budget = settings.max_len - 3 - sum(b - a for _, a, b in group) - len(q_ids) - len(prev_ids)
         chosen = select_units(view, targets, frozenset(ctx), budget, settings.max_unit_tokens)
-        ev_ids, ev_feats, ev_norms = _evidence_pieces(view, chosen, settings, sent_norms, question_norms, dot_id, budget)
+        answer_marks: list[tuple[int, int]] = []
+        ev_marks: dict[int, list[tuple[int, int]]] = {}
+        if polarity:
+            answer_clauses = [c for si, _a, _b in group for c in _sentence_clauses(si)]
+            unit_clauses = [(ui, c) for ui in chosen for c in unit_clauses_of(view, ui, language)]
+            answer_marks, ev_marks = clashing_marks(answer_clauses, unit_clauses)
+        ev_ids, ev_feats, ev_norms = _evidence_pieces(view, chosen, settings, sent_norms, question_norms, dot_id, budget,
+                                                      ev_marks, tokenizer)
         for si, a, b in group:
             ids, offsets, words, _, _ = infos[si]
             t_ids.extend(ids[a:b])
             t_off.extend(offsets[a:b])
             t_sent.extend([si] * (b - a))
             t_feats.extend(
-                _target_features(words[a:b], view, ev_norms, question_norms, sentences[si].start, prev_content)
+                _target_features(words[a:b], view, ev_norms, question_norms, sentences[si].start, prev_content,
+                                 answer_marks)
             )
         input_ids = [cls_id] + t_ids + [sep_id] + q_ids + prev_ids + ev_ids + [sep_id]
         type_ids = [0] * (len(t_ids) + 2) + [1] * (len(q_ids) + len(prev_ids) + len(ev_ids) + 1)
@@ -347,6 +392,8 @@ def encode_answer_windows(
             + ev_feats
             + [blank]
         )
+        if columns is not None:
+            feats = [[f[c] for c in columns] for f in feats]
         w = Window(t_sent, input_ids, type_ids, feats, t_off, chosen)
         if spans is not None:
             w.labels = [_piece_label(s, e, spans) for s, e in t_off]

@@ -46,6 +46,9 @@ class TrainConfig:
     max_question: int = 24
     max_prev: int = 32
     max_unit_tokens: int = 80
+    # the per-token inputs, by name (hallucheck.models.tagger_features.FEATURE_NAMES); empty: the
+    # ten every tagger before "polarity_clash" read (BASE_FEATURES)
+    features: list[str] = field(default_factory=list)
     # model
     n_layers: int = 4  # lower encoder layers kept (all-MiniLM-L6-v2 has 6)
     dropout: float = 0.1
@@ -87,6 +90,7 @@ class TrainConfig:
             max_question=self.max_question,
             max_prev=self.max_prev,
             max_unit_tokens=self.max_unit_tokens,
+            **({"features": tuple(self.features)} if self.features else {}),
         )
 
     @classmethod
@@ -107,6 +111,8 @@ class TrainConfig:
         """What the prepared data depends on (so a cache is reused only when these match)."""
         keys = ["data", "seed", "max_len", "max_target", "target_stride", "max_question", "max_prev",
                 "max_unit_tokens", "negative_keep", "limit", "extra_data", "vocab_extension"]
+        if self.features:  # left out when empty, so older runs keep their keys
+            keys.append("features")
         blob = json.dumps({k: getattr(self, k) for k in keys}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 

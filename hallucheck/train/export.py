@@ -135,7 +135,7 @@ def export_run(
     """Export ``run_dir/<checkpoint>`` to ``out_dir`` (default ``run_dir/export``); returns the package config."""
     import torch
 
-    from hallucheck.models.tagger_features import FEATURE_NAMES, N_FEATURES, TOKEN_TYPES
+    from hallucheck.models.tagger_features import TOKEN_TYPES
     from hallucheck.train.loop import build_model, predict_probs
 
     run = Path(run_dir)
@@ -151,7 +151,7 @@ def export_run(
     sample = build_examples(cfg.data, "calib", tokenizer, cfg.encoder_settings(), 1.0, cfg.seed, sample_answers)
     ref = predict_probs(model, sample)
     fp32 = out / "model.fp32.onnx"
-    export_onnx(model, fp32, N_FEATURES)
+    export_onnx(model, fp32, len(cfg.encoder_settings().features))
     int8 = out / "model.int8.onnx"
     quantize(fp32, int8)
     p32 = onnx_probs(fp32, sample)
@@ -171,7 +171,7 @@ def export_run(
     package = {
         "format": 1,
         "quantization": "int8-dynamic-per-channel" if use_int8 else "fp32",
-        "feature_names": list(FEATURE_NAMES),
+        "feature_names": list(cfg.encoder_settings().features),
         "token_types": list(TOKEN_TYPES[: cfg.n_types]) if cfg.n_types > 2 else ["supported", "unsupported"],
         "encoder": {
             "max_len": settings.max_len,

@@ -52,14 +52,13 @@ def build_model(cfg: TrainConfig, model_dir: str) -> Any:
     from torch import nn
     from transformers import BertModel
 
-    from hallucheck.models.tagger_features import N_FEATURES
     from hallucheck.train.model import SpanTagger
 
     encoder = BertModel.from_pretrained(model_dir, add_pooling_layer=False, local_files_only=True)
     if 0 < cfg.n_layers < len(encoder.encoder.layer):
         encoder.encoder.layer = nn.ModuleList(list(encoder.encoder.layer)[: cfg.n_layers])
         encoder.config.num_hidden_layers = cfg.n_layers
-    model = SpanTagger(encoder, N_FEATURES, cfg.dropout, cfg.n_types)
+    model = SpanTagger(encoder, len(cfg.encoder_settings().features), cfg.dropout, cfg.n_types)
     if cfg.freeze_word_embeddings:
         table = model.encoder.embeddings.word_embeddings.weight
         n_old = original_rows(model_dir)
@@ -83,14 +82,15 @@ def _same_up_to_int8(table: Any, base: Any) -> bool:
 def initial_weights(path: str, model: Any) -> dict[str, Any]:
     """Weights to start a run from: a checkpoint of an earlier run or a shipped tagger's ``model.onnx``.
 
-    A binary head is widened to the model's token types; a smaller word-embedding table (a run
+    A binary head is widened to the model's token types, a model of fewer features to its
+    features (new inputs start with zero weight); a smaller word-embedding table (a run
     before a vocabulary extension) fills the rows it has and leaves the new ones as initialised.
     An ONNX file's word table that is the base's up to int8 rounding (it was frozen) is replaced by
     the base's exact float rows.
     """
     import torch
 
-    from hallucheck.train.onnx_weights import state_dict_from_onnx, widen_head
+    from hallucheck.train.onnx_weights import state_dict_from_onnx, widen_features, widen_head
 
     own = model.state_dict()
     key = "encoder.embeddings.word_embeddings.weight"
@@ -102,6 +102,7 @@ def initial_weights(path: str, model: Any) -> dict[str, Any]:
     else:
         state = dict(torch.load(path, map_location="cpu", weights_only=False)["model"])
     state = widen_head(state, int(own["head.2.weight"].shape[0]))
+    state = widen_features(state, int(own["feature_embed.weight"].shape[1]))
     if key in state and state[key].shape != own[key].shape:
         table = own[key].clone()
         rows = min(table.shape[0], state[key].shape[0])

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["state_dict_from_onnx", "widen_head"]
+__all__ = ["state_dict_from_onnx", "widen_features", "widen_head"]
 
 _PREFIX = "inner."
 
@@ -113,4 +113,28 @@ def widen_head(state: dict[str, Any], n_types: int) -> dict[str, Any]:
     state = dict(state)
     state["head.2.weight"] = torch.cat([w[:1]] + [w[1:2]] * (n_types - 1), dim=0)
     state["head.2.bias"] = torch.cat([b[:1]] + [b[1:2] - shift] * (n_types - 1), dim=0)
+    return state
+
+
+def widen_features(state: dict[str, Any], n_features: int) -> dict[str, Any]:
+    """Weights of a tagger that read the first features of a longer list, made to read all ``n_features``.
+
+    The new inputs get zero weights where they enter (the feature projection and the head), so
+    the widened model computes exactly what the old one did until training gives them a use.
+    Only appending is supported: the old model's features must be the first ones of the new list
+    (``BASE_FEATURES`` then ``polarity_clash``).
+    """
+    import torch
+
+    proj = state["feature_embed.weight"]
+    n_old = int(proj.shape[1])
+    if n_old == n_features:
+        return state
+    if n_old > n_features:
+        raise ValueError(f"cannot narrow a tagger that reads {n_old} features to {n_features}")
+    extra = n_features - n_old
+    state = dict(state)
+    state["feature_embed.weight"] = torch.cat([proj, proj.new_zeros(proj.shape[0], extra)], dim=1)
+    head = state["head.0.weight"]
+    state["head.0.weight"] = torch.cat([head, head.new_zeros(head.shape[0], extra)], dim=1)
     return state

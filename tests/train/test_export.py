@@ -14,14 +14,22 @@ pytest.importorskip("onnx")
 pytestmark = [pytest.mark.train, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path, tiny_data: Path):  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module", params=["base", "polarity"])
+def exported(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path,
+             tiny_data: Path):  # type: ignore[no-untyped-def]
+    """A tiny run exported: with the ten base inputs, and with every input (polarity_clash too)."""
+    from dataclasses import replace
+
+    from hallucheck.models.tagger_features import FEATURE_NAMES
     from hallucheck.train.export import export_run
     from hallucheck.train.loop import train
     from tests.train.conftest import make_config
 
     run = tmp_path_factory.mktemp("export_run")
-    train(make_config(tiny_model_dir, tiny_data), run, echo=False)
+    cfg = make_config(tiny_model_dir, tiny_data)
+    if request.param == "polarity":
+        cfg = replace(cfg, features=list(FEATURE_NAMES))
+    train(cfg, run, echo=False)
     out = run / "pkg"
     package = export_run(run, out, sample_answers=3)
     return run, out, package
@@ -47,6 +55,8 @@ def test_package_layout(exported) -> None:  # type: ignore[no-untyped-def]
     assert cfg["quantization"] in ("int8-dynamic-per-channel", "fp32")
     assert cfg["export_check"]["fp32_onnx_max_abs_diff"] < 1e-4
     assert cfg["train_data_sha256"] == package["train_data_sha256"]
+    trained, _ = _final_model(exported[0])
+    assert tuple(cfg["feature_names"]) == trained.encoder_settings().features
 
 
 def test_onnx_spans_equal_torch_spans(exported, tiny_data: Path) -> None:  # type: ignore[no-untyped-def]
@@ -62,9 +72,7 @@ def test_onnx_spans_equal_torch_spans(exported, tiny_data: Path) -> None:  # typ
     # compare the fp32 graph exactly (int8 is checked by the export's own accuracy gate)
     fp32_dir = run / "fp32"
     fp32_dir.mkdir(exist_ok=True)
-    from hallucheck.models.tagger_features import N_FEATURES
-
-    export_onnx(model, fp32_dir / "model.onnx", N_FEATURES)
+    export_onnx(model, fp32_dir / "model.onnx", len(cfg.encoder_settings().features))
     for name in ("tokenizer.json", "config.json"):
         (fp32_dir / name).write_bytes((out / name).read_bytes())
     tagger = Tagger(fp32_dir)
@@ -129,7 +137,6 @@ def test_weights_read_back_from_onnx_give_the_same_probabilities(exported, preci
     """A run can start from a shipped model.onnx: its weights read back reproduce its outputs."""
     import onnxruntime as ort
 
-    from hallucheck.models.tagger_features import N_FEATURES
     from hallucheck.train.data import build_examples, load_tokenizer
     from hallucheck.train.export import export_onnx, quantize
     from hallucheck.train.loop import build_model, collate, initial_weights
@@ -138,7 +145,7 @@ def test_weights_read_back_from_onnx_give_the_same_probabilities(exported, preci
     run, _, _ = exported
     cfg, model = _final_model(run)
     path = run / f"readback-{precision}.onnx"
-    export_onnx(model, run / "readback-fp32.onnx", N_FEATURES)
+    export_onnx(model, run / "readback-fp32.onnx", len(cfg.encoder_settings().features))
     if precision == "int8":
         quantize(run / "readback-fp32.onnx", path)
     read = state_dict_from_onnx(path)
@@ -170,6 +177,20 @@ def test_a_binary_head_is_widened_with_the_same_unsupported_probability() -> Non
     assert torch.allclose(p2, p3, atol=1e-6)
     with pytest.raises(ValueError):
         widen_head({"head.2.weight": torch.randn(4, 5), "head.2.bias": torch.randn(4)}, 3)
+
+
+def test_widened_features_give_the_same_outputs_while_the_new_inputs_are_zero() -> None:
+    from hallucheck.train.onnx_weights import widen_features
+
+    state = {"feature_embed.weight": torch.randn(6, 3), "head.0.weight": torch.randn(6, 6 + 3)}
+    wide = widen_features(state, 5)
+    assert wide["feature_embed.weight"].shape == (6, 5) and wide["head.0.weight"].shape == (6, 11)
+    x = torch.randn(4, 3)
+    x_wide = torch.cat([x, torch.randn(4, 2)], dim=1)  # whatever the new inputs hold
+    assert torch.allclose(x @ state["feature_embed.weight"].T, x_wide @ wide["feature_embed.weight"].T, atol=1e-6)
+    assert widen_features(state, 3) is state
+    with pytest.raises(ValueError, match="cannot narrow"):
+        widen_features(state, 2)
 
 
 def test_the_shipped_tagger_reads_back_with_its_shared_word_table() -> None:

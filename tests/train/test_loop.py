@@ -97,6 +97,28 @@ def test_init_from_starts_at_the_given_weights(tiny_config, straight_run, tmp_pa
         assert torch.allclose(a[k], b[k]), k
 
 
+def test_init_from_a_model_of_fewer_features_starts_with_the_new_ones_unused(tiny_config, straight_run, tmp_path: Path) -> None:
+    from hallucheck.models.tagger_features import BASE_FEATURES, FEATURE_NAMES
+    from hallucheck.train.loop import train
+
+    straight = straight_run[0]
+    cfg = replace(tiny_config, init_from=str(straight / "final.pt"), max_steps=1, lr=0.0, head_lr=0.0,
+                  features=list(FEATURE_NAMES))
+    run = tmp_path / "wider"
+    train(cfg, run, echo=False)
+    a, b = _weights(straight), _weights(run)
+    n = len(BASE_FEATURES)
+    for k in a:
+        if k in ("feature_embed.weight", "head.0.weight"):
+            width = a[k].shape[1]
+            assert b[k].shape[1] == width + len(FEATURE_NAMES) - n, k
+            assert torch.allclose(a[k], b[k][:, :width]), k
+            assert not b[k][:, width:].any(), k  # the new input starts with zero weight
+        else:
+            assert torch.allclose(a[k], b[k]), k
+    assert json.loads((run / "config.json").read_text())["features"] == list(FEATURE_NAMES)
+
+
 def test_eval_checkpoints_and_eval_log_let_calib_choose_the_step(straight_run) -> None:
     run, _ = straight_run
     evals = [json.loads(line) for line in (run / "evals.jsonl").read_text().splitlines()]
