@@ -7,19 +7,6 @@ from collections import OrderedDict
 import pytest
 
 from hallucheck.models import tagger_evidence
-from hallucheck.models.tagger import TAGGER_DIR, tagger_available
-
-
-@pytest.fixture
-def tokenizer():  # type: ignore[no-untyped-def]
-    if not tagger_available():
-        pytest.skip("no shipped tagger")
-    from tokenizers import Tokenizer
-
-    tok = Tokenizer.from_file(str(TAGGER_DIR / "tokenizer.json"))
-    tok.no_padding()
-    tok.no_truncation()
-    return tok
 
 
 def test_view_cache_is_bounded_in_characters(monkeypatch: pytest.MonkeyPatch, tokenizer) -> None:  # type: ignore[no-untyped-def]

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from hallucheck.models.tagger_evidence import source_view
 from hallucheck.models.tagger_features import (
     TOKEN_TYPES,
@@ -15,19 +11,6 @@ from hallucheck.models.tagger_features import (
 
 CONFLICT = TOKEN_TYPES.index("conflict")
 BASELESS = TOKEN_TYPES.index("baseless")
-
-
-@pytest.fixture(scope="module")
-def tokenizer():  # type: ignore[no-untyped-def]
-    from tokenizers import Tokenizer
-
-    path = Path(__file__).resolve().parents[2] / "hallucheck" / "models" / "tagger" / "tokenizer.json"
-    if not path.is_file():
-        pytest.skip("shipped tokenizer missing")
-    tok = Tokenizer.from_file(str(path))
-    tok.no_padding()
-    tok.no_truncation()
-    return tok
 
 
 def _labels_by_word(answer: str, spans, tokenizer) -> dict[str, set[int]]:  # type: ignore[no-untyped-def]

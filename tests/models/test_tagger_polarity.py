@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from hallucheck.models.tagger_evidence import source_view
@@ -72,19 +70,6 @@ def test_german_and_chinese_negations() -> None:
     assert _marked("Die Gebühr ist nicht erstattungsfähig.", "Die Gebühr ist nicht erstattungsfähig.", "de") == []
     assert _marked("该费用不可退还。", "该费用可退还。", "zh-Hans") != []
     assert _marked("该费用不可退还。", "该费用不可退还。", "zh-Hans") == []
-
-
-@pytest.fixture(scope="module")
-def tokenizer():  # type: ignore[no-untyped-def]
-    from tokenizers import Tokenizer
-
-    path = Path(__file__).resolve().parents[2] / "hallucheck" / "models" / "tagger" / "tokenizer.json"
-    if not path.is_file():
-        pytest.skip("shipped tokenizer missing")
-    tok = Tokenizer.from_file(str(path))
-    tok.no_padding()
-    tok.no_truncation()
-    return tok
 
 
 def _window_marks(answer: str, source: str, tokenizer, settings: EncoderSettings):  # type: ignore[no-untyped-def]
