@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from hallucheck.errors import InputError
-from hallucheck.eval.split import PARTS
+from hallucheck.eval.split import PARTS, source_key
 from hallucheck.jsonio import display_name, iter_jsonl
 
 __all__ = [
@@ -148,7 +148,9 @@ def ragtruth_example(record: Mapping[str, Any], where: str = "record", line: int
             "contexts": _ragtruth_contexts(context, task),
             "answer": output,
             "task": task,
-            "metadata": {"id": str(rid)} if rid is not None else {},
+            # the split's key of its source: edits made of this answer carry it too (hallucheck
+            # data edits), so a fit's folds keep them with the answer they came from
+            "metadata": {**({"id": str(rid)} if rid is not None else {}), "source_key": source_key(record)},
         },
         where,
     )

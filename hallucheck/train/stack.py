@@ -297,7 +297,8 @@ def _extra_rows(
     dirs: dict[str, Path], detectors: list[str], label: dict[str, int], group: dict[str, str], data_of: dict[str, str]
 ) -> tuple[list[str], list[dict[str, float]]]:
     """The calib rows of the extra case files (keys ``NAME:calib:LINE``), recording each row's
-    label, source group and data set in the given maps. Answers whose only error is a citation
+    label, source group (shared with any row written from the same sources, whatever its file)
+    and data set in the given maps. Answers whose only error is a citation
     marker are left out, as in the per-language fits (the stack reads no marker evidence)."""
     from hallucheck.train.language_stack import language_rows
 
@@ -307,7 +308,9 @@ def _extra_rows(
         rows, fs = language_rows(d, detectors, "calib", citation_errors=False)
         for g, f in zip(rows, fs, strict=True):
             k = f"{name}:{g['key']}"
-            label[k], group[k], data_of[k] = int(g["label"]), f"{name}:{g['source']}", name
+            # the source key alone: an edit of a RAGTruth answer shares its sources, and so its
+            # fold, with the answer it was made from (no fold may see the same sources twice)
+            label[k], group[k], data_of[k] = int(g["label"]), g["source"], name
             keys.append(k)
             feats.append(f)
     return keys, feats

@@ -21,7 +21,10 @@ def _gold_row(ex: Any, part: str, key: str, analysis: Any) -> dict[str, Any]:
     case = ex.case
     from hallucheck.eval.split import source_key
 
-    if len(case.contexts) == 1:
+    recorded = (case.metadata or {}).get("source_key")
+    if recorded:  # RAGTruth's split key: its records, and the edits made of them, name it
+        source = str(recorded)
+    elif len(case.contexts) == 1:
         source = source_key({"task_type": case.task, "query": case.question, "context": case.contexts[0].text})
     else:  # generic data: the answers written from the same sources share a group
         from hallucheck.train.calibration import source_group

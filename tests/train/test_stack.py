@@ -83,17 +83,30 @@ def test_extra_cases_join_the_fit_and_are_reported_apart(ragtruth_path: Path, tm
                 fh.write(json.dumps({"question": f"When does shop {i} open?", "contexts": [{"id": "1", "text": source}],
                                      "answer": answer, "label": bool(spans), "spans": spans, "part": "calib",
                                      "language": "en"}) + "\n")
+        # an edit of a RAGTruth calib answer: it names the record's source key, and shares its fold
+        from hallucheck.eval.split import source_key
+        from hallucheck.train.data import read_records
+
+        _, rec = next(iter(read_records(ragtruth_path, "calib", 150)))
+        shared_key = source_key(rec)
+        fh.write(json.dumps({"question": rec["query"], "contexts": [{"id": "1", "text": "a context as the edit wrote it"}],
+                             "answer": "It is not what the record says.", "label": True,
+                             "spans": [{"start": 6, "end": 9}], "part": "calib", "language": "en",
+                             "metadata": {"source_key": shared_key, "edit": "negation"}}) + "\n")
     out = tmp_path / "learned.json"
     assert fit_policy(str(ragtruth_path), str(out), str(tmp_path / "cache"), detectors=CHEAP, limit=150,
                       extra_cases=(str(cases),), extra_weight=2.0) == 0
     spec = json.loads(out.read_text())
     report = spec["calib_report"]
     by_data = report["calib_oof_by_data"]
-    assert by_data["extra"]["n"] == 60 and by_data["ragtruth"]["n"] > 0
-    assert spec["extra_cases"] == [{"name": "extra", "answers": 60, "weight": 2.0}]
-    assert spec["stages"]["full"]["n_train"] == by_data["ragtruth"]["n"] + 60
+    assert by_data["extra"]["n"] == 61 and by_data["ragtruth"]["n"] > 0
+    assert spec["extra_cases"] == [{"name": "extra", "answers": 61, "weight": 2.0}]
+    assert spec["stages"]["full"]["n_train"] == by_data["ragtruth"]["n"] + 61
     oof = json.loads((tmp_path / "cache" / OOF_FILE).read_text())
-    assert sum(k.startswith("extra:calib:") for k in oof["keys"]) == 60
+    assert sum(k.startswith("extra:calib:") for k in oof["keys"]) == 61
+    group = dict(zip(oof["keys"], oof["group"]))
+    assert group["extra:calib:61"] == shared_key  # the file's last line
+    assert any(g == shared_key for k, g in group.items() if not k.startswith("extra:"))
     # the extra rows are judged with the rest, but RAGTruth's dev report and span rule stay RAGTruth's
     assert report["dev"]["full"]["n"] > 0 and "calib_span_cheap" in report
     # per task: RAGTruth's rows only, every one of them once
