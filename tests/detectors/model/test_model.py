@@ -78,6 +78,27 @@ def test_missing_model_dir_is_a_clear_error(tmp_path) -> None:  # type: ignore[n
         ModelDetector(max_windows=0)
 
 
+def test_a_tagger_reads_the_features_its_config_names(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import shutil
+
+    from hallucheck.models.tagger import Tagger
+    from hallucheck.models.tagger_features import BASE_FEATURES
+
+    if not tagger_available():
+        pytest.skip("no shipped tagger")
+    shipped = Tagger()
+    assert shipped.settings.features == tuple(shipped.config["feature_names"]) == BASE_FEATURES
+    copy = tmp_path / "tagger"
+    shutil.copytree(TAGGER_DIR, copy, ignore=shutil.ignore_patterns("MODEL_CARD.md"))
+    config = json.loads((copy / "config.json").read_text(encoding="utf-8"))
+    for names in (["is_target", "sarcasm"], []):
+        config["feature_names"] = names
+        (copy / "config.json").write_text(json.dumps(config), encoding="utf-8")
+        with pytest.raises(TaggerUnavailable, match="other features"):
+            Tagger(copy)
+
+
 def test_policy_features_do_not_move_with_the_span_threshold() -> None:
     case = Case(
         question="Where was the company founded?",
