@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from hallucheck.models.tagger_evidence import SourceView, source_view
-from hallucheck.models.tagger_features import FEATURE_NAMES, EncoderSettings, Window, encode_answer_windows
+from hallucheck.models.tagger_features import EncoderSettings, Window, encode_answer_windows
 from hallucheck.text import Segment
 from hallucheck.text.language import same_language
 from hallucheck.text.tokens import Token
@@ -123,9 +123,12 @@ class Tagger:
         self.model_dir = d
         self.config: dict[str, Any] = json.loads((d / "config.json").read_text(encoding="utf-8"))
         names = tuple(self.config.get("feature_names", ()))
-        if not names or any(n not in FEATURE_NAMES for n in names):
-            raise TaggerUnavailable(f"tagger in {d} was trained with other features than this version computes")
-        self.settings = EncoderSettings(**self.config["encoder"], features=names)
+        try:  # EncoderSettings refuses names this version does not compute
+            if not names:
+                raise ValueError("its config names no features")
+            self.settings = EncoderSettings(**self.config["encoder"], features=names)
+        except ValueError as exc:
+            raise TaggerUnavailable(f"tagger in {d} was trained with other features than this version computes: {exc}") from exc
         self.threshold = float(self.config.get("threshold", 0.5))
         self.token_types: tuple[str, ...] = tuple(self.config.get("token_types", ("supported", "unsupported")))
         try:

@@ -72,23 +72,23 @@ def _record_line(chunk: Sequence[Any]) -> bool:
     return bool(words) and words[-1].text.lower() in _RECORD_VALUES and any(t.text == ":" for t in chunk)
 
 
-def clauses_of(tokens: Sequence[Any], language: str, offset: int = 0) -> tuple[Clause, ...]:
-    """The clauses of some tokens (hallucheck Tokens of a sentence or a unit of source text);
-    character offsets shifted by ``offset``."""
+def clauses_of(tokens: Sequence[Any], language: str) -> tuple[Clause, ...]:
+    """The clauses of some tokens (hallucheck Tokens of a sentence or a unit of source text), with
+    the tokens' character offsets."""
     out: list[Clause] = []
     for chunk in _chunks(tokens):
-        out.extend(_clauses(polarity_symbols(chunk, language), offset))
+        out.extend(_clauses(polarity_symbols(chunk, language)))
     return tuple(out)
 
 
-def _clauses(symbols: Sequence[Any], offset: int) -> list[Clause]:
+def _clauses(symbols: Sequence[Any]) -> list[Clause]:
     out: list[Clause] = []
     current: list[Any] = []
     for sym in [*symbols, None]:
         if sym is None or sym.form == BREAK:
             forms = frozenset(s.form for s in current if s.content)
             if forms:
-                words = tuple((s.form, s.start + offset, s.end + offset) for s in current if s.content or s.form == NEG)
+                words = tuple((s.form, s.start, s.end) for s in current if s.content or s.form == NEG)
                 out.append(Clause(forms, words))
             current = []
         else:

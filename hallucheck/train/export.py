@@ -148,10 +148,11 @@ def export_run(
     model.load_state_dict(state["model"])
     model.eval()
     tokenizer = load_tokenizer(model_dir)
-    sample = build_examples(cfg.data, "calib", tokenizer, cfg.encoder_settings(), 1.0, cfg.seed, sample_answers)
+    settings = cfg.encoder_settings()
+    sample = build_examples(cfg.data, "calib", tokenizer, settings, 1.0, cfg.seed, sample_answers)
     ref = predict_probs(model, sample)
     fp32 = out / "model.fp32.onnx"
-    export_onnx(model, fp32, len(cfg.encoder_settings().features))
+    export_onnx(model, fp32, len(settings.features))
     int8 = out / "model.int8.onnx"
     quantize(fp32, int8)
     p32 = onnx_probs(fp32, sample)
@@ -167,11 +168,10 @@ def export_run(
     fp32.unlink()
     int8.unlink()
     shutil.copyfile(Path(model_dir) / "tokenizer.json", out / "tokenizer.json")
-    settings = cfg.encoder_settings()
     package = {
         "format": 1,
         "quantization": "int8-dynamic-per-channel" if use_int8 else "fp32",
-        "feature_names": list(cfg.encoder_settings().features),
+        "feature_names": list(settings.features),
         "token_types": list(TOKEN_TYPES[: cfg.n_types]) if cfg.n_types > 2 else ["supported", "unsupported"],
         "encoder": {
             "max_len": settings.max_len,
