@@ -1,4 +1,5 @@
-"""``hallucheck train`` (fit the span tagger) and ``hallucheck train-policy`` (fit the learned policy).
+"""``hallucheck train`` (fit the span tagger), ``train-pairs`` (the sentence-pair model) and
+``train-policy`` (fit the learned policy).
 
 Both need the ``train`` extra; its libraries are imported only inside the commands.
 """
@@ -9,7 +10,7 @@ import typer
 
 from hallucheck.cli import app
 
-__all__ = ["train", "train_policy"]
+__all__ = ["train", "train_pairs", "train_policy"]
 
 
 @app.command("train")
@@ -26,6 +27,33 @@ def train(
     from hallucheck.train.run import run_training
 
     raise typer.Exit(run_training(config, run_dir, resume, max_steps, limit, export, export_dir))
+
+
+@app.command("train-pairs")
+def train_pairs(
+    config: str = typer.Option(..., "--config", help="JSON pair-model config (hallucheck/train/configs/pairs-*.json)"),
+    run_dir: str = typer.Option("runs/pairs", "--run-dir", help="checkpoints, logs and the pair files it builds"),
+    max_steps: int | None = typer.Option(None, "--max-steps", help="stop this session after this many steps"),
+    export_dir: str | None = typer.Option(None, "--export-dir", help="export the run to int8 ONNX here (after training)"),
+) -> None:
+    """Train (or resume) the sentence-pair model the ``nli`` detector ships with; optionally export it."""
+    from pathlib import Path
+
+    from hallucheck.errors import InputError
+    from hallucheck.train.pair_loop import PairConfig, export_pairs
+    from hallucheck.train.pair_loop import train_pairs as run
+
+    try:
+        cfg = PairConfig.from_json(Path(config).read_text(encoding="utf-8"))
+    except (OSError, ValueError, TypeError) as exc:
+        raise InputError(f"cannot read pair config {config}: {exc}") from None
+    last = run(cfg, run_dir, stop_after=max_steps)
+    if last:
+        typer.echo(f"last eval: {last}")
+    if export_dir:
+        check = export_pairs(run_dir, export_dir)
+        typer.echo(f"exported to {export_dir}: int8 accuracy {check['int8']['accuracy']:.4f}, "
+                   f"float {check['float']['accuracy']:.4f}")
 
 
 @app.command("train-policy")

@@ -115,7 +115,10 @@ def test_missing_extra_says_what_to_install(module: str, args: tuple[str, ...], 
 
 
 def test_nli_without_a_model_says_how_to_give_one(invoke, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from hallucheck.detectors.model import nli
+
     monkeypatch.delenv("HALLUCHECK_NLI_MODEL", raising=False)
+    monkeypatch.setattr(nli, "SHIPPED_MODEL", tmp_path / "no-pair-model")  # an installation without it
     case = tmp_path / "case.json"
     case.write_text(json.dumps(GOOD), encoding="utf-8")
     proc = invoke("detect", str(case), "-d", "nli")

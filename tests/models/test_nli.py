@@ -50,9 +50,12 @@ def test_path_errors(tmp_path: Path) -> None:
         NLIModel(tmp_path, backend="onnx")
 
 
-def test_detector_without_model_path_says_what_to_do() -> None:
+def test_detector_without_any_model_says_what_to_do(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from hallucheck.detectors import get_detector
+    from hallucheck.detectors.model import nli
 
+    monkeypatch.delenv(nli.MODEL_ENV, raising=False)
+    monkeypatch.setattr(nli, "SHIPPED_MODEL", tmp_path)  # an installation without the pair model
     with pytest.raises(ValueError, match="needs model_path"):
         get_detector("nli")
 
@@ -132,7 +135,8 @@ def test_nli_and_consistency_detectors_run_with_a_model(tiny_nli: Path) -> None:
     f = nli.detect(CaseAnalysis(case))
     assert f.error is None and 0.0 <= f.risk <= 1.0
     assert len(f.details["sentences"]) == 2
-    assert set(f.features) == {"nli_max_contradiction", "nli_min_entailment", "nli_mean_entailment", "nli_frac_not_entailed"}
+    assert set(f.features) == {"nli_max_contradiction", "nli_mean_contradiction", "nli_n_contradicted", "nli_min_entailment",
+                               "nli_mean_entailment", "nli_frac_not_entailed"}
     for s in f.spans:
         assert s.evidence and s.evidence[0].text.startswith("The bridge")
     cons = get_detector("consistency", nli_model_path=str(tiny_nli), threshold=0.0)

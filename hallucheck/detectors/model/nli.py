@@ -6,9 +6,11 @@ the top units of a lexical retrieval over the sources. A sentence whose contradi
 reaches ``threshold`` becomes a ``contradiction`` span; one that is neither entailed nor
 contradicted (entailment below ``1 - threshold``) becomes a ``baseless`` span with a lower score.
 
-No model ships: pass ``model_path``, or set ``HALLUCHECK_NLI_MODEL`` so that the command line and
-the service, which build detectors by name, find it too (see :mod:`hallucheck.models.nli` for the
-accepted layouts).
+The model: hallucheck's own sentence-pair model (``hallucheck/models/nli_pairs``: a 4-layer
+MiniLM cross-encoder that reads the languages of the multilingual tagger, trained with
+``hallucheck train-pairs`` on RAGTruth sentences, contradiction edits and their unedited twins),
+unless ``model_path`` or ``HALLUCHECK_NLI_MODEL`` names another local NLI cross-encoder (see
+:mod:`hallucheck.models.nli` for the accepted layouts).
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from hallucheck.detectors.base import BaseDetector
 from hallucheck.errors import InputError
 from hallucheck.types import Evidence, Finding, Role, Span
 
-__all__ = ["MODEL_ENV", "NLIDetector", "sentence_premises"]
+__all__ = ["MODEL_ENV", "NLIDetector", "SHIPPED_MODEL", "sentence_premises"]
 
 MODEL_ENV = "HALLUCHECK_NLI_MODEL"
+SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "models" / "nli_pairs"
 
 _MIN_CHARS = 8
 
@@ -63,10 +66,22 @@ def sentence_premises(
     return out
 
 
+def _model_max_length(path: Path, default: int = 256) -> int:
+    """The pair length a model was trained at (its ``config.json``'s ``max_length``), else ``default``."""
+    import json
+
+    try:
+        value = json.loads((path.expanduser() / "config.json").read_text(encoding="utf-8")).get("max_length")
+    except (OSError, ValueError, AttributeError):
+        return default
+    return value if isinstance(value, int) and value > 0 else default
+
+
 class NLIDetector(BaseDetector):
-    """Options: ``model_path`` (required, or ``HALLUCHECK_NLI_MODEL``; a local NLI cross-encoder), ``backend``
-    ("auto" | "onnx" | "transformers"), ``threshold`` (contradiction probability for a span, 0.5),
-    ``top_k`` (evidence sentences joined into the premise), ``max_length`` (tokens per pair)."""
+    """Options: ``model_path`` (a local NLI cross-encoder; default ``HALLUCHECK_NLI_MODEL``, else the
+    shipped pair model), ``backend`` ("auto" | "onnx" | "transformers"), ``threshold``
+    (contradiction probability for a span, 0.5), ``top_k`` (evidence sentences joined into the
+    premise), ``max_length`` (tokens per pair; default the model's ``max_length``, else 256)."""
 
     name: ClassVar[str] = "nli"
 
@@ -79,16 +94,20 @@ class NLIDetector(BaseDetector):
         backend: Literal["auto", "onnx", "transformers"] = "auto",
         threshold: float = 0.5,
         top_k: int = 3,
-        max_length: int = 256,
+        max_length: int | None = None,
     ) -> None:
         model_path = model_path or os.environ.get(MODEL_ENV) or None
         if not model_path:
-            raise InputError(
-                "the nli detector needs model_path: a local directory with an NLI cross-encoder; none "
-                f"ships with hallucheck. Set {MODEL_ENV}=/models/nli (or detector_options={{'nli': "
-                "{'model_path': '/models/nli'}}). Its ONNX export (model.onnx + tokenizer.json + "
-                "config.json) runs as is; a Hugging Face checkpoint needs pip install 'hallucheck[train]'"
-            )
+            if not (SHIPPED_MODEL / "model.onnx").is_file():
+                raise InputError(
+                    "the nli detector needs model_path: this installation has no pair model. Set "
+                    f"{MODEL_ENV}=/models/nli (or detector_options={{'nli': {{'model_path': '/models/nli'}}}}); "
+                    "an ONNX export (model.onnx + tokenizer.json + config.json) runs as is, a Hugging "
+                    "Face checkpoint needs pip install 'hallucheck[train]'"
+                )
+            model_path = SHIPPED_MODEL
+        if max_length is None:
+            max_length = _model_max_length(Path(model_path))
         if not 0.0 < threshold < 1.0:
             raise ValueError("threshold must be between 0 and 1")
         from hallucheck.models.nli import get_nli_model
@@ -98,7 +117,8 @@ class NLIDetector(BaseDetector):
         self.top_k = top_k
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
-        feats = {"nli_max_contradiction": 0.0, "nli_min_entailment": 1.0, "nli_mean_entailment": 1.0, "nli_frac_not_entailed": 0.0}
+        feats = {"nli_max_contradiction": 0.0, "nli_mean_contradiction": 0.0, "nli_n_contradicted": 0.0,
+                 "nli_min_entailment": 1.0, "nli_mean_entailment": 1.0, "nli_frac_not_entailed": 0.0}
         rows = [i for i, s in enumerate(analysis.sentences) if len(s.text.strip()) >= _MIN_CHARS and any(c.isalnum() for c in s.text)]
         if not rows:
             return Finding(detector=self.name, risk=0.0, notes=["no sentence long enough to check"], flagged=False,
@@ -129,6 +149,8 @@ class NLIDetector(BaseDetector):
         ent_all = probs[:, 0]
         feats = {
             "nli_max_contradiction": float(probs[:, 2].max()),
+            "nli_mean_contradiction": float(probs[:, 2].mean()),
+            "nli_n_contradicted": float((probs[:, 2] >= self.threshold).sum()),
             "nli_min_entailment": float(ent_all.min()),
             "nli_mean_entailment": float(ent_all.mean()),
             "nli_frac_not_entailed": float((ent_all < 1.0 - self.threshold).mean()),

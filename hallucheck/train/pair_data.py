@@ -1,0 +1,182 @@
+"""Sentence pairs for the pair model: (best evidence, answer sentence) -> entailed / neutral / contradicted.
+
+Why a sentence-level pair model beside the span tagger: the tagger reads words against packed
+evidence and learns well where an answer copies its source, but a negated or reversed *paraphrase*
+shares few words with its source, so word-level inputs call it supported. A classifier of the
+whole sentence against its best source sentences is the comparison NLI models make, and it can
+be trained on exactly the cases the tagger misses.
+
+Each answer sentence becomes one pair. The premise is chosen the way the ``nli`` detector chooses
+it at run time (:func:`hallucheck.detectors.model.nli.sentence_premises`), so training and use
+read the same text. Labels come from the gold spans the sentence overlaps:
+
+- a span typed as a conflict (RAGTruth's "Evident/Subtle Conflict", our ``contradiction``) ->
+  ``contradiction``;
+- any other unsupported span (baseless, speculation) -> ``neutral``;
+- no span -> ``entailment``. Sentences of cases whose spans are citation faults are skipped:
+  a wrong citation marker says nothing about whether the sources entail the words.
+
+Edits (``hallucheck data edits``, ``data source-edits``) carry their own contrast: the edited
+sentence of an edit and the same sentence of its unedited original are both kept, so the model
+sees the pair that differs only by the edit. Torch-free: the run-time code is the same.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from hallucheck.eval.datasets import Example
+
+__all__ = ["PAIR_LABELS", "PairExample", "edit_pairs", "pair_label", "pairs_of_example", "pairs_of_source"]
+
+PAIR_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
+
+_MIN_CHARS = 8
+_SKIP_LABELS = frozenset({"invalid_citation"})
+
+
+@dataclass(frozen=True)
+class PairExample:
+    """One (premise, hypothesis) pair with its label index into :data:`PAIR_LABELS`.
+
+    ``group`` is the split key of the source the answer came from (edits share their original's),
+    ``kind`` what made the pair (``ragtruth``, an edit name, ``synth:<edit>``), for sampling and
+    for reporting per kind; ``language`` the answer's language.
+    """
+
+    premise: str
+    hypothesis: str
+    label: int
+    group: str
+    kind: str
+    language: str = "en"
+    index: int = -1  # the sentence's position in its answer
+
+
+def pair_label(label: str) -> int | None:
+    """The pair label of a gold span label (None: a label that says nothing about entailment)."""
+    low = label.strip().lower()
+    if low in _SKIP_LABELS:
+        return None
+    if "conflict" in low or "contradict" in low:
+        return PAIR_LABELS.index("contradiction")
+    return PAIR_LABELS.index("neutral")
+
+
+def _sentence_labels(example: Example, sentences: list[tuple[int, int]]) -> list[int] | None:
+    spans = example.gold.spans
+    labels = list(example.gold.labels) + ["baseless"] * (len(spans) - len(example.gold.labels))
+    mapped = [pair_label(lab) for lab in labels]
+    if any(m is None for m in mapped):
+        return None
+    out = []
+    for start, end in sentences:
+        hit = [m for (s, e), m in zip(spans, mapped) if s < end and e > start and m is not None]
+        out.append(max(hit) if hit else 0)  # contradiction (2) outranks neutral (1)
+    return out
+
+
+def pairs_of_example(example: Example, kind: str, top_k: int = 3) -> list[PairExample]:
+    """Every checkable sentence of an answer as a labelled pair (none for a citation-fault case)."""
+    from hallucheck.analysis import CaseAnalysis
+    from hallucheck.detectors.model.nli import sentence_premises
+
+    analysis = CaseAnalysis(example.case)
+    sents = analysis.sentences
+    labels = _sentence_labels(example, [(s.start, s.end) for s in sents])
+    if labels is None:
+        return []
+    premises = sentence_premises(analysis, top_k)
+    meta = example.case.metadata if isinstance(example.case.metadata, dict) else {}
+    group = str(meta.get("source_key") or meta.get("source_doc") or meta.get("id") or "")
+    out = []
+    for i, (seg, lab, prem) in enumerate(zip(sents, labels, premises)):
+        if len(seg.text.strip()) < _MIN_CHARS or not any(c.isalnum() for c in seg.text):
+            continue
+        premise = " ".join(t for _, t, _, _ in prem)
+        out.append(PairExample(premise, seg.text.strip(), lab, group, kind, analysis.language, i))
+    return out
+
+
+_UNEDITED = frozenset({"original", "twin_negation", "twin_antonym"})
+
+
+def edit_pairs(examples: Iterable[Example], prefix: str = "") -> Iterator[PairExample]:
+    """Pairs of an edit file: each edit's changed sentences, and the same sentences unedited.
+
+    An edit file holds, per answer, the unedited original (``metadata.edit == "original"``) and
+    its edits. From an edit only the sentences a gold span marks are kept (the rest repeat the
+    original); from the original, the sentences some edit changed, so every edited sentence has
+    its unedited twin. Faithful twins (a source edited together with the answer) keep their
+    marked sentence as entailed. Records are grouped by ``metadata.ragtruth_id`` (else the split
+    key) and must come original first or last; the file is read once, one answer at a time.
+    """
+    current: str | None = None
+    original: list[PairExample] = []
+    changed: set[int] = set()
+
+    def flush() -> Iterator[PairExample]:
+        for p in original:
+            if p.index in changed:
+                yield p
+
+    for ex in examples:
+        meta = ex.case.metadata if isinstance(ex.case.metadata, dict) else {}
+        key = str(meta.get("ragtruth_id") or meta.get("source_key") or "")
+        edit = str(meta.get("edit") or "original")
+        if key != current:
+            yield from flush()
+            current, original, changed = key, [], set()
+        kind = prefix + edit
+        if edit == "original":
+            original = pairs_of_example(ex, kind)
+            continue
+        pairs = pairs_of_example(ex, kind)
+        span_rows = _marked_indices(ex, pairs)
+        changed |= span_rows
+        for p in pairs:
+            if p.index in span_rows:
+                yield p
+    yield from flush()
+
+
+def _marked_indices(example: Example, pairs: list[PairExample]) -> set[int]:
+    """Sentence indices of the pairs whose sentence a gold span (or the edit's ``changed``) touches."""
+    meta = example.case.metadata if isinstance(example.case.metadata, dict) else {}
+    ranges = list(example.gold.spans)
+    ch = meta.get("changed")
+    if isinstance(ch, list) and len(ch) == 2:
+        ranges.append((int(ch[0]), int(ch[1])))
+    if not ranges:
+        return set()
+    from hallucheck.analysis import CaseAnalysis
+
+    sents = CaseAnalysis(example.case).sentences
+    out = set()
+    for p in pairs:
+        seg = sents[p.index]
+        if any(s < seg.end and e > seg.start for s, e in ranges):
+            out.add(p.index)
+    return out
+
+
+def pairs_of_source(path: str, format: str, mode: str, part: str, entail_keep: float = 1.0, seed: int = 0) -> Iterator[PairExample]:
+    """The pairs of one data file's ``part``: ``mode`` ``answers`` (every sentence, entailed ones
+    sampled) or ``edits`` (:func:`edit_pairs`)."""
+    from hallucheck.eval.datasets import load_dataset
+
+    examples = load_dataset(path, format, split=part)
+    if mode == "edits":
+        yield from edit_pairs(examples)
+        return
+    if mode != "answers":
+        raise ValueError(f"unknown pair source mode {mode!r} (answers, edits)")
+    rng = random.Random(seed)
+    for ex in examples:
+        meta = ex.case.metadata if isinstance(ex.case.metadata, dict) else {}
+        kind = "ragtruth" if format == "ragtruth" else f"synth:{meta.get('edit', 'case')}"
+        for p in pairs_of_example(ex, kind):
+            if p.label != 0 or rng.random() < entail_keep:
+                yield p

@@ -1,0 +1,81 @@
+"""A tiny pair-model run: it learns from pairs, resumes to the same weights, and exports a model the
+``nli`` detector loads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+pytestmark = pytest.mark.train
+
+
+def _config(tiny_model_dir: Path, tiny_data: Path, **kw: object):  # type: ignore[no-untyped-def]
+    from hallucheck.train.pair_loop import PairConfig, PairSource
+
+    base = {"sources": [PairSource(str(tiny_data), "ragtruth", "answers", 1.0)], "init_from": "",
+            "tokenizer": str(tiny_model_dir / "tokenizer.json"), "base_model": str(tiny_model_dir),
+            "vocab_extension": "", "n_layers": 2, "max_len": 64, "batch_size": 2, "max_steps": 4,
+            "checkpoint_every": 1, "eval_every": 2, "eval_pairs": 50, "warmup": 0.25}
+    return PairConfig(**{**base, **kw})
+
+
+@pytest.fixture(scope="module")
+def straight(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path, tiny_data: Path):  # type: ignore[no-untyped-def]
+    from hallucheck.train.pair_loop import train_pairs
+
+    run = tmp_path_factory.mktemp("pairs")
+    return run, train_pairs(_config(tiny_model_dir, tiny_data), run)
+
+
+def test_a_run_builds_pairs_checkpoints_and_evaluates(straight) -> None:  # type: ignore[no-untyped-def]
+    run, last = straight
+    assert (run / "DONE").read_text() == "4"
+    train = [json.loads(x) for x in (run / "pairs-train.jsonl").read_text().splitlines()]
+    # the fixture's even answers state a wrong year: a conflict in their first sentence
+    assert {p["label"] for p in train} == {0, 2} and all(p["kind"] == "ragtruth" for p in train)
+    assert last["step"] == 4 and 0.0 <= last["accuracy"] <= 1.0
+    assert [json.loads(x)["step"] for x in (run / "evals.jsonl").read_text().splitlines()] == [2, 4]
+
+
+def test_a_resumed_run_ends_with_the_same_weights(straight, tmp_path: Path, tiny_model_dir: Path, tiny_data: Path) -> None:  # type: ignore[no-untyped-def]
+    from hallucheck.train.pair_loop import train_pairs
+
+    train_pairs(_config(tiny_model_dir, tiny_data), tmp_path, stop_after=3)
+    assert not (tmp_path / "DONE").exists()
+    train_pairs(_config(tiny_model_dir, tiny_data), tmp_path)
+    assert "resumed at step 3" in (tmp_path / "log.txt").read_text()
+    a = torch.load(straight[0] / "checkpoint.pt", weights_only=False)["model"]
+    b = torch.load(tmp_path / "checkpoint.pt", weights_only=False)["model"]
+    assert all(torch.allclose(a[k], b[k]) for k in a)
+
+
+def test_an_unknown_config_field_is_refused() -> None:
+    from hallucheck.train.pair_loop import PairConfig
+
+    with pytest.raises(ValueError, match="unknown pair config field"):
+        PairConfig.from_json('{"sources": [], "epochs": 3}')
+
+
+def test_the_export_runs_in_the_nli_detector(straight, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from hallucheck import Case
+    from hallucheck.analysis import CaseAnalysis
+    from hallucheck.detectors import get_detector
+    from hallucheck.train.pair_loop import export_pairs
+
+    check = export_pairs(straight[0], tmp_path)
+    cfg = json.loads((tmp_path / "config.json").read_text())
+    assert cfg["id2label"] == {"0": "entailment", "1": "neutral", "2": "contradiction"} and cfg["max_length"] == 64
+    assert abs(check["int8"]["accuracy"] - check["float"]["accuracy"]) <= 0.25  # a 2-layer toy, 32 wide
+    nli = get_detector("nli", model_path=str(tmp_path))
+    assert nli.model.max_length == 64  # read from the exported config
+    case = Case(question="When?", contexts=["The bridge was built in 1901 by the council."],
+                answer="The bridge was built in 1904. It is long.")
+    finding = nli.detect(CaseAnalysis(case))
+    rows = finding.details["sentences"]
+    assert len(rows) == 2
+    assert all(np.isclose(r["entailment"] + r["neutral"] + r["contradiction"], 1.0, atol=1e-3) for r in rows)
