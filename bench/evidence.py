@@ -28,7 +28,9 @@ For every case the default checker (or ``--detectors`` / ``--policy``) writes a 
 Beside each verdict rate, ``found`` is the share where the detector that owns the evidence
 (``citations`` for markers, ``numbers`` for figures, the tagger ``model`` for a contradiction span on
 RAGTruth's negation, antonym and role edits) has the span in its own finding, whatever the
-verdict: the gap between the two is what the policy throws away.
+verdict: the gap between the two is what the policy throws away. ``--reader nli`` reads the
+``nli`` detector's finding there instead of the tagger's (with ``--detectors ...,nli``); for the
+unedited originals the column gives the share the reader flags.
 Writes bench/results/evidence_<split>.json.
 """
 
@@ -95,8 +97,11 @@ class Tally:
 
 
 def _measure(
-    records: Iterable[dict[str, Any]], checker: Any, limit: int | None, progress: str, kinds: set[str] | None = None
+    records: Iterable[dict[str, Any]], checker: Any, limit: int | None, progress: str, kinds: set[str] | None = None,
+    reader: str = "model",
 ) -> dict[str, Tally]:
+    """Tally the cases; ``reader`` is the detector whose own finding the last column reads for the
+    contradiction edits (the tagger ``model`` by default, or e.g. ``nli``)."""
     from hallucheck.eval.datasets import generic_example
 
     tallies: dict[str, Tally] = defaultdict(Tally)
@@ -114,16 +119,20 @@ def _measure(
         changed = rec["metadata"].get("changed")
         if not gold and changed:
             # a faithful twin edit: a mark on its new words is a false one (of the verdict; of the tagger)
-            model = report.finding("model")
+            model = report.finding(reader)
             tallies[kind].add(report.hallucinated, report.hallucinated and _overlaps(report.spans, tuple(changed), None),
                               model is not None and _overlaps(model.spans, tuple(changed), None), with_gold=False,
                               with_changed=True)
         elif not gold:
-            tallies[kind].add(report.hallucinated, False, False, with_gold=False)
+            # an unedited original: does the reader's own finding flag it anyway?
+            own = report.finding(reader) if kind == "original" else None
+            tallies[kind].add(report.hallucinated, False, own is not None and own.flagged, with_gold=False)
         else:
             label = LABEL.get(kind)
             on_edit = report.hallucinated and all(_overlaps(report.spans, g, label) for g in gold)
             owner = OWNER.get(kind)
+            if owner is not None and owner[0] == "model":
+                owner = (reader, owner[1])
             found = False
             if owner is not None:
                 finding = report.finding(owner[0])
@@ -207,14 +216,15 @@ def _print(result: dict[str, Any]) -> None:
             print(f"| {k} | " + " | ".join(cells) + " |")
     edits = result.get("ragtruth_edits")
     if edits:
+        reader = result.get("reader", "model")
         print("\nRAGTruth contradiction edits (English): flagged with a span on the edit; originals: flagged at all;"
-              " tagger: the model's own finding has a contradiction span on the edit; twin_* (faithful): a span on the"
-              " changed words (a false mark)\n")
-        print("| kind | n | flagged with span on edit | flagged at all | tagger |")
+              f" {reader}: its own finding has a contradiction span on the edit (originals: it flags them at all);"
+              " twin_* (faithful): a span on the changed words (a false mark)\n")
+        print(f"| kind | n | flagged with span on edit | flagged at all | {reader} |")
         print("|---|---|---|---|---|")
         for k, row in edits["per_kind"].items():
             on_edit = _pct(row["flagged_with_span_on_edit"]) if k != "original" else "—"
-            tagger = _pct(row["found_by_owner"]) if k in OWNER or k.startswith("twin_") else "—"
+            tagger = _pct(row["found_by_owner"]) if k in OWNER or k.startswith("twin_") or k == "original" else "—"
             print(f"| {k} | {row['n']} | {on_edit} | {_pct(row['flagged'])} | {tagger} |")
 
 
@@ -233,6 +243,8 @@ def main() -> None:
     ap.add_argument("--detectors", default=None, help="comma-separated detectors (default: the default stack)")
     ap.add_argument("--policy", default="default")
     ap.add_argument("--name", default=None, help="result file name (default evidence_<split>)")
+    ap.add_argument("--reader", default="model",
+                    help="the detector whose own spans the last column of the edits table reads (model, nli, ...)")
     args = ap.parse_args()
 
     from hallucheck.batch import CheckerSpec, checker_for
@@ -248,6 +260,7 @@ def main() -> None:
         "policy": checker.policy.name,
         "limit_per_kind": args.limit,
         "kinds": sorted(kinds) if kinds else None,
+        "reader": args.reader,
         "languages": {},
     }
     for lang in [x.strip() for x in args.langs.split(",") if x.strip()]:
@@ -255,11 +268,11 @@ def main() -> None:
         if not path.exists():
             sys.stderr.write(f"{path}: missing (make it with: hallucheck data synth SOURCE_DIR --lang {lang} --out {path})\n")
             continue
-        tallies = _measure(_read(path, args.split), checker, args.limit, lang, kinds)
+        tallies = _measure(_read(path, args.split), checker, args.limit, lang, kinds, args.reader)
         result["languages"][lang] = _summary(tallies)
         result["languages"][lang]["file"] = str(path)
     if args.edits is not None:
-        tallies = _measure(_read(args.edits, args.split), checker, args.limit, "ragtruth edits", kinds)
+        tallies = _measure(_read(args.edits, args.split), checker, args.limit, "ragtruth edits", kinds, args.reader)
         result["ragtruth_edits"] = {"file": str(args.edits), "per_kind": {k: t.row() for k, t in sorted(tallies.items())}}
     result["seconds"] = round(time.perf_counter() - t0, 1)
     _print(result)

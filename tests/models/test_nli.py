@@ -60,6 +60,18 @@ def test_detector_without_any_model_says_what_to_do(monkeypatch: pytest.MonkeyPa
         get_detector("nli")
 
 
+def test_a_models_config_gives_its_use_defaults_and_ignores_bad_values(tmp_path: Path) -> None:
+    from hallucheck.detectors.model.nli import _model_defaults
+
+    (tmp_path / "config.json").write_text(json.dumps({"max_length": 160, "threshold": 0.8, "baseless_spans": False}))
+    assert _model_defaults(tmp_path) == {"max_length": 160, "threshold": 0.8, "baseless_spans": False}
+    (tmp_path / "config.json").write_text(json.dumps({"max_length": True, "threshold": 1.5, "baseless_spans": "no"}))
+    assert _model_defaults(tmp_path) == {}
+    (tmp_path / "config.json").write_text("[1, 2]")
+    assert _model_defaults(tmp_path) == {}
+    assert _model_defaults(tmp_path / "absent") == {}
+
+
 # ---------------------------------------------------------------- with a real (tiny) model
 
 
@@ -139,6 +151,17 @@ def test_nli_and_consistency_detectors_run_with_a_model(tiny_nli: Path) -> None:
                                "nli_mean_entailment", "nli_frac_not_entailed"}
     for s in f.spans:
         assert s.evidence and s.evidence[0].text.startswith("The bridge")
+    # a model's config sets the detector's defaults; the caller's options win
+    own = tiny_nli.parent / "with-defaults"
+    shutil.copytree(tiny_nli, own)
+    cfg = json.loads((own / "config.json").read_text())
+    (own / "config.json").write_text(json.dumps({**cfg, "threshold": 0.34, "baseless_spans": False}))
+    quiet = get_detector("nli", model_path=str(own))
+    assert quiet.threshold == 0.34 and quiet.baseless_spans is False
+    g = quiet.detect(CaseAnalysis(case))
+    assert all(s.label == "contradiction" for s in g.spans)
+    assert [s.start for s in g.spans] == [s.start for s in f.spans if s.label == "contradiction"]
+    assert get_detector("nli", model_path=str(own), threshold=0.5, baseless_spans=True).baseless_spans is True
     cons = get_detector("consistency", nli_model_path=str(tiny_nli), threshold=0.0)
     g = cons.detect(CaseAnalysis(case))
     # threshold 0 makes every related pair a conflict: the NLI path ran on the pair

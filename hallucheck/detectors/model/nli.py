@@ -4,7 +4,11 @@ Each answer sentence is the hypothesis; the premise is its best evidence — the
 the semantic layer aligned to it (``analysis.shared["semantic_alignment"]``) when that ran, else
 the top units of a lexical retrieval over the sources. A sentence whose contradiction probability
 reaches ``threshold`` becomes a ``contradiction`` span; one that is neither entailed nor
-contradicted (entailment below ``1 - threshold``) becomes a ``baseless`` span with a lower score.
+contradicted (entailment below ``1 - threshold``) becomes a ``baseless`` span with a lower score,
+unless ``baseless_spans`` is off. A model's ``config.json`` may set both defaults (``threshold``,
+``baseless_spans``): the shipped pair model's entailment is no verdict on its own (it was trained
+with most entailed sentences left out), and its contradiction probability is precise only near
+the top, so its config asks for contradiction spans at 0.8 and no baseless ones.
 
 The model: hallucheck's own sentence-pair model (``hallucheck/models/nli_pairs``: a 4-layer
 MiniLM cross-encoder that reads the languages of the multilingual tagger, trained with
@@ -66,22 +70,34 @@ def sentence_premises(
     return out
 
 
-def _model_max_length(path: Path, default: int = 256) -> int:
-    """The pair length a model was trained at (its ``config.json``'s ``max_length``), else ``default``."""
+def _model_defaults(path: Path) -> dict[str, Any]:
+    """The settings a model's ``config.json`` gives for its use: ``max_length`` (the pair length
+    it was trained at), ``threshold`` and ``baseless_spans``; those it does not give are absent."""
     import json
 
     try:
-        value = json.loads((path.expanduser() / "config.json").read_text(encoding="utf-8")).get("max_length")
-    except (OSError, ValueError, AttributeError):
-        return default
-    return value if isinstance(value, int) and value > 0 else default
+        raw = json.loads((path.expanduser() / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, Any] = {}
+    if isinstance(raw.get("max_length"), int) and not isinstance(raw["max_length"], bool) and raw["max_length"] > 0:
+        out["max_length"] = raw["max_length"]
+    if isinstance(raw.get("threshold"), float) and 0.0 < raw["threshold"] < 1.0:
+        out["threshold"] = raw["threshold"]
+    if isinstance(raw.get("baseless_spans"), bool):
+        out["baseless_spans"] = raw["baseless_spans"]
+    return out
 
 
 class NLIDetector(BaseDetector):
     """Options: ``model_path`` (a local NLI cross-encoder; default ``HALLUCHECK_NLI_MODEL``, else the
     shipped pair model), ``backend`` ("auto" | "onnx" | "transformers"), ``threshold``
-    (contradiction probability for a span, 0.5), ``top_k`` (evidence sentences joined into the
-    premise), ``max_length`` (tokens per pair; default the model's ``max_length``, else 256)."""
+    (contradiction probability for a span; default the model's ``threshold``, else 0.5),
+    ``baseless_spans`` (mark sentences not entailed; default the model's, else on), ``top_k``
+    (evidence sentences joined into the premise), ``max_length`` (tokens per pair; default the
+    model's ``max_length``, else 256)."""
 
     name: ClassVar[str] = "nli"
 
@@ -92,9 +108,10 @@ class NLIDetector(BaseDetector):
         self,
         model_path: str | Path | None = None,
         backend: Literal["auto", "onnx", "transformers"] = "auto",
-        threshold: float = 0.5,
+        threshold: float | None = None,
         top_k: int = 3,
         max_length: int | None = None,
+        baseless_spans: bool | None = None,
     ) -> None:
         model_path = model_path or os.environ.get(MODEL_ENV) or None
         if not model_path:
@@ -106,14 +123,16 @@ class NLIDetector(BaseDetector):
                     "Face checkpoint needs pip install 'hallucheck[train]'"
                 )
             model_path = SHIPPED_MODEL
-        if max_length is None:
-            max_length = _model_max_length(Path(model_path))
+        defaults = _model_defaults(Path(model_path))
+        max_length = max_length if max_length is not None else defaults.get("max_length", 256)
+        threshold = threshold if threshold is not None else defaults.get("threshold", 0.5)
         if not 0.0 < threshold < 1.0:
             raise ValueError("threshold must be between 0 and 1")
         from hallucheck.models.nli import get_nli_model
 
         self.model: Any = get_nli_model(model_path, backend, max_length)
         self.threshold = threshold
+        self.baseless_spans = baseless_spans if baseless_spans is not None else defaults.get("baseless_spans", True)
         self.top_k = top_k
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
@@ -141,7 +160,7 @@ class NLIDetector(BaseDetector):
                 spans.append(Span(start=seg.start, end=seg.end, text=seg.text, label="contradiction", score=round(float(con), 4),
                                   detector=self.name, reason=f"the evidence contradicts this sentence (NLI p={con:.2f})",
                                   evidence=evidence))
-            elif ent < 1.0 - self.threshold:
+            elif self.baseless_spans and ent < 1.0 - self.threshold:
                 spans.append(Span(start=seg.start, end=seg.end, text=seg.text, label="baseless", score=round(float(1.0 - ent) * 0.8, 4),
                                   detector=self.name,
                                   reason=f"the evidence does not entail this sentence (NLI entailment p={ent:.2f})",
