@@ -203,7 +203,7 @@ class OppositesDetector(BaseDetector):
                 # longer ("A; B" against a source sentence "B")
                 if sum(syms[i].content for i in mapping) < self.min_matched * (min(n_content, src.content) - 1):
                     continue
-                differences = self._differences(syms, src, ops, mapping)
+                differences = self._differences(syms, src, ops, mapping, verb_last=base_language(language) == "de")
                 differences += self._replaced_names(syms, case.answer, src, analysis.sources[src.source].text, ops, language)
                 for c in differences:
                     lo, hi = max(c.first - 1, 0), min(c.last + 1, len(syms))
@@ -252,7 +252,11 @@ class OppositesDetector(BaseDetector):
         return any(_supported(matched_map(forms, sources[n])[1], lo, hi) for n in more)
 
     def _differences(self, syms: list[Symbol], src: SourceSentence, ops: list[Opcode],
-                     mapping: dict[int, int]) -> list[_Conflict]:
+                     mapping: dict[int, int], verb_last: bool = False) -> list[_Conflict]:
+        """The flipped negations and opposite words between an answer sentence and a source
+        sentence. ``verb_last``: the language puts the verb at the end of the clause (German: "hat
+        den Plan genehmigt" / "abgelehnt"), so an opposite word there needs no more context than
+        one in the middle of the sentence."""
         out: list[_Conflict] = []
         s_matched = set(mapping.values())
         kinds = [None if tag == "equal" else _kind(syms[i1:i2], src.symbols[j1:j2]) for tag, i1, i2, j1, j2 in ops]
@@ -273,7 +277,7 @@ class OppositesDetector(BaseDetector):
                 continue
             if kind == "flipped_negation" and (_framed(syms, i1, i2) or _framed(src.symbols, j1, j2)):
                 continue
-            if not self._in_context(syms, src, ops, n):
+            if not self._in_context(syms, src, ops, n, edge_twice=not (verb_last and kind == "opposite_word")):
                 continue
             if i2 > i1:
                 start, end = syms[i1].start, syms[i2 - 1].end

@@ -67,6 +67,16 @@ def test_a_flipped_negation_is_a_contradiction_on_the_negation(answer: str, sour
         # an opposite that also negates without a negation word counts once
         ("酒店所有房間都禁止攜帶寵物。", "酒店所有房間都允許攜帶寵物。", "禁止"),
         ("The hotel allows pets in none of its rooms.", "The hotel allows pets in all of its rooms.", "none"),
+        # German puts the participle last: the opposite ends the sentence, with context on its left only
+        ("Der Rat hat den neuen Brückenplan im März abgelehnt.", "Der Rat hat den neuen Brückenplan im März genehmigt.",
+         "abgelehnt"),
+        ("Die Umsätze sind im letzten Jahr deutlich gesunken.", "Die Umsätze sind im letzten Jahr deutlich gestiegen.",
+         "gesunken"),
+        ("Le conseil a rejeté le nouveau projet de pont en mars.", "Le conseil a approuvé le nouveau projet de pont en mars.",
+         "rejeté"),
+        ("议会在三月否决了新的桥梁计划。", "议会在三月批准了新的桥梁计划。", "否决"),
+        ("議會在三月否決了新的橋樑計劃。", "議會在三月批准了新的橋樑計劃。", "否決"),
+        ("公司去年的利润大幅下跌，销售额增长了百分之十。", "公司去年的利润大幅上涨，销售额增长了百分之十。", "下跌"),
     ],
 )
 def test_an_opposite_word_is_a_contradiction_on_the_word(answer: str, source: str, word: str) -> None:
@@ -102,6 +112,8 @@ def test_an_opposite_word_is_a_contradiction_on_the_word(answer: str, source: st
         # a word and its opposite in two sentences that say different things
         ("The right upper quadrant contains the liver and the gallbladder.",
          "The right lower quadrant contains the appendix and the ovaries."),
+        # a German verb-final opposite in a sentence that otherwise says something else
+        ("Der Rat hat den Bauplan im März genehmigt.", "Die Stadt hat den Antrag der Firma im Mai abgelehnt."),
     ],
 )
 def test_no_contradiction_where_the_source_says_the_same(answer: str, source: str) -> None:
