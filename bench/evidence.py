@@ -118,10 +118,10 @@ def _measure(
         gold = [(s["start"], s["end"]) for s in rec["spans"]]
         changed = rec["metadata"].get("changed")
         if not gold and changed:
-            # a faithful twin edit: a mark on its new words is a false one (of the verdict; of the tagger)
-            model = report.finding(reader)
+            # a faithful twin edit: a mark on its new words is a false one (of the verdict; of the reader)
+            own = report.finding(reader)
             tallies[kind].add(report.hallucinated, report.hallucinated and _overlaps(report.spans, tuple(changed), None),
-                              model is not None and _overlaps(model.spans, tuple(changed), None), with_gold=False,
+                              own is not None and _overlaps(own.spans, tuple(changed), None), with_gold=False,
                               with_changed=True)
         elif not gold:
             # an unedited original: does the reader's own finding flag it anyway?

@@ -224,12 +224,12 @@ def train_pairs(cfg: PairConfig, run_dir: str | Path, stop_after: int | None = N
     model = _build_model(cfg, run)
     named = [(n, p) for n, p in model.named_parameters()]
     table = "encoder.embeddings.word_embeddings.weight"
-    groups = [{"params": [p for n, p in named if n.startswith("encoder.") and n != table], "lr": cfg.lr},
-              {"params": [p for n, p in named if not n.startswith("encoder.")], "lr": cfg.head_lr}]
     for n, p in named:
         if _frozen(n, cfg.freeze_layers) or n == table:
             p.requires_grad_(False)  # the tagger learned the rows; a few thousand steps would mostly disturb them
-    groups = [{**g, "params": [p for p in g["params"] if p.requires_grad]} for g in groups]
+    trained = [(n, p) for n, p in named if p.requires_grad]
+    groups = [{"params": [p for n, p in trained if n.startswith("encoder.")], "lr": cfg.lr},
+              {"params": [p for n, p in trained if not n.startswith("encoder.")], "lr": cfg.head_lr}]
     opt = torch.optim.AdamW(groups, weight_decay=cfg.weight_decay)
     warm = max(1, int(cfg.warmup * cfg.max_steps))
     sched = torch.optim.lr_scheduler.LambdaLR(

@@ -6,15 +6,14 @@ the top units of a lexical retrieval over the sources. A sentence whose contradi
 reaches ``threshold`` becomes a ``contradiction`` span; one that is neither entailed nor
 contradicted (entailment below ``1 - threshold``) becomes a ``baseless`` span with a lower score,
 unless ``baseless_spans`` is off. A model's ``config.json`` may set both defaults (``threshold``,
-``baseless_spans``): the shipped pair model's entailment is no verdict on its own (it was trained
-with most entailed sentences left out), and its contradiction probability is precise only near
-the top, so its config asks for contradiction spans at 0.8 and no baseless ones.
+``baseless_spans``): a model trained with most entailed sentences left out (as ``hallucheck
+train-pairs`` does) gives an entailment that is no verdict on its own, and may be precise only
+near the top of its contradiction probability.
 
-The model: hallucheck's own sentence-pair model (``hallucheck/models/nli_pairs``: a 4-layer
-MiniLM cross-encoder that reads the languages of the multilingual tagger, trained with
-``hallucheck train-pairs`` on RAGTruth sentences, contradiction edits and their unedited twins),
-unless ``model_path`` or ``HALLUCHECK_NLI_MODEL`` names another local NLI cross-encoder (see
-:mod:`hallucheck.models.nli` for the accepted layouts).
+The model: ``model_path`` or ``HALLUCHECK_NLI_MODEL`` names a local NLI cross-encoder (see
+:mod:`hallucheck.models.nli` for the accepted layouts); without either, a sentence-pair model
+shipped in ``hallucheck/models/nli_pairs`` (``hallucheck train-pairs``), when a release holds
+one. None ships now: docs/model.md says why.
 """
 
 from __future__ import annotations

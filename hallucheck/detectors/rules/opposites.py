@@ -173,6 +173,7 @@ class OppositesDetector(BaseDetector):
             return Finding(detector=self.name, risk=0.0, notes=["nothing to compare: empty answer or no source"],
                            flagged=False, features=feats)
         language = analysis.language
+        verb_last = base_language(language) == "de"
         sources, index = answer_sources(analysis)
         conflicts: list[_Conflict] = []
         fields = [(k, f) for k, sa in enumerate(analysis.sources) for f in _fields(sa, language)]
@@ -203,7 +204,7 @@ class OppositesDetector(BaseDetector):
                 # longer ("A; B" against a source sentence "B")
                 if sum(syms[i].content for i in mapping) < self.min_matched * (min(n_content, src.content) - 1):
                     continue
-                differences = self._differences(syms, src, ops, mapping, verb_last=base_language(language) == "de")
+                differences = self._differences(syms, src, ops, mapping, verb_last=verb_last)
                 differences += self._replaced_names(syms, case.answer, src, analysis.sources[src.source].text, ops, language)
                 for c in differences:
                     lo, hi = max(c.first - 1, 0), min(c.last + 1, len(syms))
