@@ -74,6 +74,10 @@ def synth_command(
         True, "--paraphrase/--no-paraphrase",
         help="Write the paraphrase and para_<edit> cases (--no-paraphrase: the files of before 2026-11-25 13:00 UTC).",
     ),
+    antonym: bool = typer.Option(
+        True, "--antonym/--no-antonym",
+        help="Write the antonym cases, one a section (--no-antonym: the files of before 2026-11-29).",
+    ),
 ) -> None:
     """Labelled QA and summary cases from your own documents, split train/calib/dev by document.
 
@@ -104,7 +108,7 @@ def synth_command(
     if not sections:
         raise InputError(f"{source_dir}: no paragraphs in {language} found in .html, .md or .txt files")
     partners = read_corpus(source_dir, partner_lang) if partner_lang else []
-    counts = _write(make_cases(sections, SynthOptions(seed=seed, paraphrase=paraphrase), partners), out)
+    counts = _write(make_cases(sections, SynthOptions(seed=seed, paraphrase=paraphrase, antonym=antonym), partners), out)
     sys.stderr.write(_summary(counts, out) + "\n")
 
 

@@ -8,7 +8,7 @@ For every section the generator writes, where the text allows:
   :mod:`hallucheck.synth.paraphrase`; one QA-style and one summary-style case), ``summary`` (sentences of several paragraphs in order),
   ``reorder`` (the same, reordered), ``cited`` (a copy with correct citation markers);
 - unfaithful answers (``label: true``) with exact spans: ``figure``, ``date``, ``unit``,
-  ``term``, ``negation``, ``speculation``, ``swap`` (see :mod:`hallucheck.synth.edits`), ``foreign``
+  ``term``, ``negation``, ``speculation``, ``swap``, ``antonym`` (see :mod:`hallucheck.synth.edits`), ``foreign``
   (a sentence from a section of another document, ``baseless``), ``citation_invalid`` (a marker
   naming a source id that does not exist) and ``citation_wrong`` (a marker naming a source that
   does not say it), both ``invalid_citation``;
@@ -54,6 +54,7 @@ GENERATOR = "hallucheck.synth/1"
 FAITHFUL_KINDS: tuple[str, ...] = ("copy", "reword", "paraphrase", "summary", "reorder", "cited", "cross_copy")
 EDIT_KINDS: tuple[str, ...] = (
     "figure", "date", "unit", "term", "negation", "speculation", "foreign", "citation_invalid", "citation_wrong", "swap",
+    "antonym",
 )
 _MAX_SOURCES = 8
 _MIN_SOURCES = 3
@@ -78,12 +79,13 @@ def default_partner(language: str) -> str:
 @dataclass(frozen=True)
 class SynthOptions:
     """What to generate: the seed, how often an unfaithful case also carries correct markers, and
-    whether to write the ``paraphrase`` and ``para_<edit>`` cases (off: the files as they were
-    before those kinds, so that earlier measurements can be reproduced)."""
+    whether to write the ``paraphrase`` and ``para_<edit>`` cases and the ``antonym`` cases (off:
+    the files as they were before those kinds, so that earlier measurements can be reproduced)."""
 
     seed: int = 13
     cited_share: float = 0.25
     paraphrase: bool = True
+    antonym: bool = True
 
 
 @dataclass
@@ -332,7 +334,7 @@ class _SectionWriter:
         yield from self._faithful()
         used: set[tuple[str, int, int]] = set()
         yield from self._figures()
-        for kind in [k for k in EDIT_KINDS if k not in ("figure", "swap") for _ in range(_REPEATS.get(k, 1))]:
+        for kind in [k for k in EDIT_KINDS if k not in ("figure", "swap", "antonym") for _ in range(_REPEATS.get(k, 1))]:
             style = "qa" if rng.random() < 0.6 else "summary"
             lo, hi = self._window(self.sec.paragraphs)
             spots = [sp for sp in self._spots(lo, hi)]
@@ -372,23 +374,25 @@ class _SectionWriter:
                 yield case
         if self.partner is not None:
             yield from self._cross()
-        yield from self._swap()
+        yield from self._late("swap")
         if self.options.paraphrase:
             yield from self._paraphrased()
+        if self.options.antonym:
+            yield from self._late("antonym")
 
-    def _swap(self) -> Iterator[dict[str, Any]]:
-        """One ``swap`` case, drawn with a generator of its own and written last, so that adding
-        the kind changed no case the generator wrote before it."""
-        self.rng = rng = random.Random(f"{self.options.seed}\x1f{self.lang}\x1f{self.sec.key}\x1fswap")
+    def _late(self, kind: str) -> Iterator[dict[str, Any]]:
+        """One case of a sentence edit added after the others (``swap``, ``antonym``), drawn with a
+        generator of its own, so that adding the kind changed no case the generator wrote before it."""
+        self.rng = rng = random.Random(f"{self.options.seed}\x1f{self.lang}\x1f{self.sec.key}\x1f{kind}")
         style = "qa" if rng.random() < 0.6 else "summary"
         lo, hi = self._window(self.sec.paragraphs)
         spots = self._spots(lo, hi)
         rng.shuffle(spots)
         ctx = EditContext(self.lang, "\n".join(self.sec.paragraphs), self.sec.terms, rng)
         for p, s in spots[:40]:
-            draft = SENTENCE_EDITS["swap"](self.sents[p][s], ctx)
+            draft = SENTENCE_EDITS[kind](self.sents[p][s], ctx)
             if draft is not None:
-                case = self._build("swap", style, lo, hi, self._companions(style, p, s, lo, hi), {(p, s): draft},
+                case = self._build(kind, style, lo, hi, self._companions(style, p, s, lo, hi), {(p, s): draft},
                                    cited=rng.random() < self.options.cited_share)
                 if case is not None:
                     yield case

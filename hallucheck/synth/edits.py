@@ -7,6 +7,8 @@ Faithful edits (``reword``) keep the meaning; unfaithful ones change it in one c
 - ``unit``: a unit swapped within its family (MB -> GB, minutes -> hours): ``contradiction``;
 - ``term``: a name or term replaced by another one of the same document: ``contradiction``;
 - ``negation``: a negation added or removed: ``contradiction``;
+- ``antonym``: a word replaced by its opposite ("enabled" -> "disabled", "本地" -> "远程"):
+  ``contradiction``;
 - ``speculation``: a hedging or hearsay phrase put in front: ``speculation``;
 - ``swap``: two names or terms of the sentence trade places ("dpkg calls apt" for "apt calls
   dpkg"): ``contradiction`` on both.
@@ -20,11 +22,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import regex
 
 from hallucheck.synth.draft import Draft
 from hallucheck.synth.lexicon import (
+    ANTONYMS,
     CAPITALISED_SENTENCE_WORDS,
     MONTHS,
     NEGATABLE,
@@ -412,6 +416,52 @@ def edit_negation(sentence: str, ctx: EditContext) -> Draft | None:
     return _negate_zh(sentence, ctx) if is_chinese(ctx.language) else _negate_latin(sentence, ctx)
 
 
+@lru_cache(maxsize=8)
+def _antonym_table(language: str) -> tuple[dict[str, str], regex.Pattern[str] | None]:
+    """The language's word -> opposite map and one pattern finding every word of it (longest first)."""
+    table: dict[str, str] = {}
+    for a, b in ANTONYMS.get(language, ()):
+        table.setdefault(a, b)
+        table.setdefault(b, a)
+    if not table:
+        return table, None
+    words = sorted(table, key=len, reverse=True)
+    if is_chinese(language):
+        return table, regex.compile("|".join(map(regex.escape, words)))
+    variants = [v for w in words for v in dict.fromkeys((w, w[:1].upper() + w[1:]))]
+    return table, regex.compile(r"(?<![\p{L}\p{N}_\-])(?:" + "|".join(map(regex.escape, variants)) + r")(?![\p{L}\p{N}_\-])")
+
+
+def edit_antonym(sentence: str, ctx: EditContext) -> Draft | None:
+    """Replace one word by its opposite. Not where the sentence already holds the opposite ("enable
+    or disable"), after a Chinese negator (不安全 is no place for 危险), nor where the edited
+    sentence is itself a source sentence."""
+    table, pattern = _antonym_table(ctx.language)
+    if pattern is None:
+        return None
+    lowered = sentence.lower()
+    options: list[tuple[int, int, str]] = []
+    for m in pattern.finditer(sentence):
+        word = m.group()
+        key = word if word in table else word[:1].lower() + word[1:]
+        new = table.get(key)
+        if new is None or new.lower() in lowered:
+            continue
+        if is_chinese(ctx.language) and m.start() and sentence[m.start() - 1] in _ZH_NEGATORS:
+            continue
+        if word[:1].isupper() and not key[:1].isupper():
+            new = new[:1].upper() + new[1:]
+        options.append((m.start(), m.end(), new))
+    if not options:
+        return None
+    start, end, new = ctx.rng.choice(options)
+    draft = Draft(sentence)
+    draft.replace(start, end, new, "contradiction")
+    if draft.text in ctx.source_text:
+        return None
+    return draft
+
+
 def _common_word(word: str, source_text: str) -> bool:
     """Whether a capitalised sentence-initial word is an ordinary word (lower-cased after a
     phrase put in front), not a name: it is a known function word, or the sources write it in
@@ -470,4 +520,5 @@ SENTENCE_EDITS: dict[str, SentenceEdit] = {
     "negation": edit_negation,
     "speculation": edit_speculation,
     "swap": edit_swap,
+    "antonym": edit_antonym,
 }

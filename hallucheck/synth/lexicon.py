@@ -7,6 +7,7 @@ detectors' words would only measure whether the detectors find their own words.
 from __future__ import annotations
 
 __all__ = [
+    "ANTONYMS",
     "CAPITALISED_SENTENCE_WORDS",
     "CITATION_WORD",
     "MONTHS",
@@ -129,3 +130,53 @@ MONTHS: dict[str, tuple[str, ...]] = {
 
 # The word of "[Source 1]"-style markers in each language.
 CITATION_WORD: dict[str, str] = {"en": "Source", "de": "Quelle", "fr": "Source", "zh-Hans": "来源", "zh-Hant": "來源"}
+
+# Words and their opposites, per language, for ``antonym`` edits ("enabled" -> "disabled", "本地" ->
+# "远程"). Both directions are used. Words of technical prose first (the corpus the generator reads
+# is documentation), then common ones. Latin entries match whole words; a lower-case entry also
+# matches with a capital first letter. Chinese entries match as characters.
+ANTONYMS: dict[str, tuple[tuple[str, str], ...]] = {
+    "en": (("enable", "disable"), ("enabled", "disabled"), ("enables", "disables"), ("allow", "forbid"),
+           ("allowed", "forbidden"), ("install", "uninstall"), ("installed", "uninstalled"), ("increase", "decrease"),
+           ("increases", "decreases"), ("before", "after"), ("first", "last"), ("newer", "older"), ("newest", "oldest"),
+           ("faster", "slower"), ("larger", "smaller"), ("higher", "lower"), ("minimum", "maximum"), ("start", "stop"),
+           ("started", "stopped"), ("visible", "hidden"), ("local", "remote"), ("stable", "unstable"),
+           ("secure", "insecure"), ("success", "failure"), ("succeeds", "fails"), ("correct", "incorrect"),
+           ("valid", "invalid"), ("required", "optional"), ("input", "output"), ("public", "private"),
+           ("easy", "difficult"), ("simple", "complex"), ("possible", "impossible"), ("available", "unavailable"),
+           ("compatible", "incompatible"), ("supported", "unsupported"), ("static", "dynamic"), ("upstream", "downstream"),
+           ("encrypted", "unencrypted"), ("compressed", "uncompressed"), ("inside", "outside"), ("early", "late"),
+           ("always", "rarely"), ("safe", "dangerous"), ("accept", "reject"), ("accepted", "rejected")),
+    "de": (("aktivieren", "deaktivieren"), ("aktiviert", "deaktiviert"), ("erlaubt", "verboten"),
+           ("installiert", "deinstalliert"), ("erhöht", "verringert"), ("erste", "letzte"), ("ersten", "letzten"),
+           ("neuere", "ältere"), ("neueren", "älteren"), ("schneller", "langsamer"), ("größer", "kleiner"),
+           ("höher", "niedriger"), ("Minimum", "Maximum"), ("starten", "stoppen"), ("gestartet", "gestoppt"),
+           ("sichtbar", "unsichtbar"), ("lokale", "entfernte"), ("lokalen", "entfernten"), ("stabil", "instabil"),
+           ("sicher", "unsicher"), ("möglich", "unmöglich"), ("gültig", "ungültig"), ("gültige", "ungültige"),
+           ("richtig", "falsch"), ("erforderlich", "optional"), ("Eingabe", "Ausgabe"), ("öffentliche", "private"),
+           ("öffentlichen", "privaten"), ("früher", "später"), ("kompatibel", "inkompatibel"), ("statisch", "dynamisch"),
+           ("statische", "dynamische"), ("verschlüsselt", "unverschlüsselt"), ("komprimiert", "unkomprimiert"),
+           ("Erfolg", "Fehlschlag"), ("einfacher", "schwieriger"), ("innerhalb", "außerhalb")),
+    "fr": (("activer", "désactiver"), ("activé", "désactivé"), ("activée", "désactivée"), ("autorisé", "interdit"),
+           ("autorisée", "interdite"), ("installé", "désinstallé"), ("augmente", "diminue"), ("augmenter", "diminuer"),
+           ("avant", "après"), ("premier", "dernier"), ("première", "dernière"), ("nouvelle", "ancienne"),
+           ("rapide", "lent"), ("grand", "petit"), ("grande", "petite"), ("supérieur", "inférieur"),
+           ("minimum", "maximum"), ("démarrer", "arrêter"), ("démarré", "arrêté"), ("visible", "invisible"),
+           ("local", "distant"), ("locale", "distante"), ("stable", "instable"), ("possible", "impossible"),
+           ("valide", "invalide"), ("correct", "incorrect"), ("correcte", "incorrecte"), ("obligatoire", "facultatif"),
+           ("entrée", "sortie"), ("public", "privé"), ("publique", "privée"), ("facile", "difficile"),
+           ("simple", "complexe"), ("compatible", "incompatible"), ("statique", "dynamique"), ("chiffré", "non chiffré"),
+           ("compressé", "décompressé"), ("succès", "échec"), ("sûr", "dangereux"), ("à l'intérieur", "à l'extérieur")),
+    "zh-Hans": (("启用", "禁用"), ("允许", "禁止"), ("安装", "卸载"), ("增加", "减少"), ("提高", "降低"), ("之前", "之后"),
+                ("最新", "最旧"), ("新版本", "旧版本"), ("更快", "更慢"), ("更多", "更少"), ("更大", "更小"), ("最大", "最小"),
+                ("最高", "最低"), ("打开", "关闭"), ("开启", "关闭"), ("本地", "远程"), ("安全", "危险"),
+                ("成功", "失败"), ("正确", "错误"), ("有效", "无效"), ("必需", "可选"), ("公开", "私有"), ("公钥", "私钥"),
+                ("简单", "复杂"), ("容易", "困难"), ("上游", "下游"), ("静态", "动态"), ("同步", "异步"), ("加密", "解密"),
+                ("压缩", "解压"), ("上传", "下载"), ("添加", "删除")),
+    "zh-Hant": (("啟用", "停用"), ("允許", "禁止"), ("安裝", "卸載"), ("增加", "減少"), ("提高", "降低"), ("之前", "之後"),
+                ("最新", "最舊"), ("新版本", "舊版本"), ("更快", "更慢"), ("更多", "更少"), ("更大", "更小"), ("最大", "最小"),
+                ("最高", "最低"), ("開啟", "關閉"), ("打開", "關閉"), ("本地", "遠端"), ("安全", "危險"),
+                ("成功", "失敗"), ("正確", "錯誤"), ("有效", "無效"), ("必需", "可選"), ("公開", "私有"), ("公鑰", "私鑰"),
+                ("簡單", "複雜"), ("容易", "困難"), ("上游", "下游"), ("靜態", "動態"), ("同步", "非同步"), ("加密", "解密"),
+                ("壓縮", "解壓縮"), ("上傳", "下載"), ("新增", "刪除")),
+}

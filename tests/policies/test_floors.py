@@ -41,6 +41,26 @@ def test_a_contradicted_figure_rejects_where_its_precision_holds() -> None:
     assert not any(n.startswith("floor:") for n in plain.notes)
 
 
+@pytest.mark.parametrize(
+    ("source", "answer", "word"),
+    [
+        ("The council approved the new bridge plan in March.", "The council rejected the new bridge plan in March.", "rejected"),
+        ("Der Rat hat den neuen Brückenplan im März genehmigt.", "Der Rat hat den neuen Brückenplan im März abgelehnt.",
+         "abgelehnt"),
+        ("Le conseil a approuvé le nouveau plan du pont en mars.", "Le conseil a rejeté le nouveau plan du pont en mars.",
+         "rejeté"),
+        ("议会在三月批准了新的桥梁计划。", "议会在三月否决了新的桥梁计划。", "否决"),
+        ("議會在三月批准了新的橋樑計劃。", "議會在三月否決了新的橋樑計劃。", "否決"),
+    ],
+)
+def test_an_opposite_word_rejects_in_every_language(source: str, answer: str, word: str) -> None:
+    """The zh-Hans case scored below the policy's threshold (accept) before the floor was measured."""
+    report = Checker().check(contexts=[source], answer=answer)
+    assert report.decision == "reject", report.notes
+    assert any(n.startswith(f"floor: opposite word '{word}'") for n in report.notes), report.notes
+    assert Checker().check(contexts=[source], answer=source).decision == "accept"
+
+
 def test_the_shipped_table_was_measured_and_floors_invalid_citations_everywhere() -> None:
     table = shipped_floors()
     assert table.command.startswith("python bench/floors.py")

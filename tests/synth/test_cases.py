@@ -127,5 +127,16 @@ def test_paraphrase_cases_come_last_and_can_be_left_out(corpus: Path) -> None:
     kinds = Counter(c["metadata"]["edit"] for c in with_para)
     assert kinds["paraphrase"] > 0
     assert not any(c["metadata"]["edit"].startswith("para") for c in without)
-    # every other case is the same with or without them
-    assert [c for c in with_para if not c["metadata"]["edit"].startswith("para")] == without
+    # every other case is the same with or without them (antonym cases, written after them, are
+    # numbered after them)
+    assert [c for c in with_para if not c["metadata"]["edit"].startswith(("para", "antonym"))] == [
+        c for c in without if c["metadata"]["edit"] != "antonym"]
+
+
+def test_antonym_cases_come_last_and_can_be_left_out(corpus: Path) -> None:
+    for lang, partner in (("en", "zh-Hans"), ("zh-Hans", "en")):
+        with_ant = _cases(corpus, lang, partner)
+        without = list(make_cases(read_corpus(corpus, lang), SynthOptions(antonym=False), read_corpus(corpus, partner)))
+        antonyms = [c for c in with_ant if c["metadata"]["edit"] == "antonym"]
+        assert antonyms and all(c["label"] and [s["label"] for s in c["spans"]] == ["contradiction"] for c in antonyms)
+        assert [c for c in with_ant if c["metadata"]["edit"] != "antonym"] == without

@@ -8,6 +8,7 @@ import pytest
 
 from hallucheck.synth.edits import (
     EditContext,
+    edit_antonym,
     edit_date,
     edit_figure,
     edit_negation,
@@ -114,3 +115,37 @@ def test_swap_exchanges_two_terms_of_one_clause() -> None:
 )
 def test_swap_leaves_lists_and_clauses_alone(sentence: str) -> None:
     assert edit_swap(sentence, _ctx("en", sentence, ("apt", "dpkg"))) is None
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence", "old", "new"),
+    [
+        ("en", "Enable the service before the upgrade.", "Enable", "Disable"),
+        ("de", "Der Dienst ist standardmäßig aktiviert.", "aktiviert", "deaktiviert"),
+        ("fr", "Le service est activé par défaut.", "activé", "désactivé"),
+        ("zh-Hans", "该服务默认允许远程登录。", "允许", "禁止"),
+        ("zh-Hant", "該服務預設允許登入。", "允許", "禁止"),
+    ],
+)
+def test_antonym_puts_the_opposite_word_in(lang: str, sentence: str, old: str, new: str) -> None:
+    picked = set()
+    for seed in range(6):
+        draft = edit_antonym(sentence, _ctx(lang, sentence, seed=seed))
+        assert draft is not None
+        changed, label = _only(draft)
+        assert label == "contradiction" and draft.text != sentence
+        picked.add((changed, draft.text))
+    assert (new, sentence.replace(old, new, 1)) in picked
+
+
+@pytest.mark.parametrize(
+    ("lang", "sentence"),
+    [
+        ("en", "You can enable or disable the service."),  # the opposite is there already
+        ("en", "The unstable branch gets new packages."),  # no whole word of the list ("unstable" is one)
+        ("zh-Hans", "这样做不安全。"),  # after a negator
+        ("en", "Nothing to turn around here."),
+    ],
+)
+def test_antonym_leaves_sentences_alone(lang: str, sentence: str) -> None:
+    assert all(edit_antonym(sentence, _ctx(lang, sentence, seed=seed)) is None for seed in range(4))
