@@ -8,6 +8,9 @@ runs those detectors over labelled answers of the ``train`` and ``calib`` parts 
 part is a data set of its own) and counts, of the
 answers holding at least one span of the kind, the share labelled hallucinated (answer-level
 precision: what a floor would decide) and the share of such spans that overlap a labelled span.
+A data set whose labels do not judge a kind (RAGTruth's do not judge which passage an answer
+cites: :data:`UNJUDGED`) is shown for it but not counted; ``--show KINDS`` prints each span of
+those kinds with its reason, to read such cases one by one.
 
 A kind becomes a floor in a language when its precision is at least ``--min-precision`` (0.9)
 on at least ``--min-support`` (20) answers, in every data set that measured it there (a set of real
@@ -47,14 +50,25 @@ DETECTORS = ("citations", "numbers", "opposites")
 # --min-support: a check that is wrong on real text must not rest on rule-made cases alone.
 REAL_SETS = ("ragtruth",)
 MIN_REAL_SUPPORT = 5
+# Kinds a data set's labels do not judge: RAGTruth's annotators marked what an answer says, not
+# which passage its "(passage 2)" names, so an answer that cites the wrong passage for a true
+# sentence is labelled clean there. Its counts of these kinds are shown, not pooled and no veto.
+UNJUDGED: dict[str, frozenset[str]] = {"ragtruth": frozenset({"invalid_citation", "misattributed_citation"})}
+
+
+def _judged(name: str, kind: str) -> bool:
+    """Whether data set ``name`` (``"ragtruth train"``, ``"debref.en calib"``) labels ``kind`` at all."""
+    return kind not in UNJUDGED.get(name.split(" ")[0], frozenset())
 
 
 def _overlaps(a: int, b: int, gold: tuple[tuple[int, int], ...]) -> bool:
     return any(a < e and s < b for s, e in gold)
 
 
-def measure(name: str, path: str, fmt: str, part: str, language: str | None, limit: int | None) -> dict[tuple[str, str], dict[str, int]]:
-    """Counts per (kind, language) over one data set."""
+def measure(name: str, path: str, fmt: str, part: str, language: str | None, limit: int | None,
+            show: frozenset[str] = frozenset()) -> dict[tuple[str, str], dict[str, int]]:
+    """Counts per (kind, language) over one data set; spans of the ``show`` kinds are printed
+    with their reason, so that a set's verdict on a kind can be read case by case."""
     dets = [get_detector(d) for d in DETECTORS]
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     n = 0
@@ -66,6 +80,9 @@ def measure(name: str, path: str, fmt: str, part: str, language: str | None, lim
             for s in det.detect(analysis).spans:
                 if s.kind is not None:
                     kinds[s.kind].append((s.start, s.end))
+                    if s.kind in show:
+                        label = "hallucinated" if ex.gold.hallucinated else "clean"
+                        print(f"[{name} {part}] {s.kind} {label} {s.text!r}: {s.reason}", file=sys.stderr)
         for kind, spans in kinds.items():
             c = counts[(kind, lang)]
             c["answers"] += 1
@@ -86,6 +103,9 @@ def build_table(results: dict[str, dict[tuple[str, str], dict[str, int]]], min_p
     names: dict[tuple[str, str], list[str]] = defaultdict(list)
     for name, counts in results.items():
         for key, c in counts.items():
+            if not _judged(name, key[0]):
+                names[key].append(f"{name} {c['hallucinated']}/{c['answers']} (not judged there)")
+                continue
             for k, v in c.items():
                 pooled[key][k] += v
             names[key].append(f"{name} {c['hallucinated']}/{c['answers']}")
@@ -116,14 +136,16 @@ def main() -> None:
     ap.add_argument("--min-precision", type=float, default=MIN_PRECISION)
     ap.add_argument("--min-support", type=int, default=MIN_SUPPORT)
     ap.add_argument("--write", default=None, metavar="POLICY.json", help="write the table into this policy JSON")
+    ap.add_argument("--show", default="", metavar="KINDS", help="print every span of these kinds (comma-separated) with its reason")
     args = ap.parse_args()
 
     results: dict[str, dict[tuple[str, str], dict[str, int]]] = {}
+    show = frozenset(k.strip() for k in args.show.split(",") if k.strip())
     if not args.no_ragtruth:
         for part in args.part.split(","):
             if part not in ("train", "calib"):
                 ap.error(f"--part: {part!r} is not train or calib (dev is for reporting only)")
-            results[f"ragtruth {part}"] = measure("ragtruth", args.ragtruth, "ragtruth", part, "en", args.limit)
+            results[f"ragtruth {part}"] = measure("ragtruth", args.ragtruth, "ragtruth", part, "en", args.limit, show)
     for item in args.data:
         lang, _, path = item.partition("=")
         if not path:
@@ -131,7 +153,7 @@ def main() -> None:
         for part in args.data_parts.split(","):
             if part not in ("train", "calib"):
                 ap.error(f"--data-parts: {part!r} is not train or calib (dev is for reporting only)")
-            results[f"{Path(path).stem} {part}"] = measure(Path(path).stem, path, "generic", part, lang, args.limit)
+            results[f"{Path(path).stem} {part}"] = measure(Path(path).stem, path, "generic", part, lang, args.limit, show)
     command = "python bench/floors.py " + " ".join(sys.argv[1:])
     table = build_table(results, args.min_precision, args.min_support, command)
 

@@ -30,6 +30,14 @@ def test_a_valid_citation_is_no_floor() -> None:
     assert not any(n.startswith("floor:") for n in report.notes)
 
 
+def test_a_citation_of_the_wrong_source_rejects_in_english() -> None:
+    """RAGTruth's labels do not judge which passage an answer names, so they no longer veto this floor."""
+    report = Checker().check(contexts=SOURCES, answer="All laptops come with a one-year warranty [2].")
+    assert report.decision == "reject", report.notes
+    assert [(s.text, s.kind) for s in report.spans] == [("[2]", "misattributed_citation")]
+    assert any(n.startswith("floor: misattributed citation '[2]'") for n in report.notes)
+
+
 def test_a_contradicted_figure_rejects_where_its_precision_holds() -> None:
     source, answer = "2022年净利润为3.4亿元。", "2022年净利润为4.3亿元。"
     report = Checker().check(contexts=[source], answer=answer)

@@ -43,6 +43,7 @@ from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.polarity_sentences import Opcode, SourceSentence, answer_sources, answer_symbols, matched_map
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
+from hallucheck.text.demonyms import same_place
 from hallucheck.text.han_names import name_at
 from hallucheck.text.language import base_language
 from hallucheck.text.lexicons import known_word
@@ -57,6 +58,7 @@ from hallucheck.text.opposites import (
     are_opposites,
     negation_load,
 )
+from hallucheck.text.stopwords import is_stopword
 from hallucheck.text.swaps import find_swaps
 from hallucheck.types import Evidence, Finding, Role, Span
 
@@ -332,6 +334,8 @@ class OppositesDetector(BaseDetector):
                 continue
             if difflib.SequenceMatcher(None, new.lower(), old.lower()).ratio() >= SPELLING_RATIO:
                 continue  # the same name spelt another way ("Günter" / "Guenter", "Sn0wBreeze" / "Sn0Breeze")
+            if _one_word_two_forms(new, old) or same_place(new, old):
+                continue
             if self._in_context(syms, src, ops, n):
                 out.append(_Conflict("replaced_name", a.start, a.end, i1, i2, src))
         return out
@@ -362,6 +366,27 @@ _TERM_DICTIONARIES = frozenset({"en", "de"})
 SPELLING_RATIO = 0.75
 
 
+def _one_word_two_forms(a: str, b: str) -> bool:
+    """Whether two words are one name or term in two forms: another ending of one stem
+    ("Catering" / "Caterers": a shared start of 5 letters, at most 3 more each; "Austria" /
+    "Australia" stay apart) or a contraction ("St" / "Saint", "Mt" / "Mount", "Dr" / "Doctor": at
+    most 3 letters, not all capitals (state codes such as "CA" are names of their own), the same
+    first and last letter as the long form, all of them in order in it)."""
+    x, y = sorted((a.lower(), b.lower()), key=len)
+    stem = len(x)
+    for n, (c, d) in enumerate(zip(x, y)):
+        if c != d:
+            stem = n
+            break
+    if stem >= 5 and len(x) - stem <= 3 and len(y) - stem <= 3:
+        return True
+    short = a if len(a) <= len(b) else b
+    if len(x) <= 3 and not short.isupper() and x[0] == y[0] and x[-1] == y[-1] and len(y) > len(x):
+        rest = iter(y[1:])
+        return all(c in rest for c in x[1:])
+    return False
+
+
 def _name_like(text: str, start: int, end: int, mid_sentence: bool, language: str) -> bool:
     """Whether ``text[start:end]`` is a name or term, not a common word: capitals (past the
     sentence's first word; in German, which capitalises every noun, only for words its dictionary
@@ -388,8 +413,10 @@ def _name_like(text: str, start: int, end: int, mid_sentence: bool, language: st
         return True
     if word.islower():
         # a command or a term the language's dictionary does not know ("dpkg", "fstab"); not in
-        # French, whose dictionary lacks common adverbs ("normalement", "habituellement")
-        return len(word) >= 3 and base in _TERM_DICTIONARIES and not known_word(word, base)
+        # French, whose dictionary lacks common adverbs ("normalement", "habituellement"); never a
+        # stop word, which the dictionary may lack ("her")
+        return (len(word) >= 3 and base in _TERM_DICTIONARIES and not known_word(word, base)
+                and not is_stopword(word, base))
     if not (mid_sentence and not opens and word[0].isupper()):
         return False
     return not (base == "de" and known_word(word, "de"))

@@ -223,6 +223,12 @@ def test_no_swap_where_the_roles_are_the_same(answer: str, source: str, language
         ("該公司由馬雲於1999年在深圳創立。", "該公司由馬雲於1999年在杭州創立。", "zh-Hant", "深圳"),
         ("该公司由马化腾于1999年在杭州创立。", "该公司由马云于1999年在杭州创立。", "zh-Hans", "马化腾"),
         ("这个软件包由王小明维护，他住在上海。", "这个软件包由王小明维护，他住在北京。", "zh-Hans", "上海"),
+        # two countries' adjectives are two names
+        ("Italian authorities, who are working with Maltese rescuers, said 50 people had been saved.",
+         "Italian authorities, who are working with Greek rescuers, said 50 people had been saved.", "en", "Maltese"),
+        # a state code is a name of its own, no contraction of another
+        ("He enrolled at the University of CA Anschutz Medical Campus in Aurora.",
+         "He enrolled at the University of Colorado Anschutz Medical Campus in Aurora.", "en", "CA"),
     ],
 )
 def test_a_replaced_name_is_a_contradiction_on_the_name(answer: str, source: str, language: str, text: str) -> None:
@@ -244,6 +250,17 @@ def test_a_replaced_name_is_a_contradiction_on_the_name(answer: str, source: str
         ("项目经理李明明负责整个系统的迁移工作。", "项目经理李明负责整个系统的迁移工作。", "zh-Hans"),
         # a person where the source has a place: not the same kind of name
         ("会议由李明在周一主持。", "会议由北京在周一主持。", "zh-Hans"),
+        # a pronoun for the name (a stop word the dictionary lacks is no term)
+        ("Her parents entered her into the Virginia Commonwealth Games when she was 18 months old.",
+         "Olivia's parents entered Olivia into the Virginia Commonwealth Games when she was only 18 months old.", "en"),
+        # one stem, another ending; a contraction of the name
+        ("It specializes in Cajun/Creole, Breakfast & Brunch, Catering, Restaurants and Burgers.",
+         "It specializes in Cajun/Creole, Breakfast & Brunch, Caterers, Restaurants and Burgers.", "en"),
+        ("He eventually attended St Louis University Medical School, dropping out after two years.",
+         "He eventually attended Saint Louis University Medical School, dropping out after two years.", "en"),
+        # a country and its adjective
+        ("The embassy has recommended that all American citizens leave the country now.",
+         "The embassy has recommended that all US citizens leave the country now.", "en"),
     ],
 )
 def test_no_replaced_name_for_spellings_list_items_common_words_and_other_kinds(answer: str, source: str,

@@ -1,0 +1,49 @@
+"""Countries and regions told by their name, short form or adjective ("US" / "American").
+
+"all American citizens" for "all US citizens" names no other place: a check that compares names
+word by word (the ``replaced_name`` rule of :mod:`hallucheck.detectors.rules.opposites`) must
+read the two as one. English only; one word a form (multi-word names such as "South Africa" do
+not stand in a one-word difference).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+__all__ = ["PLACE_FORMS", "same_place"]
+
+# Each entry: the forms of one place (name, short forms, adjective and noun of its people).
+PLACE_FORMS: tuple[tuple[str, ...], ...] = (
+    ("US", "U.S.", "USA", "America", "American", "Americans"),
+    ("UK", "U.K.", "Britain", "British", "Briton", "Britons"),
+    ("China", "Chinese"), ("Japan", "Japanese"), ("Germany", "German", "Germans"), ("France", "French"),
+    ("Italy", "Italian", "Italians"), ("Spain", "Spanish"), ("Russia", "Russian", "Russians"),
+    ("India", "Indian", "Indians"), ("Canada", "Canadian", "Canadians"), ("Mexico", "Mexican", "Mexicans"),
+    ("Australia", "Australian", "Australians"), ("Israel", "Israeli", "Israelis"), ("Iran", "Iranian", "Iranians"),
+    ("Iraq", "Iraqi", "Iraqis"), ("Syria", "Syrian", "Syrians"), ("Saudi", "Saudis"), ("Egypt", "Egyptian", "Egyptians"),
+    ("Turkey", "Turkish"), ("Ukraine", "Ukrainian", "Ukrainians"), ("Korea", "Korean", "Koreans"),
+    ("Brazil", "Brazilian", "Brazilians"), ("Pakistan", "Pakistani", "Pakistanis"), ("Afghanistan", "Afghan", "Afghans"),
+    ("Yemen", "Yemeni", "Yemenis"), ("Philippines", "Philippine", "Filipino", "Filipinos"), ("Malta", "Maltese"),
+    ("Greece", "Greek", "Greeks"), ("Netherlands", "Holland", "Dutch"), ("Poland", "Polish"), ("Sweden", "Swedish"),
+    ("Norway", "Norwegian", "Norwegians"), ("Denmark", "Danish"), ("Ireland", "Irish"), ("Scotland", "Scottish"),
+    ("Wales", "Welsh"), ("England", "English"), ("Switzerland", "Swiss"), ("Nigeria", "Nigerian", "Nigerians"),
+    ("Kenya", "Kenyan", "Kenyans"), ("Vietnam", "Vietnamese"), ("Thailand", "Thai"), ("Indonesia", "Indonesian"),
+    ("Cuba", "Cuban", "Cubans"), ("Venezuela", "Venezuelan", "Venezuelans"), ("Argentina", "Argentine", "Argentinian"),
+    ("Chile", "Chilean", "Chileans"), ("Colombia", "Colombian", "Colombians"), ("Peru", "Peruvian", "Peruvians"),
+    ("Lebanon", "Lebanese"), ("Jordan", "Jordanian", "Jordanians"), ("Palestine", "Palestinian", "Palestinians"),
+    ("Libya", "Libyan", "Libyans"), ("Somalia", "Somali", "Somalis"), ("Sudan", "Sudanese"),
+    ("Ethiopia", "Ethiopian", "Ethiopians"), ("Europe", "European", "Europeans"), ("Africa", "African", "Africans"),
+    ("Asia", "Asian", "Asians"),
+)
+
+
+@lru_cache(maxsize=1)
+def _groups() -> dict[str, int]:
+    return {form.lower(): n for n, forms in enumerate(PLACE_FORMS) for form in forms}
+
+
+def same_place(a: str, b: str) -> bool:
+    """Whether words ``a`` and ``b`` are two forms of one place ("US" / "American")."""
+    groups = _groups()
+    x, y = groups.get(a.lower()), groups.get(b.lower())
+    return x is not None and x == y
