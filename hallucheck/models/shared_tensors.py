@@ -2,7 +2,8 @@
 
 Why: the English span tagger is all-MiniLM-L6-v2 with its word-embedding table frozen in
 training (``freeze_word_embeddings``), so its int8 table is byte for byte the one of the int8
-sentence embedder; and the embedder's two graphs (float arithmetic and dynamic int8) use the same
+sentence embedder; the multilingual tagger's table is that table with rows for Chinese characters
+added after it (:func:`share_leading_rows`); and the embedder's two graphs (float arithmetic and dynamic int8) use the same
 int8 weights. Stored once, the shipped model files are smaller by the size of each copy.
 
 How: the graphs keep their large initializers as ONNX *external data* (a file beside the graph,
@@ -28,8 +29,8 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "MODELS_DIR", "SharedTensor", "SharedTensorError", "load_shared", "main", "save_external", "share_tensor",
-    "share_matching", "share_word_table",
+    "MODELS_DIR", "OWN_ROWS", "SHARED_ROWS", "WORD_TABLE", "SharedTensor", "SharedTensorError", "load_shared", "main",
+    "save_external", "share_leading_rows", "share_matching", "share_tensor", "share_word_table",
 ]
 
 MODELS_DIR = Path(__file__).resolve().parent
@@ -217,16 +218,64 @@ def share_matching(model_dir: Path, shared_file: str, min_bytes: int = 65536,
     return found
 
 
+WORD_TABLE = "inner.encoder.embeddings.word_embeddings.weight_quantized"
+SHARED_ROWS = "/shared_rows"  # suffix of the part of a split table that another file holds
+OWN_ROWS = "/own_rows"
+
+
+def share_leading_rows(model_path: Path, name: str, shared_file: str, models_dir: Path = MODELS_DIR) -> SharedTensor:
+    """Split the 2-D table ``name`` of the graph at ``model_path`` in two when its first rows are
+    ``shared_file`` byte for byte: those rows read from there, the rest kept in the graph, and a
+    ``Concat`` that joins them under the table's name, so every node reads the table as before.
+
+    Why: the multilingual tagger is MiniLM with rows for Chinese characters added to its word
+    table, and training left the original rows as they were (only the new rows learn), so its
+    first 30,522 rows are the embedder's ``minilm/word_embeddings.bin``. ONNX Runtime folds the
+    ``Concat`` of two constants into one table when it builds the session. ValueError when the
+    rows differ or the table is no larger than the shared one.
+    """
+    import onnx
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(model_path))
+    init = next((t for t in model.graph.initializer if t.name == name), None)
+    if init is None:
+        raise ValueError(f"{model_path} has no initializer {name}")
+    table = numpy_helper.to_array(init)
+    shared = (models_dir / shared_file).read_bytes()
+    row_bytes = table[0].nbytes if table.ndim == 2 else 0
+    rows = len(shared) // row_bytes if row_bytes else 0
+    if not rows or len(shared) % row_bytes or rows >= table.shape[0] or table[:rows].tobytes() != shared:
+        raise ValueError(f"the first rows of {name} in {model_path} are not {shared_file} byte for byte")
+    head = numpy_helper.from_array(table[:rows], name + SHARED_ROWS)
+    tail = numpy_helper.from_array(table[rows:], name + OWN_ROWS)
+    location = "shared-" + shared_file.replace("/", "-")
+    spec = _share_one(head, shared, shared_file, location)
+    assert spec is not None  # the bytes were just compared
+    model.graph.initializer.remove(init)
+    model.graph.initializer.extend([head, tail])
+    model.graph.node.insert(0, helper.make_node("Concat", [head.name, tail.name], [name], axis=0,
+                                                name=name + "/join"))
+    onnx.save(model, str(model_path))
+    return spec
+
+
 def share_word_table(model_dir: Path, models_dir: Path = MODELS_DIR) -> SharedTensor:
     """Make the tagger in ``model_dir`` read its word-embedding table from the embedder's
-    ``minilm/word_embeddings.bin`` (it must be the same table) and record that in its config."""
+    ``minilm/word_embeddings.bin`` and record that in its config: the whole table when it is the
+    same, its first rows when the tagger's table extends it (:func:`share_leading_rows`)."""
     import json
 
     config_path = model_dir / "config.json"
     config = json.loads(config_path.read_text(encoding="utf-8"))
-    name = "inner.encoder.embeddings.word_embeddings.weight_quantized"
-    spec = share_tensor(model_dir / "model.onnx", name, "minilm/word_embeddings.bin", models_dir)
-    config["shared_tensors"] = {name: spec.to_config()}
+    shared_file = "minilm/word_embeddings.bin"
+    try:
+        name = WORD_TABLE
+        spec = share_tensor(model_dir / "model.onnx", name, shared_file, models_dir)
+    except ValueError:
+        spec = share_leading_rows(model_dir / "model.onnx", WORD_TABLE, shared_file, models_dir)
+        name = WORD_TABLE + SHARED_ROWS
+    config["shared_tensors"] = {**config.get("shared_tensors", {}), name: spec.to_config()}
     config_path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return spec
 

@@ -155,3 +155,53 @@ def test_tensors_found_by_content_are_read_from_the_other_file(tmp_path: Path) -
     shared = load_shared(config, models_dir=tmp_path)
     got = inference_session(pair / "model.onnx", threads=1, initializers=shared).run(None, {"x": x})[0]
     np.testing.assert_array_equal(got, expected)
+
+
+def test_a_table_that_extends_the_shared_one_reads_its_first_rows_from_it(tmp_path: Path) -> None:
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    from hallucheck.models.shared_tensors import OWN_ROWS, SHARED_ROWS, share_leading_rows
+
+    rng = np.random.default_rng(5)
+    base = rng.integers(0, 255, size=(48, 16), dtype=np.uint8)
+    extra = rng.integers(0, 255, size=(8, 16), dtype=np.uint8)
+    (tmp_path / "base.bin").write_bytes(base.tobytes())
+    g = helper.make_graph(
+        [helper.make_node("Gather", ["table", "ids"], ["rows"]),
+         helper.make_node("Cast", ["rows"], ["out"], to=TensorProto.FLOAT)],
+        "g", [helper.make_tensor_value_info("ids", TensorProto.INT64, ["n"])],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, ["n", 16])],
+        [numpy_helper.from_array(np.concatenate([base, extra]), "table")],
+    )
+    path = tmp_path / "m" / "model.onnx"
+    path.parent.mkdir()
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
+    ids = np.array([0, 47, 48, 55, 3], dtype=np.int64)
+    expected = inference_session(path, threads=1).run(None, {"ids": ids})[0]
+
+    # rows that differ from the shared file are never shared
+    (tmp_path / "other.bin").write_bytes(base[::-1].tobytes())
+    with pytest.raises(ValueError, match="byte for byte"):
+        share_leading_rows(path, "table", "other.bin", models_dir=tmp_path)
+
+    spec = share_leading_rows(path, "table", "base.bin", models_dir=tmp_path)
+    assert spec.shape == (48, 16)
+    names = {t.name for t in onnx.load(str(path), load_external_data=False).graph.initializer}
+    assert names == {"table" + SHARED_ROWS, "table" + OWN_ROWS}
+    shared = load_shared({"shared_tensors": {"table" + SHARED_ROWS: spec.to_config()}}, models_dir=tmp_path)
+    got = inference_session(path, threads=1, initializers=shared).run(None, {"ids": ids})[0]
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_the_multilingual_tagger_reads_the_embedders_rows_of_its_word_table() -> None:
+    from hallucheck.models.tagger import tagger_dir_for
+
+    model_dir = tagger_dir_for("zh-Hans")
+    config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
+    ((name, raw),) = config["shared_tensors"].items()
+    spec = SharedTensor.from_config(raw)
+    assert spec.file == "minilm/word_embeddings.bin" and spec.shape == (30522, 384)
+    assert hashlib.sha256(spec.read().tobytes()).hexdigest() == spec.sha256
+    tagger = Tagger(model_dir)
+    assert tagger.session is not None
