@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
-    "MODELS_DIR", "OWN_ROWS", "SHARED_ROWS", "WORD_TABLE", "SharedTensor", "SharedTensorError", "load_shared", "main",
+    "MODELS_DIR", "ROWS_FILE", "WORD_TABLE", "RowsPart", "SharedTensor", "SharedTensorError", "load_shared", "main",
     "save_external", "share_leading_rows", "share_matching", "share_tensor", "share_word_table",
 ]
 
@@ -42,14 +42,26 @@ class SharedTensorError(RuntimeError):
 
 
 @dataclass(frozen=True)
+class RowsPart:
+    """Rows of a table that follow its first part, read from ``file`` (relative to :data:`MODELS_DIR`)."""
+
+    file: str
+    rows: int
+    offset: int = 0
+
+
+@dataclass(frozen=True)
 class SharedTensor:
-    """Where one tensor of a graph lives: ``file`` relative to :data:`MODELS_DIR`."""
+    """Where one tensor of a graph lives: ``file`` relative to :data:`MODELS_DIR`. A table whose
+    first rows another model holds and whose other rows are its own (``rows_from``) is read in
+    parts and joined (:func:`share_leading_rows`)."""
 
     file: str
     dtype: str
     shape: tuple[int, ...]
     offset: int = 0
     sha256: str = ""
+    rows_from: tuple[RowsPart, ...] = ()
 
     @classmethod
     def from_config(cls, raw: Mapping[str, Any]) -> SharedTensor:
@@ -59,24 +71,42 @@ class SharedTensor:
             shape=tuple(int(d) for d in raw["shape"]),
             offset=int(raw.get("offset", 0)),
             sha256=str(raw.get("sha256", "")),
+            rows_from=tuple(RowsPart(str(p["file"]), int(p["rows"]), int(p.get("offset", 0)))
+                            for p in raw.get("rows_from", ())),
         )
 
     def to_config(self) -> dict[str, Any]:
-        return {"file": self.file, "dtype": self.dtype, "shape": list(self.shape), "offset": self.offset,
-                "sha256": self.sha256}
+        out: dict[str, Any] = {"file": self.file, "dtype": self.dtype, "shape": list(self.shape), "offset": self.offset,
+                               "sha256": self.sha256}
+        if self.rows_from:
+            out["rows_from"] = [{"file": p.file, "rows": p.rows, "offset": p.offset} for p in self.rows_from]
+        return out
 
     def read(self, models_dir: Path = MODELS_DIR) -> np.ndarray:
-        """The tensor, read from its file (a clear error when the file is missing or short)."""
-        path = models_dir / self.file
-        count = int(np.prod(self.shape))
-        try:
-            data = np.fromfile(path, dtype=np.dtype(self.dtype), count=count, offset=self.offset)
-        except OSError as exc:
-            raise SharedTensorError(f"shared weights {path} cannot be read: {exc}") from exc
-        if data.size != count:
-            raise SharedTensorError(f"shared weights {path} hold {data.size} values at offset {self.offset}, "
-                                    f"not the {count} the graph needs")
-        return data.reshape(self.shape)
+        """The tensor, read from its file or files into one array (no joined copy: a session
+        load must not leave a second table's worth of freed memory behind); a clear error when a
+        file is missing or short."""
+        out = np.empty(self.shape, dtype=np.dtype(self.dtype))
+        flat = out.reshape(self.shape[0], -1) if out.ndim else out.reshape(1, -1)
+        first = flat.shape[0] - sum(p.rows for p in self.rows_from)
+        row = 0
+        for file, offset, rows in [(self.file, self.offset, first), *((p.file, p.offset, p.rows) for p in self.rows_from)]:
+            _read_into(models_dir / file, offset, flat[row : row + rows])
+            row += rows
+        return out
+
+
+def _read_into(path: Path, offset: int, target: np.ndarray) -> None:
+    view = memoryview(target).cast("B")
+    try:
+        with path.open("rb") as fh:
+            fh.seek(offset)
+            got = fh.readinto(view)
+    except OSError as exc:
+        raise SharedTensorError(f"shared weights {path} cannot be read: {exc}") from exc
+    if got != view.nbytes:
+        raise SharedTensorError(f"shared weights {path} hold {got} bytes at offset {offset}, "
+                                f"not the {view.nbytes} the graph needs")
 
 
 def load_shared(config: Mapping[str, Any], models_dir: Path = MODELS_DIR) -> dict[str, np.ndarray]:
@@ -219,24 +249,27 @@ def share_matching(model_dir: Path, shared_file: str, min_bytes: int = 65536,
 
 
 WORD_TABLE = "inner.encoder.embeddings.word_embeddings.weight_quantized"
-SHARED_ROWS = "/shared_rows"  # suffix of the part of a split table that another file holds
-OWN_ROWS = "/own_rows"
+ROWS_FILE = "word_rows.bin"  # beside a graph: the rows of its word table that no other file holds
 
 
-def share_leading_rows(model_path: Path, name: str, shared_file: str, models_dir: Path = MODELS_DIR) -> SharedTensor:
-    """Split the 2-D table ``name`` of the graph at ``model_path`` in two when its first rows are
-    ``shared_file`` byte for byte: those rows read from there, the rest kept in the graph, and a
-    ``Concat`` that joins them under the table's name, so every node reads the table as before.
+def share_leading_rows(model_dir: Path, name: str, shared_file: str, models_dir: Path = MODELS_DIR,
+                       rows_file: str = "") -> SharedTensor:
+    """Make the 2-D table ``name`` of ``model_dir/model.onnx`` read its first rows from
+    ``shared_file`` (which must hold them byte for byte) and the others from ``rows_file``
+    (relative to ``models_dir``; by default ``ROWS_FILE`` beside the graph, written here; an
+    existing file is reused when it holds those rows, so two graphs with one table share both).
 
     Why: the multilingual tagger is MiniLM with rows for Chinese characters added to its word
     table, and training left the original rows as they were (only the new rows learn), so its
-    first 30,522 rows are the embedder's ``minilm/word_embeddings.bin``. ONNX Runtime folds the
-    ``Concat`` of two constants into one table when it builds the session. ValueError when the
-    rows differ or the table is no larger than the shared one.
+    first 30,522 rows are the embedder's ``minilm/word_embeddings.bin``. :func:`load_shared`
+    joins the parts before ONNX Runtime copies the table into the graph, so the session holds
+    one table, as before. ValueError when the rows differ or the table is no larger than the
+    shared one.
     """
     import onnx
-    from onnx import helper, numpy_helper
+    from onnx import numpy_helper
 
+    model_path = model_dir / "model.onnx"
     model = onnx.load(str(model_path))
     init = next((t for t in model.graph.initializer if t.name == name), None)
     if init is None:
@@ -247,34 +280,39 @@ def share_leading_rows(model_path: Path, name: str, shared_file: str, models_dir
     rows = len(shared) // row_bytes if row_bytes else 0
     if not rows or len(shared) % row_bytes or rows >= table.shape[0] or table[:rows].tobytes() != shared:
         raise ValueError(f"the first rows of {name} in {model_path} are not {shared_file} byte for byte")
-    head = numpy_helper.from_array(table[:rows], name + SHARED_ROWS)
-    tail = numpy_helper.from_array(table[rows:], name + OWN_ROWS)
-    location = "shared-" + shared_file.replace("/", "-")
-    spec = _share_one(head, shared, shared_file, location)
-    assert spec is not None  # the bytes were just compared
-    model.graph.initializer.remove(init)
-    model.graph.initializer.extend([head, tail])
-    model.graph.node.insert(0, helper.make_node("Concat", [head.name, tail.name], [name], axis=0,
-                                                name=name + "/join"))
+    tail = table[rows:].tobytes()
+    if not rows_file:
+        rows_file = str((model_dir / ROWS_FILE).resolve().relative_to(models_dir.resolve()))
+    target = models_dir / rows_file
+    if not (target.is_file() and target.read_bytes() == tail):
+        target.write_bytes(tail)
+    data = table.tobytes()
+    _point_to_external(init, "shared-" + shared_file.replace("/", "-"), 0, len(data))
     onnx.save(model, str(model_path))
-    return spec
+    return SharedTensor(file=shared_file, dtype=str(table.dtype), shape=tuple(int(d) for d in table.shape),
+                        sha256=_digest(data), rows_from=(RowsPart(rows_file, table.shape[0] - rows),))
 
 
-def share_word_table(model_dir: Path, models_dir: Path = MODELS_DIR) -> SharedTensor:
+def share_word_table(model_dir: Path, models_dir: Path = MODELS_DIR, rows_file: str = "") -> SharedTensor:
     """Make the tagger in ``model_dir`` read its word-embedding table from the embedder's
     ``minilm/word_embeddings.bin`` and record that in its config: the whole table when it is the
-    same, its first rows when the tagger's table extends it (:func:`share_leading_rows`)."""
+    same, its first rows when the tagger's table extends it (:func:`share_leading_rows`; the
+    other rows go to ``rows_file``, by default ``word_rows.bin`` beside the graph)."""
     import json
+
+    import onnx
 
     config_path = model_dir / "config.json"
     config = json.loads(config_path.read_text(encoding="utf-8"))
     shared_file = "minilm/word_embeddings.bin"
+    graph = onnx.load(str(model_dir / "model.onnx"), load_external_data=False).graph
+    # the taggers' exporter names it under "inner.", the pair model's without
+    table = next((t.name for t in graph.initializer if t.name.endswith(WORD_TABLE.removeprefix("inner."))), WORD_TABLE)
     try:
-        name = WORD_TABLE
+        name = table
         spec = share_tensor(model_dir / "model.onnx", name, shared_file, models_dir)
     except ValueError:
-        spec = share_leading_rows(model_dir / "model.onnx", WORD_TABLE, shared_file, models_dir)
-        name = WORD_TABLE + SHARED_ROWS
+        spec = share_leading_rows(model_dir, table, shared_file, models_dir, rows_file)
     config["shared_tensors"] = {**config.get("shared_tensors", {}), name: spec.to_config()}
     config_path.write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return spec
@@ -288,6 +326,10 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description="Store weights that shipped graphs hold in common once.")
     parser.add_argument("model_dir", type=Path)
+    parser.add_argument("--rows-file", metavar="FILE", default="",
+                        help="where the rows of a word table beyond the embedder's go, relative to the models "
+                             "directory (default: word_rows.bin beside the graph; an existing file holding the "
+                             "same rows is reused, e.g. tagger_multilingual/word_rows.bin)")
     parser.add_argument("--match", metavar="FILE", default="",
                         help="a file relative to the models directory (e.g. tagger_multilingual/model.onnx) "
                              "whose bytes the graph's tensors are looked up in")
@@ -298,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
             size = sum(int(np.prod(t.shape)) * np.dtype(t.dtype).itemsize for t in found.values())
             print(f"{args.model_dir}: {len(found)} tensors ({size / 1e6:.2f} MB) now read from {args.match}")
             return 0
-        spec = share_word_table(args.model_dir)
+        spec = share_word_table(args.model_dir, rows_file=args.rows_file)
     except (ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -103,7 +103,7 @@ def test_a_graph_on_shared_data_computes_what_the_self_contained_one_does(tmp_pa
 
 def test_a_missing_or_short_shared_file_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "short.bin").write_bytes(b"\x00" * 10)
-    with pytest.raises(SharedTensorError, match="hold 10 values"):
+    with pytest.raises(SharedTensorError, match="hold 10 bytes"):
         SharedTensor(file="short.bin", dtype="uint8", shape=(4, 4)).read(tmp_path)
     with pytest.raises(SharedTensorError, match="cannot be read"):
         SharedTensor(file="absent.bin", dtype="uint8", shape=(4, 4)).read(tmp_path)
@@ -161,7 +161,7 @@ def test_a_table_that_extends_the_shared_one_reads_its_first_rows_from_it(tmp_pa
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
 
-    from hallucheck.models.shared_tensors import OWN_ROWS, SHARED_ROWS, share_leading_rows
+    from hallucheck.models.shared_tensors import ROWS_FILE, share_leading_rows
 
     rng = np.random.default_rng(5)
     base = rng.integers(0, 255, size=(48, 16), dtype=np.uint8)
@@ -174,24 +174,32 @@ def test_a_table_that_extends_the_shared_one_reads_its_first_rows_from_it(tmp_pa
         [helper.make_tensor_value_info("out", TensorProto.FLOAT, ["n", 16])],
         [numpy_helper.from_array(np.concatenate([base, extra]), "table")],
     )
-    path = tmp_path / "m" / "model.onnx"
-    path.parent.mkdir()
-    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(path))
     ids = np.array([0, 47, 48, 55, 3], dtype=np.int64)
-    expected = inference_session(path, threads=1).run(None, {"ids": ids})[0]
+    dirs = [tmp_path / "m", tmp_path / "n"]
+    for d in dirs:
+        d.mkdir()
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), str(d / "model.onnx"))
+    expected = inference_session(dirs[0] / "model.onnx", threads=1).run(None, {"ids": ids})[0]
 
     # rows that differ from the shared file are never shared
     (tmp_path / "other.bin").write_bytes(base[::-1].tobytes())
     with pytest.raises(ValueError, match="byte for byte"):
-        share_leading_rows(path, "table", "other.bin", models_dir=tmp_path)
+        share_leading_rows(dirs[0], "table", "other.bin", models_dir=tmp_path)
 
-    spec = share_leading_rows(path, "table", "base.bin", models_dir=tmp_path)
-    assert spec.shape == (48, 16)
-    names = {t.name for t in onnx.load(str(path), load_external_data=False).graph.initializer}
-    assert names == {"table" + SHARED_ROWS, "table" + OWN_ROWS}
-    shared = load_shared({"shared_tensors": {"table" + SHARED_ROWS: spec.to_config()}}, models_dir=tmp_path)
-    got = inference_session(path, threads=1, initializers=shared).run(None, {"ids": ids})[0]
-    np.testing.assert_array_equal(got, expected)
+    spec = share_leading_rows(dirs[0], "table", "base.bin", models_dir=tmp_path)
+    assert (dirs[0] / ROWS_FILE).read_bytes() == extra.tobytes()
+    assert [(p.file, p.rows) for p in spec.rows_from] == [(f"m/{ROWS_FILE}", 8)]
+    with pytest.raises(Exception, match="table"):
+        inference_session(dirs[0] / "model.onnx", threads=1)  # the table is not beside the graph
+    # a second graph with the same table reads both parts from the files the first one uses
+    again = share_leading_rows(dirs[1], "table", "base.bin", models_dir=tmp_path, rows_file=f"m/{ROWS_FILE}")
+    assert not (dirs[1] / ROWS_FILE).exists() and again.rows_from == spec.rows_from
+    for d, sp in zip(dirs, (spec, again)):
+        shared = load_shared({"shared_tensors": {"table": sp.to_config()}}, models_dir=tmp_path)
+        assert shared["table"].shape == (56, 16)
+        got = inference_session(d / "model.onnx", threads=1, initializers=shared).run(None, {"ids": ids})[0]
+        np.testing.assert_array_equal(got, expected)
+        assert SharedTensor.from_config(sp.to_config()) == sp
 
 
 def test_the_multilingual_tagger_reads_the_embedders_rows_of_its_word_table() -> None:
@@ -201,7 +209,10 @@ def test_the_multilingual_tagger_reads_the_embedders_rows_of_its_word_table() ->
     config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
     ((name, raw),) = config["shared_tensors"].items()
     spec = SharedTensor.from_config(raw)
-    assert spec.file == "minilm/word_embeddings.bin" and spec.shape == (30522, 384)
-    assert hashlib.sha256(spec.read().tobytes()).hexdigest() == spec.sha256
+    assert spec.file == "minilm/word_embeddings.bin" and spec.shape == (37023, 384)
+    assert [(p.file, p.rows) for p in spec.rows_from] == [("tagger_multilingual/word_rows.bin", 6501)]
+    table = spec.read()
+    assert hashlib.sha256(table.tobytes()).hexdigest() == spec.sha256
+    assert table[:30522].tobytes() == (MODELS_DIR / "minilm" / "word_embeddings.bin").read_bytes()
     tagger = Tagger(model_dir)
     assert tagger.session is not None

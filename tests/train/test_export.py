@@ -209,3 +209,19 @@ def test_the_shipped_tagger_reads_back_with_its_shared_word_table() -> None:
     assert table.shape == quantised.shape
     assert len(np.unique(table)) == len(np.unique(quantised))  # one float per int8 level
     assert "head.2.weight" in read or any(k.startswith("head.") for k in read)
+
+
+def test_the_multilingual_tagger_reads_back_with_its_split_word_table() -> None:
+    """Its word table's MiniLM rows live in the embedder's file and its Chinese rows in the graph;
+    a run that starts from it gets the whole table, in order."""
+    from hallucheck.models.shared_tensors import MODELS_DIR
+    from hallucheck.train.onnx_weights import state_dict_from_onnx
+
+    read = state_dict_from_onnx(MODELS_DIR / "tagger_multilingual" / "model.onnx")
+    table = read["encoder.embeddings.word_embeddings.weight"].numpy()
+    assert table.shape == (37023, 384)
+    base = np.fromfile(MODELS_DIR / "minilm" / "word_embeddings.bin", dtype=np.uint8).reshape(-1, 384)
+    # the first rows, dequantised, are the embedder's int8 levels one for one (the scale is positive)
+    levels = np.unique(table[: len(base)], return_inverse=True)[1].reshape(len(base), 384)
+    assert (levels == np.unique(base, return_inverse=True)[1].reshape(len(base), 384)).all()
+    assert not any("rows" in k for k in read)
