@@ -164,15 +164,21 @@ def _marked_indices(example: Example, pairs: list[PairExample]) -> set[int]:
 
 def pairs_of_source(path: str, format: str, mode: str, part: str, entail_keep: float = 1.0, seed: int = 0) -> Iterator[PairExample]:
     """The pairs of one data file's ``part``: ``mode`` ``answers`` (every sentence, entailed ones
-    sampled) or ``edits`` (:func:`edit_pairs`)."""
+    sampled), ``edits`` (:func:`edit_pairs`) or ``minimal`` (source sentences against themselves
+    with one change, :mod:`hallucheck.train.pair_minimal`)."""
     from hallucheck.eval.datasets import load_dataset
 
     examples = load_dataset(path, format, split=part)
     if mode == "edits":
         yield from edit_pairs(examples)
         return
+    if mode == "minimal":
+        from hallucheck.train.pair_minimal import minimal_pairs_of_examples
+
+        yield from minimal_pairs_of_examples(examples, seed)
+        return
     if mode != "answers":
-        raise ValueError(f"unknown pair source mode {mode!r} (answers, edits)")
+        raise ValueError(f"unknown pair source mode {mode!r} (answers, edits, minimal)")
     rng = random.Random(seed)
     for ex in examples:
         meta = ex.case.metadata if isinstance(ex.case.metadata, dict) else {}

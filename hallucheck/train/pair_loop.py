@@ -26,8 +26,10 @@ __all__ = ["PairConfig", "PairSource", "export_pairs", "load_pairs", "train_pair
 
 @dataclass
 class PairSource:
-    """One data file: ``mode`` ``answers`` (every sentence) or ``edits`` (edited sentences and their
-    unedited twins); ``entail_keep`` the share of entailed sentences kept (``answers`` only)."""
+    """One data file: ``mode`` ``answers`` (every sentence), ``edits`` (edited sentences and their
+    unedited twins) or ``minimal`` (its sources' sentences against themselves with one change,
+    :mod:`hallucheck.train.pair_minimal`); ``entail_keep`` the share of entailed sentences kept
+    (``answers`` only)."""
 
     path: str
     format: str = "generic"
