@@ -98,19 +98,24 @@ class Tally:
 
 def _measure(
     records: Iterable[dict[str, Any]], checker: Any, limit: int | None, progress: str, kinds: set[str] | None = None,
-    reader: str = "model",
+    reader: str = "model", skip: int = 0,
 ) -> dict[str, Tally]:
     """Tally the cases; ``reader`` is the detector whose own finding the last column reads for the
-    contradiction edits (the tagger ``model`` by default, or e.g. ``nli``)."""
+    contradiction edits (the tagger ``model`` by default, or e.g. ``nli``); the first ``skip``
+    cases of each kind are passed over (settings chosen on them are then checked on others)."""
     from hallucheck.eval.datasets import generic_example
 
     tallies: dict[str, Tally] = defaultdict(Tally)
     per_kind: dict[str, int] = defaultdict(int)
+    seen: dict[str, int] = defaultdict(int)
     t0 = time.perf_counter()
     done = 0
     for rec in records:
         kind = rec["metadata"]["edit"]
         if (limit is not None and per_kind[kind] >= limit) or (kinds is not None and kind not in kinds):
+            continue
+        seen[kind] += 1
+        if seen[kind] <= skip:
             continue
         per_kind[kind] += 1
         example = generic_example(rec, where=rec.get("id", "record"))
@@ -239,6 +244,7 @@ def main() -> None:
     ap.add_argument("--edits", type=Path, default=None, help="contradiction edits of RAGTruth (hallucheck data edits)")
     ap.add_argument("--split", default="dev", choices=("dev", "calib", "train", "all"))
     ap.add_argument("--limit", type=int, default=None, help="at most this many cases of each kind (per language)")
+    ap.add_argument("--skip", type=int, default=0, help="pass over the first N cases of each kind (a held-out check)")
     ap.add_argument("--kinds", default=None, help="only these kinds of case (metadata.edit), comma-separated")
     ap.add_argument("--detectors", default=None, help="comma-separated detectors (default: the default stack)")
     ap.add_argument("--policy", default="default")
@@ -259,6 +265,7 @@ def main() -> None:
         "detectors": checker.detector_names,
         "policy": checker.policy.name,
         "limit_per_kind": args.limit,
+        "skip_per_kind": args.skip,
         "kinds": sorted(kinds) if kinds else None,
         "reader": args.reader,
         "languages": {},
@@ -268,11 +275,12 @@ def main() -> None:
         if not path.exists():
             sys.stderr.write(f"{path}: missing (make it with: hallucheck data synth SOURCE_DIR --lang {lang} --out {path})\n")
             continue
-        tallies = _measure(_read(path, args.split), checker, args.limit, lang, kinds, args.reader)
+        tallies = _measure(_read(path, args.split), checker, args.limit, lang, kinds, args.reader, args.skip)
         result["languages"][lang] = _summary(tallies)
         result["languages"][lang]["file"] = str(path)
     if args.edits is not None:
-        tallies = _measure(_read(args.edits, args.split), checker, args.limit, "ragtruth edits", kinds, args.reader)
+        tallies = _measure(_read(args.edits, args.split), checker, args.limit, "ragtruth edits", kinds, args.reader,
+                           args.skip)
         result["ragtruth_edits"] = {"file": str(args.edits), "per_kind": {k: t.row() for k, t in sorted(tallies.items())}}
     result["seconds"] = round(time.perf_counter() - t0, 1)
     _print(result)
