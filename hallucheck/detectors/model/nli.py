@@ -1,4 +1,4 @@
-"""Layer 4: a user-supplied NLI cross-encoder judges each answer sentence against its evidence.
+"""Layer 4: an NLI cross-encoder judges each answer sentence against its evidence (opt-in).
 
 Each answer sentence is the hypothesis; the premise is its best evidence — the source sentences
 the semantic layer aligned to it (``analysis.shared["semantic_alignment"]``) when that ran, else
@@ -11,9 +11,10 @@ train-pairs`` does) gives an entailment that is no verdict on its own, and may b
 near the top of its contradiction probability.
 
 The model: ``model_path`` or ``HALLUCHECK_NLI_MODEL`` names a local NLI cross-encoder (see
-:mod:`hallucheck.models.nli` for the accepted layouts); without either, a sentence-pair model
-shipped in ``hallucheck/models/nli_pairs`` (``hallucheck train-pairs``), when a release holds
-one. None ships now: docs/model.md says why.
+:mod:`hallucheck.models.nli` for the accepted layouts); without either, the sentence-pair model
+shipped in ``hallucheck/models/nli_pairs`` (``hallucheck train-pairs``; five languages, its config
+sets threshold 0.8 and no baseless spans). The default checker does not run this detector, and
+no shipped policy reads its features yet: docs/model.md has its numbers.
 """
 
 from __future__ import annotations
