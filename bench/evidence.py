@@ -229,8 +229,8 @@ def _print(result: dict[str, Any]) -> None:
         print("|---|---|---|---|---|")
         for k, row in edits["per_kind"].items():
             on_edit = _pct(row["flagged_with_span_on_edit"]) if k != "original" else "—"
-            tagger = _pct(row["found_by_owner"]) if k in OWNER or k.startswith("twin_") or k == "original" else "—"
-            print(f"| {k} | {row['n']} | {on_edit} | {_pct(row['flagged'])} | {tagger} |")
+            own = _pct(row["found_by_owner"]) if k in OWNER or k.startswith("twin_") or k == "original" else "—"
+            print(f"| {k} | {row['n']} | {on_edit} | {_pct(row['flagged'])} | {own} |")
 
 
 def main() -> None:

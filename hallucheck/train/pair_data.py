@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from hallucheck.eval.datasets import Example
 
-__all__ = ["PAIR_LABELS", "PairExample", "edit_pairs", "pair_label", "pairs_of_example", "pairs_of_source"]
+__all__ = ["PAIR_LABELS", "PairExample", "edit_pairs", "pair_label", "pairs_of_example", "pairs_of_source", "source_group"]
 
 PAIR_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
 
@@ -78,6 +78,12 @@ def _sentence_labels(example: Example, sentences: list[tuple[int, int]]) -> list
     return out
 
 
+def source_group(example: Example) -> str:
+    """The split key of the source an example's answer came from (its pairs share it)."""
+    meta = example.case.metadata if isinstance(example.case.metadata, dict) else {}
+    return str(meta.get("source_key") or meta.get("source_doc") or meta.get("id") or "")
+
+
 def pairs_of_example(example: Example, kind: str, top_k: int = 3) -> list[PairExample]:
     """Every checkable sentence of an answer as a labelled pair (none for a citation-fault case)."""
     from hallucheck.analysis import CaseAnalysis
@@ -89,8 +95,7 @@ def pairs_of_example(example: Example, kind: str, top_k: int = 3) -> list[PairEx
     if labels is None:
         return []
     premises = sentence_premises(analysis, top_k)
-    meta = example.case.metadata if isinstance(example.case.metadata, dict) else {}
-    group = str(meta.get("source_key") or meta.get("source_doc") or meta.get("id") or "")
+    group = source_group(example)
     out = []
     for i, (seg, lab, prem) in enumerate(zip(sents, labels, premises)):
         if len(seg.text.strip()) < _MIN_CHARS or not any(c.isalnum() for c in seg.text):

@@ -7,7 +7,7 @@ approved the plan." no higher than the unchanged copy: it learned the edit rules
 comparison. Here a premise sentence ``P`` from a source is paired with
 
 - ``P`` with one meaning-changing edit (contradiction): a negation added or removed in several
-  forms (in English also "did not" + verb, "never", "no longer" where a verb is in the past
+  forms (in English also "did not" / "didn't" + verb, or "never", where a verb is in the past
   tense), a word replaced by its opposite, two names swapped around their verb;
 - the same edit the other way round (the edited sentence as premise, ``P`` as hypothesis);
 - ``P`` itself, and the edited sentence itself (entailment), so that a negation or an opposite
@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 import regex
 
 from hallucheck.eval.datasets import Example
-from hallucheck.train.pair_data import PAIR_LABELS, PairExample
+from hallucheck.train.pair_data import PAIR_LABELS, PairExample, source_group
 
 __all__ = ["minimal_edits", "minimal_pairs", "minimal_pairs_of_examples", "negate_past"]
 
@@ -62,7 +62,7 @@ def _lemma(word: str) -> str:
 
 def negate_past(sentence: str, rng: random.Random) -> tuple[str, str] | None:
     """An English sentence whose past-tense verb is negated ("approved" -> "did not approve",
-    "never approved", "no longer ..."): (new sentence, form), or None when no verb qualifies."""
+    "didn't approve", "never approved"): (new sentence, form), or None when no verb qualifies."""
     if _NEGATED.search(sentence):
         return None  # a second negation would not simply flip the sentence ("Nothing did not happen.")
     spots = []
@@ -154,8 +154,7 @@ def minimal_pairs_of_examples(examples: Iterable[Example], seed: int = 0, per_so
     rng = random.Random(seed)
     seen: set[int] = set()
     for ex in examples:
-        meta = ex.case.metadata if isinstance(ex.case.metadata, dict) else {}
-        group = str(meta.get("source_key") or meta.get("source_doc") or meta.get("id") or "")
+        group = source_group(ex)
         for ctx in ex.case.contexts:
             text = ctx.text
             key = hash(text)

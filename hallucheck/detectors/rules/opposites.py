@@ -35,6 +35,7 @@ policies' floor table (measured precision) decides whether such a span alone rej
 from __future__ import annotations
 
 import difflib
+import os
 from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar, Literal
@@ -373,11 +374,7 @@ def _one_word_two_forms(a: str, b: str) -> bool:
     most 3 letters, not all capitals (state codes such as "CA" are names of their own), the same
     first and last letter as the long form, all of them in order in it)."""
     x, y = sorted((a.lower(), b.lower()), key=len)
-    stem = len(x)
-    for n, (c, d) in enumerate(zip(x, y)):
-        if c != d:
-            stem = n
-            break
+    stem = len(os.path.commonprefix((x, y)))
     if stem >= 5 and len(x) - stem <= 3 and len(y) - stem <= 3:
         return True
     short = a if len(a) <= len(b) else b
