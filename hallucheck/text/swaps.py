@@ -15,7 +15,14 @@ with
   content symbol (in Chinese at least two characters, so that one shared character is no name);
 - no sentence break inside ``X M Y`` (a swap across clauses is a reordering, not a swap of roles),
   and no list joint in ``M`` ("method overriding and method overloading");
-- the source sentence does not also read ``X M Y`` somewhere ("Basil Growing Indoors. Growing basil indoors").
+- the source sentence does not also read ``X M Y`` somewhere ("Basil Growing Indoors. Growing basil indoors");
+- in English (``language="en"``), ``M`` holds a verb form (a word its lemma changes, "needs",
+  "took"; an auxiliary, "will", "is"; or a word whose "-ing" form is a dictionary word of that
+  lemma, "wear", "provide") and ``X`` and ``Y`` each a word that can fill a role: not
+  an adverb in "-ly" or of time and order ("first", "last year"), nor a lone "-ing" form ("allow
+  birds to breathe by enabling" over "enable birds to breathe by allowing"). Without them, an adjective or an
+  adverb moved around its noun reads as a swap: "perfectly prepared coffee" over "coffee prepared
+  perfectly", "food quality excellent" over "excellent quality food" (RAGTruth's clean answers).
 
 A passive ("A was acquired by B") gives no match: its relation has other symbols around it.
 """
@@ -27,7 +34,7 @@ from typing import NamedTuple
 
 from hallucheck.text.opposites import BREAK, NEG, Symbol
 
-__all__ = ["SYMMETRIC_RELATIONS", "Swap", "find_swaps"]
+__all__ = ["SYMMETRIC_RELATIONS", "Swap", "english_roles", "find_swaps"]
 
 # Relations that read the same in both directions: "A met B" is "B met A". Lemmas (as the
 # alignment symbols carry them) in English, German and French; Chinese words by characters.
@@ -94,13 +101,63 @@ def _relation(part: Sequence[Symbol]) -> bool:
     return not all(s.form in SYMMETRIC_RELATIONS or s.word in SYMMETRIC_RELATIONS for s in content)
 
 
-def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle: bool = False) -> list[Swap]:
+# English words that stand beside a verb without taking a role in it: auxiliaries (a verb form of
+# their own), and adverbs of time and order with the nouns of time they make ("last year").
+_AUXILIARIES: frozenset[str] = frozenset({
+    "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "will", "would", "can", "could",
+    "may", "might", "must", "shall", "should", "do", "does", "did",
+})
+_NO_ROLE: frozenset[str] = frozenset({
+    "first", "then", "also", "last", "next", "later", "now", "soon", "again", "still", "even", "just", "already",
+    "often", "always", "never", "here", "there", "today", "tomorrow", "yesterday", "ago", "once", "twice", "well",
+    "together", "instead", "too", "very", "much", "more", "most", "less", "least", "early", "late", "finally",
+    "year", "month", "week", "day", "time", "hour", "minute", "morning", "evening", "night", "decade", "century",
+})
+
+
+def _adverb(word: str) -> bool:
+    """An English adverb in "-ly" made of a word ("perfectly"; not "family", "Italy")."""
+    from hallucheck.text.lexicons import known_word
+
+    return len(word) > 4 and word.endswith("ly") and known_word(word[:-2], "en")
+
+
+def _verb(word: str) -> bool:
+    """An English verb form: an auxiliary, an inflected word ("needs", "took"; the caller compares
+    it with its lemma), or a base form with an "-ing" form of its own ("wear", "provide"; not
+    "quality")."""
+    from hallucheck.text.lexicons import known_word, lemmatize
+
+    if word in _AUXILIARIES:
+        return True
+    if not word.isalpha() or len(word) < 2:
+        return False
+    ing = word[:-1] + "ing" if word.endswith("e") and not word.endswith("ee") else word + "ing"
+    return known_word(ing, "en") and lemmatize(ing, "en") == word
+
+
+def english_roles(x: Sequence[Symbol], m: Sequence[Symbol], y: Sequence[Symbol]) -> bool:
+    """Whether an English ``X M Y`` can be two roles around a verb (see the module doc): ``M``
+    holds a verb form, ``X`` and ``Y`` each a content word that is no adverb of manner, time or order."""
+    if not any((s.word.isalpha() and s.word != s.form) or _verb(s.word) for s in m):
+        return False
+    return all(
+        any(s.content and s.word not in _NO_ROLE and s.form not in _NO_ROLE and not _adverb(s.word) for s in side)
+        and not (len(side) == 1 and side[0].word.endswith("ing") and side[0].form != side[0].word)
+        for side in (x, y)
+    )
+
+
+def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle: bool = False,
+               language: str = "") -> list[Swap]:
     """Every place where ``answer`` reads ``X M Y`` and ``source`` reads ``Y M X`` (see the module doc).
 
     ``any_middle``: ``M`` need not be a relation that carries roles; any words but a clause break or
     a list joint will do ("mittels Browser-Nutzer dem HTML-Formularen" against "mittels
     HTML-Formularen dem Browser-Nutzer"). Too loose to call a contradiction, it is what tells a
-    sentence that exchanges two terms from one that only reorders its source's words."""
+    sentence that exchanges two terms from one that only reorders its source's words.
+    ``language``: "en" adds the English test of roles (:func:`english_roles`; not with ``any_middle``)."""
+    english = language == "en" and not any_middle
     a = [s.form for s in answer]
     b = [s.form for s in source]
     out: list[Swap] = []
@@ -138,6 +195,8 @@ def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle
             if [s.form for s in x] == [s.form for s in y]:
                 continue
             if not (_names(x) and _names(y)):
+                continue
+            if english and not english_roles(x, answer[i : i + m], y):
                 continue
             key = (i - p, i + m + q)
             if key in seen or _contains(b, a[i - p : i + m + q]):

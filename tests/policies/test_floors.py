@@ -69,6 +69,20 @@ def test_an_opposite_word_rejects_in_every_language(source: str, answer: str, wo
     assert Checker().check(contexts=[source], answer=source).decision == "accept"
 
 
+def test_swapped_roles_reject_in_english_and_an_adverb_moved_does_not() -> None:
+    """English swapped roles became a floor once the English test of roles (a verb between two
+    parts that can take roles) left out RAGTruth's adverbs and adjectives moved around a noun."""
+    source = "In 2019 Acme Corp acquired Beta Labs for an undisclosed sum, the companies said."
+    report = Checker().check(contexts=[source], answer="In 2019 Beta Labs acquired Acme Corp for an undisclosed sum, the companies said.")
+    assert report.decision == "reject", report.notes
+    assert any(n.startswith("floor: swapped roles 'Beta Labs acquired Acme Corp'") for n in report.notes), report.notes
+    assert Checker().check(contexts=[source], answer=source).decision == "accept"
+    moved = Checker().check(contexts=["We had the Bulletproof Coffee prepared perfectly by the barista."],
+                            answer="We had the perfectly prepared Bulletproof Coffee by the barista.")
+    assert not any(s.kind == "swapped_roles" for s in moved.spans)
+    assert not any(n.startswith("floor:") for n in moved.notes)
+
+
 def test_the_shipped_table_was_measured_and_floors_invalid_citations_everywhere() -> None:
     table = shipped_floors()
     assert table.command.startswith("python bench/floors.py")

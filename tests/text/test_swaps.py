@@ -11,9 +11,10 @@ def _symbols(text: str, language: str = "en") -> list:
     return polarity_symbols(tokenize(text, language), language)
 
 
-def _swapped(answer: str, source: str, language: str = "en") -> list[str]:
+def _swapped(answer: str, source: str, language: str = "en", roles: str = "") -> list[str]:
     a = _symbols(answer, language)
-    return [answer[a[s.x_start].start : a[s.y_end - 1].end] for s in find_swaps(a, _symbols(source, language))]
+    found = find_swaps(a, _symbols(source, language), language=roles)
+    return [answer[a[s.x_start].start : a[s.y_end - 1].end] for s in found]
 
 
 def test_names_of_several_words_are_swapped_whole() -> None:
@@ -61,3 +62,28 @@ def test_any_middle_still_leaves_lists_and_reorders_alone() -> None:
     for answer, source, lang in [("Beta and Acme won.", "Acme and Beta won.", "en"),
                                  ("该公司2015年成立于杭州。", "该公司于2015年在杭州成立。", "zh-Hans")]:
         assert find_swaps(_symbols(answer, lang), _symbols(source, lang), any_middle=True) == []
+
+
+def test_english_roles_need_a_verb_between_two_parts_that_can_take_roles() -> None:
+    # an adverb or an adjective moved around its noun: a swap of symbols, no swap of roles
+    moved = [
+        ("We ordered the perfectly prepared Bulletproof Coffee.", "We ordered the Bulletproof Coffee prepared perfectly."),
+        ("Guests found the food quality excellent.", "Guests found the excellent quality food."),
+        ("They signed a peace agreement signed last year.", "They signed last year signed a peace agreement."),
+        ("Birds allow air to ventilate their lungs by enabling it.", "Birds enable air to ventilate their lungs by allowing it."),
+    ]
+    for answer, source in moved:
+        assert _swapped(answer, source, roles="en") == [], answer
+    # without the English test the same pairs read as swaps (the test is what drops them)
+    assert _swapped(moved[0][0], moved[0][1]) != []
+    # roles around an inflected verb, an auxiliary, or a base form with an "-ing" form of its own
+    assert _swapped("Beta Labs acquired Acme Corp in May.", "Acme Corp acquired Beta Labs in May.", roles="en") == [
+        "Beta Labs acquired Acme Corp"
+    ]
+    assert _swapped("Some attention needs the restroom.", "The restroom needs some attention.", roles="en") == [
+        "Some attention needs the restroom"
+    ]
+    assert _swapped("Masks wear the staff.", "The staff wear masks.", roles="en") == ["Masks wear the staff"]
+    assert _swapped("The council will fund the school.", "The school will fund the council.", roles="en") == [
+        "council will fund the school"
+    ]

@@ -202,7 +202,7 @@ class OppositesDetector(BaseDetector):
                 # search for one is the costliest part of this check)
                 if counts[n] >= 3 and any(s.content and i not in mapping for i, s in enumerate(syms)):
                     # a swap leaves one of its two sides unmatched in order: a sentence matched whole has none
-                    found.extend(self._swaps(syms, forms, src, aligned, ranked, sources))
+                    found.extend(self._swaps(syms, forms, src, aligned, ranked, sources, language))
                 # the two sentences say the same thing (one word may differ); one of them may be
                 # longer ("A; B" against a source sentence "B")
                 if sum(syms[i].content for i in mapping) < self.min_matched * (min(n_content, src.content) - 1):
@@ -234,12 +234,12 @@ class OppositesDetector(BaseDetector):
 
     def _swaps(self, syms: list[Symbol], forms: list[str], src: SourceSentence,
                aligned: list[tuple[SourceSentence, list[Opcode], dict[int, int]]], ranked: list[int],
-               sources: list[SourceSentence]) -> list[_Conflict]:
+               sources: list[SourceSentence], language: str) -> list[_Conflict]:
         """Swapped roles against ``src``, unless another of the best source sentences reads as the
         answer does (a source may state both directions)."""
         return [
             _Conflict("swapped_roles", syms[sw.x_start].start, syms[sw.y_end - 1].end, sw.x_start, sw.y_end, src)
-            for sw in find_swaps(syms, src.symbols)
+            for sw in find_swaps(syms, src.symbols, language=base_language(language))
             if not self._stated_elsewhere(forms, src, aligned, ranked, sources, sw.x_start, sw.y_end)
         ]
 
