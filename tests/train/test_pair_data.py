@@ -8,7 +8,15 @@ from pathlib import Path
 import pytest
 
 from hallucheck.eval.datasets import generic_example
-from hallucheck.train.pair_data import PAIR_LABELS, edit_pairs, pair_label, pairs_of_example, pairs_of_source
+from hallucheck.train.pair_data import (
+    PAIR_LABELS,
+    PairExample,
+    edit_pairs,
+    negated_pair,
+    pair_label,
+    pairs_of_example,
+    pairs_of_source,
+)
 
 SOURCE = ("The museum opened in 1998 in the old harbour. Entry is free for children under twelve. "
           "The collection holds about four thousand ships' models.")
@@ -73,3 +81,23 @@ def test_pairs_of_source_modes(tmp_path: Path) -> None:
     assert list(pairs_of_source(str(path), "generic", "answers", "calib")) == []  # another part
     with pytest.raises(ValueError, match="unknown pair source mode"):
         list(pairs_of_source(str(path), "generic", "sentences", "train"))
+
+
+def test_negated_pairs_are_told_apart_and_kept_at_their_own_share(tmp_path: Path) -> None:
+    def pair(premise: str, hypothesis: str) -> PairExample:
+        return PairExample(premise, hypothesis, 0, "g", "ragtruth")
+
+    assert negated_pair(pair("The secret is not to slice it too thin.", "Slice it thinly."))
+    assert negated_pair(pair("Slice it.", "Don't slice it too thin."))
+    assert negated_pair(pair("他没有去。", "他去了。"))
+    assert not negated_pair(pair("The museum opened in 1998.", "It opened in 1998."))
+    assert not negated_pair(pair("Notes are kept.", "Nobel prizes; a knot."))  # words, not letters
+    path = tmp_path / "cases.jsonl"
+    answer = "The museum opened in 1998. Entry is free for children under twelve. It holds no paintings."
+    path.write_text(json.dumps(_record(answer, [])) + "\n", encoding="utf-8")
+    plain = list(pairs_of_source(str(path), "generic", "answers", "train", entail_keep=0.0))
+    negated = list(pairs_of_source(str(path), "generic", "answers", "train", entail_keep=0.0, entail_keep_negated=1.0))
+    assert plain == []
+    assert negated and all(negated_pair(p) and p.label == 0 for p in negated)
+    everything = list(pairs_of_source(str(path), "generic", "answers", "train", entail_keep=1.0))
+    assert len(negated) < len(everything)

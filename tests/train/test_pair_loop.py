@@ -93,3 +93,17 @@ def test_frozen_layers_keep_their_initial_weights(tmp_path: Path, tiny_model_dir
     assert kept and moved
     assert all(torch.equal(after[k], before[k]) for k in kept)
     assert any(not torch.equal(after[k], before[k]) for k in moved)  # the layer above still learns
+
+
+def test_a_run_starts_from_another_runs_checkpoint(straight, tmp_path: Path, tiny_model_dir: Path, tiny_data: Path) -> None:  # type: ignore[no-untyped-def]
+    """``init_checkpoint``: the encoder and the head of a finished run, not the tagger's encoder."""
+    from hallucheck.train.pair_loop import train_pairs
+
+    done = straight[0] / "checkpoint.pt"
+    train_pairs(_config(tiny_model_dir, tiny_data, init_checkpoint=str(done), max_steps=0), tmp_path / "from")
+    train_pairs(_config(tiny_model_dir, tiny_data, max_steps=0), tmp_path / "fresh")
+    start = torch.load(tmp_path / "from" / "checkpoint.pt", weights_only=False)["model"]
+    fresh = torch.load(tmp_path / "fresh" / "checkpoint.pt", weights_only=False)["model"]
+    trained = torch.load(done, weights_only=False)["model"]
+    assert all(torch.equal(start[k], trained[k]) for k in trained)  # the head too
+    assert any(not torch.equal(fresh[k], trained[k]) for k in trained)
