@@ -16,7 +16,8 @@ with
 - no sentence break inside ``X M Y`` (a swap across clauses is a reordering, not a swap of roles),
   and no list joint in ``M`` ("method overriding and method overloading");
 - the source sentence does not also read ``X M Y`` somewhere ("Basil Growing Indoors. Growing basil indoors");
-- in English (``language="en"``), ``M`` holds a verb form (a word its lemma changes, "needs",
+- for English, :func:`english_roles` tells roles around a verb from words moved around a noun
+  (the ``opposites`` detector asks it, unless both sides are names): ``M`` holds a verb form (a word its lemma changes, "needs",
   "took"; an auxiliary, "will", "is"; or a word whose "-ing" form is a dictionary word of that
   lemma, "wear", "provide") and ``X`` and ``Y`` each a word that can fill a role: not
   an adverb in "-ly" or of time and order ("first", "last year"), nor a lone "-ing" form ("allow
@@ -148,16 +149,13 @@ def english_roles(x: Sequence[Symbol], m: Sequence[Symbol], y: Sequence[Symbol])
     )
 
 
-def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle: bool = False,
-               language: str = "") -> list[Swap]:
+def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle: bool = False) -> list[Swap]:
     """Every place where ``answer`` reads ``X M Y`` and ``source`` reads ``Y M X`` (see the module doc).
 
     ``any_middle``: ``M`` need not be a relation that carries roles; any words but a clause break or
     a list joint will do ("mittels Browser-Nutzer dem HTML-Formularen" against "mittels
     HTML-Formularen dem Browser-Nutzer"). Too loose to call a contradiction, it is what tells a
-    sentence that exchanges two terms from one that only reorders its source's words.
-    ``language``: "en" adds the English test of roles (:func:`english_roles`; not with ``any_middle``)."""
-    english = language == "en" and not any_middle
+    sentence that exchanges two terms from one that only reorders its source's words."""
     a = [s.form for s in answer]
     b = [s.form for s in source]
     out: list[Swap] = []
@@ -195,8 +193,6 @@ def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle
             if [s.form for s in x] == [s.form for s in y]:
                 continue
             if not (_names(x) and _names(y)):
-                continue
-            if english and not english_roles(x, answer[i : i + m], y):
                 continue
             key = (i - p, i + m + q)
             if key in seen or _contains(b, a[i - p : i + m + q]):

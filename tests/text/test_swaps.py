@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hallucheck.text.opposites import polarity_symbols
-from hallucheck.text.swaps import find_swaps
+from hallucheck.text.swaps import english_roles, find_swaps
 from hallucheck.text.tokens import tokenize
 
 
@@ -11,9 +11,11 @@ def _symbols(text: str, language: str = "en") -> list:
     return polarity_symbols(tokenize(text, language), language)
 
 
-def _swapped(answer: str, source: str, language: str = "en", roles: str = "") -> list[str]:
+def _swapped(answer: str, source: str, language: str = "en", roles: bool = False) -> list[str]:
+    """The swaps found; ``roles``: only those :func:`english_roles` calls roles."""
     a = _symbols(answer, language)
-    found = find_swaps(a, _symbols(source, language), language=roles)
+    found = [s for s in find_swaps(a, _symbols(source, language))
+             if not roles or english_roles(a[s.x_start : s.m_start], a[s.m_start : s.y_start], a[s.y_start : s.y_end])]
     return [answer[a[s.x_start].start : a[s.y_end - 1].end] for s in found]
 
 
@@ -73,17 +75,17 @@ def test_english_roles_need_a_verb_between_two_parts_that_can_take_roles() -> No
         ("Birds allow air to ventilate their lungs by enabling it.", "Birds enable air to ventilate their lungs by allowing it."),
     ]
     for answer, source in moved:
-        assert _swapped(answer, source, roles="en") == [], answer
+        assert _swapped(answer, source, roles=True) == [], answer
     # without the English test the same pairs read as swaps (the test is what drops them)
     assert _swapped(moved[0][0], moved[0][1]) != []
     # roles around an inflected verb, an auxiliary, or a base form with an "-ing" form of its own
-    assert _swapped("Beta Labs acquired Acme Corp in May.", "Acme Corp acquired Beta Labs in May.", roles="en") == [
+    assert _swapped("Beta Labs acquired Acme Corp in May.", "Acme Corp acquired Beta Labs in May.", roles=True) == [
         "Beta Labs acquired Acme Corp"
     ]
-    assert _swapped("Some attention needs the restroom.", "The restroom needs some attention.", roles="en") == [
+    assert _swapped("Some attention needs the restroom.", "The restroom needs some attention.", roles=True) == [
         "Some attention needs the restroom"
     ]
-    assert _swapped("Masks wear the staff.", "The staff wear masks.", roles="en") == ["Masks wear the staff"]
-    assert _swapped("The council will fund the school.", "The school will fund the council.", roles="en") == [
+    assert _swapped("Masks wear the staff.", "The staff wear masks.", roles=True) == ["Masks wear the staff"]
+    assert _swapped("The council will fund the school.", "The school will fund the council.", roles=True) == [
         "council will fund the school"
     ]

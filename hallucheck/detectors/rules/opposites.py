@@ -60,7 +60,7 @@ from hallucheck.text.opposites import (
     negation_load,
 )
 from hallucheck.text.stopwords import is_stopword
-from hallucheck.text.swaps import find_swaps
+from hallucheck.text.swaps import Swap, english_roles, find_swaps
 from hallucheck.types import Evidence, Finding, Role, Span
 
 __all__ = ["OPPOSITE_FEATURES", "SUPPORT_SENTENCES", "OppositesDetector"]
@@ -202,7 +202,7 @@ class OppositesDetector(BaseDetector):
                 # search for one is the costliest part of this check)
                 if counts[n] >= 3 and any(s.content and i not in mapping for i, s in enumerate(syms)):
                     # a swap leaves one of its two sides unmatched in order: a sentence matched whole has none
-                    found.extend(self._swaps(syms, forms, src, aligned, ranked, sources, language))
+                    found.extend(self._swaps(syms, forms, src, aligned, ranked, sources, case.answer, language))
                 # the two sentences say the same thing (one word may differ); one of them may be
                 # longer ("A; B" against a source sentence "B")
                 if sum(syms[i].content for i in mapping) < self.min_matched * (min(n_content, src.content) - 1):
@@ -234,13 +234,14 @@ class OppositesDetector(BaseDetector):
 
     def _swaps(self, syms: list[Symbol], forms: list[str], src: SourceSentence,
                aligned: list[tuple[SourceSentence, list[Opcode], dict[int, int]]], ranked: list[int],
-               sources: list[SourceSentence], language: str) -> list[_Conflict]:
-        """Swapped roles against ``src``, unless another of the best source sentences reads as the
-        answer does (a source may state both directions)."""
+               sources: list[SourceSentence], text: str, language: str) -> list[_Conflict]:
+        """Swapped roles against ``src`` (in English, :func:`_roles`), unless another of the best
+        source sentences reads as the answer does (a source may state both directions)."""
         return [
             _Conflict("swapped_roles", syms[sw.x_start].start, syms[sw.y_end - 1].end, sw.x_start, sw.y_end, src)
-            for sw in find_swaps(syms, src.symbols, language=base_language(language))
-            if not self._stated_elsewhere(forms, src, aligned, ranked, sources, sw.x_start, sw.y_end)
+            for sw in find_swaps(syms, src.symbols)
+            if _roles(syms, sw, text, language)
+            and not self._stated_elsewhere(forms, src, aligned, ranked, sources, sw.x_start, sw.y_end)
         ]
 
     def _stated_elsewhere(self, forms: list[str], src: SourceSentence,
@@ -382,6 +383,20 @@ def _one_word_two_forms(a: str, b: str) -> bool:
         rest = iter(y[1:])
         return all(c in rest for c in x[1:])
     return False
+
+
+def _roles(syms: list[Symbol], sw: Swap, text: str, language: str) -> bool:
+    """Whether a swap's two sides can be roles: always outside English; in English two names
+    traded ("the Protocol Transfer Hypertext", "sqrt package for libc6"), or two parts that can
+    take roles around a verb (:func:`hallucheck.text.swaps.english_roles`), so that an adverb or
+    adjective moved around its noun ("perfectly prepared coffee" over "coffee prepared
+    perfectly") is no swap."""
+    if base_language(language) != "en":
+        return True
+    x, m, y = syms[sw.x_start : sw.m_start], syms[sw.m_start : sw.y_start], syms[sw.y_start : sw.y_end]
+    if all(any(s.content and _name_like(text, s.start, s.end, True, language) for s in side) for side in (x, y)):
+        return True
+    return english_roles(x, m, y)
 
 
 def _name_like(text: str, start: int, end: int, mid_sentence: bool, language: str) -> bool:

@@ -180,6 +180,9 @@ def test_the_default_verdict_keeps_a_flipped_negation() -> None:
         ("En 2015, Jazztel a racheté Orange.", "En 2015, Orange a racheté Jazztel.", "fr", "Jazztel a racheté Orange"),
         ("2023年5月，饿了么收购了阿里巴巴。", "2023年5月，阿里巴巴收购了饿了么。", "zh-Hans", "饿了么收购了阿里巴巴"),
         ("英特爾在2020年超越了台積電。", "台積電在2020年超越了英特爾。", "zh-Hant", "英特爾在2020年超越了台積電"),
+        # two English names traded need no verb between them
+        ("Pages are served over the Protocol Transfer Hypertext by default.",
+         "Pages are served over the Hypertext Transfer Protocol by default.", "en", "Protocol Transfer Hypertext"),
     ],
 )
 def test_swapped_roles_are_a_contradiction_on_the_clause(answer: str, source: str, language: str, text: str) -> None:
@@ -200,6 +203,11 @@ def test_swapped_roles_are_a_contradiction_on_the_clause(answer: str, source: st
         ("Prices rose in Lyon; wages fell in Paris.", "Wages fell in Paris; prices rose in Lyon.", "en"),
         # the source says both directions
         ("Acme sued Beta in May.", "Beta sued Acme in March. Acme sued Beta in May.", "en"),
+        # English words moved around a noun, no verb between two roles (RAGTruth's clean answers)
+        ("Guests praised the perfectly prepared Bulletproof Coffee at breakfast.",
+         "Guests praised the Bulletproof Coffee prepared perfectly at breakfast.", "en"),
+        ("Reviewers called the food quality excellent and the staff kind.",
+         "Reviewers called the excellent quality food and the staff kind.", "en"),
     ],
 )
 def test_no_swap_where_the_roles_are_the_same(answer: str, source: str, language: str) -> None:
