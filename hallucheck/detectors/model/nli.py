@@ -14,7 +14,10 @@ The model: ``model_path`` or ``HALLUCHECK_NLI_MODEL`` names a local NLI cross-en
 :mod:`hallucheck.models.nli` for the accepted layouts); without either, the sentence-pair model
 shipped in ``hallucheck/models/nli_pairs`` (``hallucheck train-pairs``; five languages, its config
 sets threshold 0.8 and no baseless spans). The default checker does not run this detector, and
-no shipped policy reads its features yet: docs/model.md has its numbers.
+no shipped policy reads its features yet: docs/model.md has its numbers. The shipped model reads
+rule-made negations and opposite words well, and real answers poorly: on RAGTruth calib the answers
+it marks are no likelier to be hallucinated than any other (``bench/nli_natural.py``), so its
+spans point at sentences to read, they do not prove them wrong.
 """
 
 from __future__ import annotations
