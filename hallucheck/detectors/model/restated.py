@@ -10,13 +10,18 @@ precisely. A sentence is *restated* when
 - it has at least :data:`MIN_CONTENT` content symbols (lemmas; Chinese by characters, as
   :func:`hallucheck.text.opposites.polarity_symbols` reads them), every one of them and every
   figure of the sentence in a single source sentence, all of them within a stretch of that
-  sentence not much longer than the answer sentence (:data:`WINDOW_FACTOR`), so words picked
-  from two clauses of a long sentence do not count (a Chinese measure word after a demonstrative
+  sentence not much longer than the answer sentence (:data:`WINDOW_FACTOR`) and with no more
+  clause breaks than the answer sentence has, so words picked from two clauses of a sentence do
+  not count ("活性炭滤芯每24个月换一次" over "RO膜滤芯每24个月更换一次，活性炭滤芯每12个月更换一次" takes
+  its figure from the other clause) (a Chinese measure word after a demonstrative
   is no content word: "这家公司" restates "该公司");
 - the two sentences hold the same number of negations;
 - no swapped sides: no two terms that trade places around the same words ("X M Y" against
   "Y M X", whatever ``M`` is: :func:`hallucheck.text.swaps.find_swaps` with ``any_middle``).
 
+A length of time the sources give only in another unit ("2年" over "24个月", "a year" over "12
+months": :func:`hallucheck.detectors.rules.numbers.durations_in_other_units`) counts as a source
+figure, and its unit as no content word: "RO膜每2年换一次" restates "RO膜滤芯建议每24个月更换一次".
 Then every word it states is a source's word, the way the source uses it, and the tagger's marks
 there have nothing left to point at: the model layer keeps its probabilities in such sentences
 at or below :data:`RESTATED_CAP`. A different figure, name or word is not a source word, so the
@@ -26,10 +31,12 @@ sentence is not restated and the tagger's marks stay.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
+from typing import NamedTuple
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.rules.polarity_sentences import SourceSentence, answer_sources, answer_symbols
-from hallucheck.text.opposites import NEG, Symbol
+from hallucheck.text.durations import Duration, same_length
+from hallucheck.text.opposites import BREAK, NEG, Symbol
 from hallucheck.text.swaps import find_swaps
 
 __all__ = ["MIN_CONTENT", "RESTATED_CAP", "WINDOW_FACTOR", "every_sentence_restated", "restated_sentences"]
@@ -53,62 +60,105 @@ def _without_measure_words(syms: list[Symbol]) -> list[Symbol]:
             else s for k, s in enumerate(syms)]
 
 
-def _sentences(analysis: CaseAnalysis, only: Collection[int] | None = None) -> Iterator[tuple[int, list[Symbol], set[str], bool]]:
-    """Each answer sentence (among ``only``): its index, its symbols, the forms of its figures, and
-    whether it holds a figure at all."""
+class _Sentence(NamedTuple):
+    at: int  # its index in analysis.sentences
+    symbols: list[Symbol]
+    figures: set[str]  # forms of its figures, the converted lengths of time left out
+    has_figure: bool
+    converted: list[Duration]  # its lengths of time the sources give in another unit
+
+
+def _sentences(analysis: CaseAnalysis, only: Collection[int] | None = None) -> Iterator[_Sentence]:
+    """Each answer sentence (among ``only``): its index, its symbols, the forms of its figures
+    (a length of time the sources give in another unit left out, its symbols made function
+    symbols), and whether it holds a figure at all."""
+    from hallucheck.detectors.rules.numbers import converted_durations
+
     zh = analysis.language.lower().startswith("zh")
+    converted = converted_durations(analysis)
     for si, (toks, syms) in enumerate(zip(analysis.tokens_by_sentence, answer_symbols(analysis), strict=True)):
         if only is not None and si not in only:
             continue
         if zh:
             syms = _without_measure_words(syms)
-        numbers = {t.start for t in toks if t.is_number}
-        yield si, syms, {s.form for s in syms if not s.content and s.start in numbers}, bool(numbers)
+        seg = analysis.sentences[si]
+        own = [d for d in converted if seg.start <= d.start < seg.end]
+        if own:
+            syms = [s._replace(content=False) if any(d.start <= s.start and s.end <= d.end for d in own) else s for s in syms]
+        numbers = {t.start for t in toks if t.is_number and not any(d.start <= t.start < d.end for d in own)}
+        yield _Sentence(si, syms, {s.form for s in syms if not s.content and s.start in numbers}, bool(numbers), own)
 
 
-def _window_fits(wanted: set[str], source: Sequence[Symbol], limit: float) -> bool:
-    """Whether the source's content symbols hold every form of ``wanted`` within ``limit`` of them
-    in a row (a minimal covering window, two pointers)."""
-    forms = [s.form for s in source if s.content]
+def _window_fits(wanted: set[str], keys: Sequence[frozenset[str]], source: Sequence[Symbol], limit: float,
+                 max_breaks: int) -> bool:
+    """Whether the source's symbols with keys (``keys[k]``: what symbol ``k`` can stand for) hold
+    every key of ``wanted`` within ``limit`` of them in a row, with at most ``max_breaks`` clause
+    breaks among them (a minimal covering window, two pointers)."""
+    places = [k for k, ks in enumerate(keys) if ks]
+    breaks = [0]
+    for sym in source:
+        breaks.append(breaks[-1] + (sym.form == BREAK))
     need = len(wanted)
     have: dict[str, int] = {}
     covered = 0
     left = 0
-    for right, f in enumerate(forms):
-        if f in wanted:
+    for right, k in enumerate(places):
+        for f in keys[k] & wanted:
             have[f] = have.get(f, 0) + 1
             covered += have[f] == 1
         while covered == need:
-            if right - left + 1 <= limit:
+            if right - left + 1 <= limit and breaks[k] - breaks[places[left]] <= max_breaks:
                 return True
-            g = forms[left]
-            if g in wanted:
+            for g in keys[places[left]] & wanted:
                 have[g] -= 1
                 covered -= have[g] == 0
             left += 1
     return False
 
 
-def _restates(syms: list[Symbol], figures: set[str], src: SourceSentence) -> bool:
+def _source_durations(src: SourceSentence, language: str) -> dict[int, Duration]:
+    """The lengths of time of a source sentence, by the offset of their figure in its source."""
+    from hallucheck.text.durations import find_durations
+    from hallucheck.text.numbers import find_numbers
+
+    if not any(c.isdigit() for c in src.text) and not any("\u3400" <= c <= "\u9fff" for c in src.text):
+        return {}
+    found = find_durations(src.text, find_numbers(src.text, language), language)
+    return {src.start + k: d for k, d in found.items()}
+
+
+def _restates(sent: _Sentence, src: SourceSentence, language: str) -> bool:
+    syms, figures = sent.symbols, sent.figures
     content = {s.form for s in syms if s.content}
     if not content <= src.norms or not figures <= set(src.forms):
         return False
     if sum(s.form == NEG for s in syms) != sum(s.form == NEG for s in src.symbols):
         return False
-    n_content = sum(s.content for s in syms)
-    if not _window_fits(content, src.symbols, WINDOW_FACTOR * n_content + 3):
+    # what each source symbol can stand for: its content form, a figure of the answer's, and the
+    # answer's converted lengths of time it is as long as ("24" of "24个月" for "2年")
+    given = _source_durations(src, language) if sent.converted else {}
+    keys = []
+    for sym in src.symbols:
+        ks = {sym.form} if sym.content or sym.form in figures else set()
+        o = given.get(sym.start)
+        if o is not None:
+            ks |= {f"\0{n}" for n, d in enumerate(sent.converted) if same_length(d, o)}
+        keys.append(frozenset(ks))
+    wanted = content | figures | {f"\0{n}" for n in range(len(sent.converted))}
+    size = sum(s.content for s in syms) + len(figures) + len(sent.converted)
+    if not _window_fits(wanted, keys, src.symbols, WINDOW_FACTOR * size + 3, sum(s.form == BREAK for s in syms)):
         return False
     return not find_swaps(syms, src.symbols, any_middle=True)
 
 
-def _restated(syms: list[Symbol], figures: set[str], sources: list[SourceSentence], index: dict[str, list[int]]) -> bool:
+def _restated(sent: _Sentence, sources: list[SourceSentence], index: dict[str, list[int]], language: str) -> bool:
     """Whether one answer sentence restates one of ``sources`` (``index``: content form -> sentences)."""
-    content = {s.form for s in syms if s.content}
-    if sum(s.content for s in syms) < MIN_CONTENT:
+    content = {s.form for s in sent.symbols if s.content}
+    if len(content) == 0 or sum(s.content for s in sent.symbols) < MIN_CONTENT:
         return False
     # the source sentences that hold every content symbol: the rarest symbol's list, filtered
     rarest = min(content, key=lambda w: len(index.get(w, ())))
-    return any(_restates(syms, figures, sources[n]) for n in index.get(rarest, ()) if content <= sources[n].norms)
+    return any(_restates(sent, sources[n], language) for n in index.get(rarest, ()) if content <= sources[n].norms)
 
 
 def restated_sentences(analysis: CaseAnalysis, only: Collection[int] | None = None) -> set[int]:
@@ -117,7 +167,7 @@ def restated_sentences(analysis: CaseAnalysis, only: Collection[int] | None = No
     sources, index = answer_sources(analysis)
     if not sources:
         return set()
-    return {si for si, syms, figures, _ in _sentences(analysis, only) if _restated(syms, figures, sources, index)}
+    return {sent.at for sent in _sentences(analysis, only) if _restated(sent, sources, index, analysis.language)}
 
 
 def every_sentence_restated(analysis: CaseAnalysis) -> bool:
@@ -126,10 +176,10 @@ def every_sentence_restated(analysis: CaseAnalysis) -> bool:
     out)."""
     sources, index = answer_sources(analysis)
     found = False
-    for _, syms, figures, has_figure in _sentences(analysis):
-        if not has_figure and not any(s.content for s in syms):
+    for sent in _sentences(analysis):
+        if not sent.has_figure and not sent.converted and not any(s.content for s in sent.symbols):
             continue
-        if not _restated(syms, figures, sources, index):
+        if not _restated(sent, sources, index, analysis.language):
             return False
         found = True
     return found

@@ -38,7 +38,7 @@ from hallucheck.text.language import base_language, detect_language, is_cjk_char
 from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, same_value, scan_numbers
 from hallucheck.types import Coverage, Evidence, Finding, Role, Span
 
-__all__ = ["NumbersDetector", "SourceFacts", "source_facts", "durations_in_other_units"]
+__all__ = ["NumbersDetector", "SourceFacts", "converted_durations", "source_facts", "durations_in_other_units"]
 
 _AMBIGUOUS_CURRENCY = {"$": {"USD", "AUD", "CAD", "HKD", "TWD", "$"}, "¥": {"CNY", "JPY", "¥"}}
 _NEIGHBOURS = 3  # content words on each side of a source figure that say what it measures
@@ -337,9 +337,15 @@ def _answer_figures(analysis: CaseAnalysis) -> _AnswerFigures:
 
 
 def durations_in_other_units(analysis: CaseAnalysis) -> list[tuple[int, int]]:
-    """Offsets of the answer's lengths of time that the sources give only in another unit ("一年"
-    over "12个月", "2 years" over "24 months", "半年" over "6个月"). A reader that compares words
-    cannot see that these are the same; the model layer uses this to keep its marks off them.
+    """Offsets of :func:`converted_durations` (the model layer keeps its marks off them)."""
+    return sorted({(d.start, d.end) for d in converted_durations(analysis)})
+
+
+def converted_durations(analysis: CaseAnalysis) -> list[Duration]:
+    """The answer's lengths of time that the sources give only in another unit ("一年" over
+    "12个月", "2 years" over "24 months", "半年" over "6个月"), in the answer's order. A reader that
+    compares words cannot see that these are the same; the model layer keeps its marks off them,
+    and the restated check counts them as the source's figures.
 
     Only lengths of time: clock times, discounts and halved figures written another way were
     measured too and left out. On RAGTruth calib a quarter of the clock times the sources give
@@ -353,7 +359,7 @@ def durations_in_other_units(analysis: CaseAnalysis) -> list[tuple[int, int]]:
         return []
     facts = source_facts(analysis.source)
     lower = analysis.source.lower
-    return sorted({(d.start, d.end) for d in durations if d.text.lower() not in lower and facts.gives_duration(d)})
+    return sorted((d for d in durations if d.text.lower() not in lower and facts.gives_duration(d)), key=lambda d: d.start)
 
 
 def _assign(items: list[Any], sentences: list[Segment]) -> list[list[Any]]:

@@ -86,3 +86,31 @@ def test_a_chinese_demonstrative_with_its_measure_word_restates_another_demonstr
     assert _restated("这家公司2015年成立于北京。", ZH_SOURCE) == set()
     # a measure word that is no demonstrative's stays a content word
     assert _restated("该公司2015年在杭州成立了一家店。", ZH_SOURCE) == set()
+
+
+FILTERS = "RO膜滤芯建议每24个月更换一次，活性炭滤芯每12个月更换一次。"
+
+
+def test_a_figure_from_another_clause_is_no_restatement() -> None:
+    assert _restated("RO膜每24个月换一次。", FILTERS) == {0}
+    # every word and figure is in the source sentence, but 24个月 is the other filter's
+    assert _restated("活性炭滤芯每24个月换一次。", FILTERS) == set()
+
+
+def test_a_length_of_time_in_another_unit_restates_the_sources_figure() -> None:
+    assert _restated("RO膜每2年换一次。", FILTERS) == {0}
+    assert _restated("活性炭滤芯一年换一次。", FILTERS) == {0}
+    assert _restated("The filter is replaced every 2 years.", "The filter is replaced every 24 months.") == {0}
+    # as long as a figure of the other clause, or of none
+    assert _restated("活性炭滤芯每2年换一次。", FILTERS) == set()
+    assert _restated("RO膜每3年换一次。", FILTERS) == set()
+
+
+@pytest.mark.skipif(not tagger_available(), reason="shipped tagger files missing")
+def test_a_faithful_answer_in_another_unit_is_not_rejected() -> None:
+    from hallucheck.checker import Checker
+
+    checker = Checker()
+    faithful = checker.check(contexts=[FILTERS], answer="RO膜每2年换一次。")
+    assert faithful.decision != "reject" and not faithful.spans, faithful.notes
+    assert checker.check(contexts=[FILTERS], answer="活性炭滤芯每2年换一次。").decision == "reject"
