@@ -27,7 +27,8 @@ the two sentences' negations and opposite words adding up to an odd number (a ne
 may carry the same meaning: "no X was issued" / "X was not issued", "not able" / "unable"); no
 condition or correction around a flipped negation ("if it does not move", "not X, but Y"). It is
 dropped when another of the best source sentences (up to :data:`SUPPORT_SENTENCES`) states the
-answer's version (a source may say both). Chinese is aligned by characters (see
+answer's version (a source may say both; an aside between breaks that the answer leaves out,
+"latin2 (iso-8859-2) encoding", does not keep it from stating it). Chinese is aligned by characters (see
 :func:`hallucheck.text.opposites.polarity_symbols`). Each finding is a ``contradiction`` span with the source sentence as evidence; the
 policies' floor table (measured precision) decides whether such a span alone rejects an answer.
 """
@@ -138,12 +139,29 @@ def _in_name(answer: str, syms: list[Symbol], i: int) -> bool:
 
 
 # difflib's opcodes: (tag, answer start, answer end, source start, source end)
-def _supported(mapping: dict[int, int], lo: int, hi: int) -> bool:
-    """Whether answer symbols ``lo..hi-1`` are matched, in order and contiguously, in a source sentence."""
+# The longest aside (in symbols, its two breaks included) that a source sentence may hold between
+# two words the answer writes side by side and still state the answer's version.
+_ASIDE = 8
+
+
+def _supported(mapping: dict[int, int], lo: int, hi: int, source: list[Symbol]) -> bool:
+    """Whether answer symbols ``lo..hi-1`` are matched, in order and contiguously, in a source
+    sentence (``source``: its symbols). An aside between breaks that the answer leaves out does not
+    break the run: "the latin2 encoding" is stated by "the latin2 (iso-8859-2) encoding"."""
     if lo < 0 or hi <= lo:
         return False
-    first = mapping.get(lo)
-    return first is not None and all(mapping.get(i) == first + (i - lo) for i in range(lo, hi))
+    prev = mapping.get(lo)
+    if prev is None:
+        return False
+    for i in range(lo + 1, hi):
+        j = mapping.get(i)
+        if j is None or j <= prev:
+            return False
+        skipped = source[prev + 1 : j]
+        if skipped and not (len(skipped) <= _ASIDE and skipped[0].form == BREAK and skipped[-1].form == BREAK):
+            return False
+        prev = j
+    return True
 
 
 class OppositesDetector(BaseDetector):
@@ -251,10 +269,10 @@ class OppositesDetector(BaseDetector):
         order: then a source states the answer's version. A found difference is rare, so the next
         best sentences (up to ``SUPPORT_SENTENCES``) are read too, for a source stating it a little
         further down."""
-        if any(_supported(m, lo, hi) for s2, _, m in aligned if s2 is not src):
+        if any(_supported(m, lo, hi, s2.symbols) for s2, _, m in aligned if s2 is not src):
             return True
         more = ranked[self.max_source_sentences : SUPPORT_SENTENCES]
-        return any(_supported(matched_map(forms, sources[n])[1], lo, hi) for n in more)
+        return any(_supported(matched_map(forms, sources[n])[1], lo, hi, sources[n].symbols) for n in more)
 
     def _differences(self, syms: list[Symbol], src: SourceSentence, ops: list[Opcode],
                      mapping: dict[int, int], verb_last: bool = False) -> list[_Conflict]:

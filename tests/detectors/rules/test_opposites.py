@@ -286,3 +286,17 @@ def test_a_german_noun_told_as_another_is_no_replaced_name() -> None:
 def test_a_french_adverb_told_as_another_is_no_replaced_name() -> None:
     spans = _spans("PID=1 est normalement le programme init du système.", "PID=1 est habituellement le programme init du système.", "fr")
     assert [k for _, k in spans if k == "replaced_name"] == []
+
+
+def test_a_source_sentence_with_an_aside_still_states_the_answers_name() -> None:
+    """The answer leaves out a bracketed aside; the template sentence of another source, one name
+    apart, must not make that name a replaced one."""
+    sources = ['An old Polish Unix text file, "pu-file.txt", stored in the latin2 (iso-8859-2) encoding can be edited with vim.',
+               'An old Japanese unix text file, "ju-file.txt", stored in the eucJP encoding can be edited with vim.']
+    answer = 'An old Polish Unix text file, "pu-file.txt", stored in the latin2 encoding can be edited with vim.'
+    finding = OppositesDetector().detect(CaseAnalysis(Case(contexts=sources, answer=answer, language="en")))
+    assert [s.kind for s in finding.spans] == []
+    # a name the aside's sentence does not state is still a replaced one
+    wrong = 'An old Polish Unix text file, "pu-file.txt", stored in the eucJP (iso-8859-2) encoding can be edited with vim.'
+    finding = OppositesDetector().detect(CaseAnalysis(Case(contexts=sources[:1], answer=wrong, language="en")))
+    assert [(s.text, s.kind) for s in finding.spans] == [("eucJP", "replaced_name")]
