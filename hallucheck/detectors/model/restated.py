@@ -20,7 +20,7 @@ precisely. A sentence is *restated* when
   "Y M X", whatever ``M`` is: :func:`hallucheck.text.swaps.find_swaps` with ``any_middle``).
 
 A length of time the sources give only in another unit ("2年" over "24个月", "a year" over "12
-months": :func:`hallucheck.detectors.rules.numbers.durations_in_other_units`) counts as a source
+months": :func:`hallucheck.detectors.rules.numbers.converted_durations`) counts as a source
 figure, and its unit as no content word: "RO膜每2年换一次" restates "RO膜滤芯建议每24个月更换一次".
 Then every word it states is a source's word, the way the source uses it, and the tagger's marks
 there have nothing left to point at: the model layer keeps its probabilities in such sentences
@@ -121,8 +121,6 @@ def _source_durations(src: SourceSentence, language: str) -> dict[int, Duration]
     from hallucheck.text.durations import find_durations
     from hallucheck.text.numbers import find_numbers
 
-    if not any(c.isdigit() for c in src.text) and not any("\u3400" <= c <= "\u9fff" for c in src.text):
-        return {}
     found = find_durations(src.text, find_numbers(src.text, language), language)
     return {src.start + k: d for k, d in found.items()}
 

@@ -101,6 +101,7 @@ def test_a_length_of_time_in_another_unit_restates_the_sources_figure() -> None:
     assert _restated("RO膜每2年换一次。", FILTERS) == {0}
     assert _restated("活性炭滤芯一年换一次。", FILTERS) == {0}
     assert _restated("The filter is replaced every 2 years.", "The filter is replaced every 24 months.") == {0}
+    assert _restated("The filter is replaced every 24 months.", "The filter is replaced every two years.") == {0}
     # as long as a figure of the other clause, or of none
     assert _restated("活性炭滤芯每2年换一次。", FILTERS) == set()
     assert _restated("RO膜每3年换一次。", FILTERS) == set()
