@@ -351,6 +351,14 @@ def converted_durations(analysis: CaseAnalysis) -> list[Duration]:
     measured too and left out. On RAGTruth calib a quarter of the clock times the sources give
     another way lie in a labelled hallucination (business hours given for the wrong days), and
     keeping the tagger's marks off all of them cost 0.007 of span F1."""
+    found: list[Duration] | None = analysis.shared.get("converted_durations")
+    if found is None:
+        found = _converted_durations(analysis)
+        analysis.shared["converted_durations"] = found  # the model layer and the restated check both ask
+    return found
+
+
+def _converted_durations(analysis: CaseAnalysis) -> list[Duration]:
     if not analysis.answer.strip() or not analysis.source.text.strip():
         return []
     figures = _answer_figures(analysis)
