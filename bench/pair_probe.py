@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import machine, write_result
 
+from hallucheck.detectors.model.nli import model_defaults
 from hallucheck.models.nli import LABELS, NLIModel
 
 DATA = Path(__file__).resolve().parent / "data" / "pair_probe.jsonl"
@@ -40,8 +41,7 @@ def main() -> None:
 
     rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
     model = NLIModel(args.model)
-    config = json.loads((Path(args.model) / "config.json").read_text(encoding="utf-8"))
-    threshold = args.threshold if args.threshold is not None else float(config.get("threshold", 0.5))
+    threshold = args.threshold if args.threshold is not None else float(model_defaults(Path(args.model)).get("threshold", 0.5))
     probs = model.predict([(r["premise"], r["hypothesis"]) for r in rows])
     contra = probs[:, LABELS.index("contradiction")]
     by_premise: dict[str, list[tuple[dict[str, Any], float]]] = defaultdict(list)

@@ -61,15 +61,15 @@ def test_detector_without_any_model_says_what_to_do(monkeypatch: pytest.MonkeyPa
 
 
 def test_a_models_config_gives_its_use_defaults_and_ignores_bad_values(tmp_path: Path) -> None:
-    from hallucheck.detectors.model.nli import _model_defaults
+    from hallucheck.detectors.model.nli import model_defaults
 
     (tmp_path / "config.json").write_text(json.dumps({"max_length": 160, "threshold": 0.8, "baseless_spans": False}))
-    assert _model_defaults(tmp_path) == {"max_length": 160, "threshold": 0.8, "baseless_spans": False}
+    assert model_defaults(tmp_path) == {"max_length": 160, "threshold": 0.8, "baseless_spans": False}
     (tmp_path / "config.json").write_text(json.dumps({"max_length": True, "threshold": 1.5, "baseless_spans": "no"}))
-    assert _model_defaults(tmp_path) == {}
+    assert model_defaults(tmp_path) == {}
     (tmp_path / "config.json").write_text("[1, 2]")
-    assert _model_defaults(tmp_path) == {}
-    assert _model_defaults(tmp_path / "absent") == {}
+    assert model_defaults(tmp_path) == {}
+    assert model_defaults(tmp_path / "absent") == {}
 
 
 # ---------------------------------------------------------------- with a real (tiny) model

@@ -33,7 +33,7 @@ from hallucheck.detectors.base import BaseDetector
 from hallucheck.errors import InputError
 from hallucheck.types import Evidence, Finding, Role, Span
 
-__all__ = ["MODEL_ENV", "NLIDetector", "SHIPPED_MODEL", "sentence_premises"]
+__all__ = ["MODEL_ENV", "NLIDetector", "SHIPPED_MODEL", "model_defaults", "sentence_premises"]
 
 MODEL_ENV = "HALLUCHECK_NLI_MODEL"
 SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "models" / "nli_pairs"
@@ -73,7 +73,7 @@ def sentence_premises(
     return out
 
 
-def _model_defaults(path: Path) -> dict[str, Any]:
+def model_defaults(path: Path) -> dict[str, Any]:
     """The settings a model's ``config.json`` gives for its use: ``max_length`` (the pair length
     it was trained at), ``threshold`` and ``baseless_spans``; those it does not give are absent."""
     import json
@@ -126,7 +126,7 @@ class NLIDetector(BaseDetector):
                     "Face checkpoint needs pip install 'hallucheck[train]'"
                 )
             model_path = SHIPPED_MODEL
-        defaults = _model_defaults(Path(model_path))
+        defaults = model_defaults(Path(model_path))
         max_length = max_length if max_length is not None else defaults.get("max_length", 256)
         threshold = threshold if threshold is not None else defaults.get("threshold", 0.5)
         if not 0.0 < threshold < 1.0:
