@@ -134,7 +134,31 @@ def _verb(word: str) -> bool:
     if not word.isalpha() or len(word) < 2:
         return False
     ing = word[:-1] + "ing" if word.endswith("e") and not word.endswith("ee") else word + "ing"
-    return known_word(ing, "en") and lemmatize(ing, "en") == word
+    if known_word(ing, "en") and lemmatize(ing, "en") == word:
+        return True
+    # a doubled consonant ("hitting"); the dictionary may keep such a form as a word of its own
+    # ("cutting", "setting"), which is still the verb's
+    doubled = word + word[-1] + "ing"
+    return _doubles(word) and known_word(doubled, "en") and lemmatize(doubled, "en") in (word, doubled)
+
+
+_VOWELS = frozenset("aeiou")
+
+
+def _doubles(word: str) -> bool:
+    """Whether an English base form of one syllable doubles its last consonant before "-ing" ("hit"
+    → "hitting", "cut", "stop"): it ends in one vowel between consonants. Verbs like these do not
+    change in the past ("hit", "cut", "put", "set"), so without their "-ing" form no form of them
+    would read as a verb. Longer words are left out: their stress decides ("rebelling", "visiting"),
+    and the ones that double are mostly nouns too ("Houthi rebel targets")."""
+    return (
+        len(word) >= 3
+        and sum(1 for a, b in zip(" " + word, word) if b in _VOWELS and a not in _VOWELS) == 1
+        and word[-1] not in _VOWELS
+        and word[-1] not in "wxy"
+        and word[-2] in _VOWELS
+        and word[-3] not in _VOWELS
+    )
 
 
 def english_roles(x: Sequence[Symbol], m: Sequence[Symbol], y: Sequence[Symbol]) -> bool:

@@ -89,3 +89,14 @@ def test_english_roles_need_a_verb_between_two_parts_that_can_take_roles() -> No
     assert _swapped("The council will fund the school.", "The school will fund the council.", roles=True) == [
         "council will fund the school"
     ]
+
+
+def test_english_verbs_that_keep_their_form_in_the_past_are_verbs() -> None:
+    # "hit", "cut", "set": no inflection and no plain "-ing" form ("hiting"); their "-ing" form
+    # doubles the consonant, which is what marks them as verbs
+    assert _swapped("The truck hit the bus.", "The bus hit the truck.", roles=True) == ["truck hit the bus"]
+    assert _swapped("The supplier cut the retailer off.", "The retailer cut the supplier off.", roles=True) == [
+        "supplier cut the retailer"
+    ]
+    # a noun ending like such a verb is still no verb ("the cat food" moved around)
+    assert _swapped("We bought the food cat bowl.", "We bought the cat food bowl.", roles=True) == []
