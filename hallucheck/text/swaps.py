@@ -9,7 +9,9 @@ with
 
 - ``M`` the relation between them: the longest run of symbols both sentences share there, with
   at least one content symbol, and not a relation that reads the same both ways ("met",
-  "merged with", "合作", :data:`SYMMETRIC_RELATIONS`) or only function words ("and", "和");
+  "merged with", "合作", :data:`SYMMETRIC_RELATIONS`) or only function words ("and", "和"); a
+  middle of function words that are no list joint ("是") counts when both sentences go on after
+  the second side with the same relation ("李娜是张伟的导师" against "张伟是李娜的导师": "的导师");
 - ``X`` and ``Y`` different, each as long as the two sentences allow (the symbols before ``M``
   in the answer are those after it in the source, and the other way round), each holding a
   content symbol (in Chinese at least two characters, so that one shared character is no name);
@@ -199,10 +201,16 @@ def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle
             m = 0
             while i + m < len(a) and k + m < len(b) and a[i + m] == b[k + m]:
                 m += 1
+            # a middle of function words only ("是") carries roles through what follows Y: see _tail
+            copula = False
             if any_middle:
                 if not _joins_nothing(answer[i : i + m]):
                     continue
-            elif before[i + m] == before[i] or not _relation(answer[i : i + m]):
+            elif before[i + m] == before[i]:
+                if not _joins_nothing(answer[i : i + m]):
+                    continue
+                copula = True
+            elif not _relation(answer[i : i + m]):
                 continue
             # X: before M in the answer, after M in the source; Y: after M in the answer, before it in the source
             # the first symbol of X (in the answer) opens the source's run after M; the first of Y
@@ -212,6 +220,8 @@ def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle
             q = max((n for n in range(1, min(len(a) - i - m, k) + 1)
                      if a[i + m + n - 1] == b[k - 1] and a[i + m : i + m + n] == b[k - n : k]), default=0)
             if not p or not q:
+                continue
+            if copula and not _tail(answer[i + m + q :], source[k + m + p :]):
                 continue
             x, y = answer[i - p : i], answer[i + m : i + m + q]
             if [s.form for s in x] == [s.form for s in y]:
@@ -224,6 +234,24 @@ def find_swaps(answer: Sequence[Symbol], source: Sequence[Symbol], *, any_middle
             seen.add(key)
             out.append(Swap(i - p, i, i + m, i + m + q, k - q, k + m + p))
     return out
+
+
+def _tail(after_y: Sequence[Symbol], after_x: Sequence[Symbol]) -> bool:
+    """Whether a middle of function words is a relation through the words after it: "李娜是张伟的导师"
+    against "张伟是李娜的导师" reads ``X 是 Y`` against ``Y 是 X``, and both go on with the same "的导师"
+    before the clause ends. Without such a tail "A是B" states an identity ("北京是中国的首都" and
+    "中国的首都是北京" say the same), so the two sides may trade places."""
+    n = 0
+    while n < min(len(after_y), len(after_x)) and after_y[n].form == after_x[n].form and after_y[n].form != BREAK:
+        n += 1
+    return n > 0 and _relation(after_y[:n]) and not any(s.word in _SYMMETRIC_NOUNS for s in after_y[:n])
+
+
+# Chinese nouns of a relation that reads the same both ways: "李娜是张伟的同事" says "张伟是李娜的同事".
+_SYMMETRIC_NOUNS: frozenset[str] = frozenset({
+    "同事", "同学", "同學", "朋友", "邻居", "鄰居", "伙伴", "夥伴", "同伴", "配偶", "伴侣", "伴侶", "队友", "隊友",
+    "对手", "對手", "竞争对手", "競爭對手", "搭档", "搭檔", "亲戚", "親戚", "盟友", "合伙人", "合夥人", "同行",
+})
 
 
 def _contains(seq: Sequence[str], part: Sequence[str]) -> bool:

@@ -55,9 +55,13 @@ def test_any_middle_finds_terms_that_trade_places_around_function_words() -> Non
     answer = "Abfragen werden mittels Browser-Nutzer dem HTML-Formularen präsentiert."
     source = "Abfragen werden mittels HTML-Formularen dem Browser-Nutzer präsentiert."
     a, s = _symbols(answer, "de"), _symbols(source, "de")
-    assert find_swaps(a, s) == []  # "dem" carries no roles: no contradiction to report
     (sw,) = find_swaps(a, s, any_middle=True)
     assert answer[a[sw.x_start].start : a[sw.y_end - 1].end] == "Browser-Nutzer dem HTML-Formularen"
+    # without any_middle, "dem" carries roles only through the verb both go on with ("präsentiert")
+    (roles,) = find_swaps(a, s)
+    assert roles == sw
+    cut = [x for x in a if x.form != "präsentieren"], [x for x in s if x.form != "präsentieren"]
+    assert find_swaps(*cut) == []
 
 
 def test_any_middle_still_leaves_lists_and_reorders_alone() -> None:
@@ -100,3 +104,12 @@ def test_english_verbs_that_keep_their_form_in_the_past_are_verbs() -> None:
     ]
     # a noun ending like such a verb is still no verb ("the cat food" moved around)
     assert _swapped("We bought the food cat bowl.", "We bought the cat food bowl.", roles=True) == []
+
+
+def test_a_copula_carries_roles_through_the_relation_after_the_second_side() -> None:
+    # "是" is no relation by itself ("A是B" states an identity); "是 … 的导师" is one
+    assert _swapped("李娜是张伟的导师，两人合作发表了论文。", "张伟是李娜的导师，两人合作发表了论文。", "zh-Hans") == ["李娜是张伟"]
+    assert _swapped("京东是腾讯的第一大股东。", "腾讯是京东的第一大股东。", "zh-Hans") == ["京东是腾讯"]
+    # an identity told the other way round, and a relation that reads the same both ways
+    assert _swapped("中国的首都是北京。", "北京是中国的首都。", "zh-Hans") == []
+    assert _swapped("李娜是张伟的同事。", "张伟是李娜的同事。", "zh-Hans") == []
