@@ -442,6 +442,18 @@ def _meta_word(text: str, end: int) -> str | None:
     return word[:-1] if word.endswith("s") else word
 
 
+def _written_date(m: NumberMention, facts: SourceFacts) -> bool:
+    """Whether the sources write the answer's all-digit date with the same characters ("9.4.11").
+
+    Which of its parts is the day and which the month depends on the language it is read in
+    (English reads "9.4.11" as 4 September, German, French and Chinese as 9 April), so a Chinese
+    answer that copies "第 9.4.11 节" from an English source's "Section 9.4.11" gave two dates and an
+    unsupported one. The same digits in the same order say the same thing, whatever they mean."""
+    if m.kind != "date" or not re.fullmatch(r"\d{1,4}(?:[./-]\d{1,4}){1,2}", m.text):
+        return False
+    return re.search(rf"(?<![\d.]){re.escape(m.text)}(?!\d|[./-]\d)", facts.lower) is not None
+
+
 def _reference_word(answer: str, m: NumberMention) -> str | None:
     """The word that makes a figure a reference to a part ("passage 3", "lines 7 to 10"), or None."""
     if m.kind not in ("number", "ordinal"):
@@ -895,6 +907,7 @@ class NumbersDetector(BaseDetector):
                 if (
                     any(same_value(m, q) for q in question_mentions)
                     or (facts.gives_as_duration(m, d) if d is not None else facts.gives(m))
+                    or _written_date(m, facts)
                     or any(same_value(m, c) for c in computed) or _hedged_match(answer, m, facts, work)
                     or _halved_or_doubled(m, facts, work)
                 ):

@@ -490,3 +490,13 @@ def test_a_figure_the_source_says_to_halve_or_double_is_given(answer: str, sourc
 
 def test_half_of_a_figure_without_a_word_that_halves_it_is_still_contradicted() -> None:
     assert labelled(run("Children pay $10.", "Tickets cost $20 for adults and for children.")) == [("$10", "contradiction")]
+
+
+def test_a_date_written_with_the_same_digits_is_given_whatever_the_language_reads() -> None:
+    # English reads "9.4.11" as 4 September, Chinese as 9 April: a copied section number was unsupported
+    source = "Press Enter on a file (see Section 9.4.11, “Customizing program to be started”)."
+    assert labelled(run("用适当的程序来处理文件的内容 (查看 第 9.4.11 节 “自定义被启动的程序”)。", source, language="zh-Hans")) == []
+    # other digits, or the same digits inside a longer figure, are still not given
+    assert labelled(run("查看 第 9.4.12 节。", source, language="zh-Hans")) == [("9.4.12", "baseless")]
+    longer = "Press Enter on a file (see Section 29.4.11)."
+    assert labelled(run("查看 第 9.4.11 节。", longer, language="zh-Hans")) == [("9.4.11", "baseless")]
