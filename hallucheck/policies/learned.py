@@ -48,7 +48,7 @@ from hallucheck.types import RAGTRUTH_TASKS, Finding, RiskLevel, Span
 KEPT_LABELS: frozenset[str] = frozenset({"invalid_citation", "contradiction", "speculation"})
 
 __all__ = ["KEPT_LABELS", "LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "choose_spans",
-           "level_from_probability"]
+           "level_from_probability", "signal_note"]
 
 
 S = TypeVar("S")
@@ -158,6 +158,24 @@ class Stage:
             total += self.learning_rate * value[node]
         return total
 
+    def contributions(self, x: np.ndarray) -> tuple[float, np.ndarray]:
+        """(bias, per-feature contribution) to :meth:`raw`, which is their sum.
+
+        Why: a verdict should say which signals made it. Each split on the path ``x`` takes through
+        a tree moves the tree's output from the node's value to the child's; that move is the split
+        feature's share (the path attribution of Saabas). The bias is what every answer starts
+        from: ``init`` plus each tree's root value."""
+        bias = self.init
+        out = np.zeros(len(self.features), dtype=np.float64)
+        for feat, thr, left, right, value in self.trees:
+            node = 0
+            bias += self.learning_rate * value[0]
+            while left[node] >= 0:
+                child = left[node] if x[feat[node]] <= thr[node] else right[node]
+                out[feat[node]] += self.learning_rate * (value[child] - value[node])
+                node = child
+        return bias, out
+
     def probability(self, x: np.ndarray) -> float:
         a, b = self.platt
         z = a * self.raw(x) + b
@@ -181,6 +199,23 @@ def load_spec(path: str | Path | None = None) -> dict[str, Any]:
         raise FileNotFoundError(
             "learned policy weights not found (hallucheck/policies/learned.json); fit them with: hallucheck train-policy"
         ) from exc
+
+
+def signal_note(stage: Stage, x: np.ndarray, top: int = 3, least: float = 0.05) -> str:
+    """The report's note on which features raised the risk most and which lowered it most
+    (:meth:`Stage.contributions`, in the stage's raw units; at most ``top`` each way, none below
+    ``least``): a reviewer sees that a verdict came from, say, the tagger's strongest mark or from
+    n-gram novelty, also when no span reached its threshold."""
+    _, contrib = stage.contributions(x)
+    order = np.argsort(contrib)
+
+    def part(indices: Any) -> str:
+        return ", ".join(f"{stage.features[i]}={x[i]:.3g} ({contrib[i]:+.2f})" for i in indices)
+
+    up = [i for i in order[::-1][:top] if contrib[i] >= least]
+    down = [i for i in order[:top] if contrib[i] <= -least]
+    return (f"learned policy signals: raised the risk most: {part(up) or 'none'}; "
+            f"lowered it most: {part(down) or 'none'}")
 
 
 def level_from_probability(p: float, threshold: float) -> RiskLevel:
@@ -286,6 +321,7 @@ class LearnedPolicy:
         absent = sorted(lacking - given)
         if absent:
             notes.append(f"learned policy: no output from {', '.join(absent)}; their calib medians were used")
+        notes.append(signal_note(stage, x))
         return stage.probability(x), self._stage_name(stage), notes
 
     def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:

@@ -134,6 +134,30 @@ def test_checker_reports_the_policy_spans(tmp_path: Path) -> None:
 
 
 @pytest.mark.train
+def test_contributions_sum_to_the_raw_score_and_name_the_signal(tmp_path: Path) -> None:
+    pol = LearnedPolicy(_spec(tmp_path))
+    full = pol.stages["full"]
+    x = np.array([0.9, 0.95])
+    bias, contrib = full.contributions(x)
+    # each stump moves from its root value (0) to the leaf: ngram.risk +1, model_max +3
+    assert bias == 0.0 and contrib.tolist() == [1.0, 3.0]
+    assert bias + contrib.sum() == pytest.approx(full.raw(x))
+    v = pol.decide(analysis(), [_f("ngram", 0.9), _f("model", 0.95, {"model_max": 0.95})])
+    (note,) = [n for n in v.notes if n.startswith("learned policy signals")]
+    assert note == ("learned policy signals: raised the risk most: model.f.model_max=0.95 (+3.00), "
+                    "ngram.risk=0.9 (+1.00); lowered it most: none")
+    # the shipped fits: the sum is the raw score on real trees too (inner nodes hold their own values)
+    from hallucheck.policies.learned import load_spec
+
+    rng = np.random.RandomState(3)
+    for spec in load_spec()["stages"].values():
+        st = Stage(spec)
+        for _ in range(20):
+            row = rng.rand(len(st.features)) * rng.choice([1.0, 5.0], len(st.features))
+            b, c = st.contributions(row)
+            assert b + c.sum() == pytest.approx(st.raw(row), abs=1e-9)
+
+
 def test_exported_trees_match_scikit_learn() -> None:
     pytest.importorskip("sklearn")
     from hallucheck.train.stack import fit_stage
