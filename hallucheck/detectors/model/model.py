@@ -81,7 +81,8 @@ class ModelDetector(BaseDetector):
     inputs per answer), ``threads``, ``restated`` (keep the probabilities of sentences that restate
     a source sentence in another word order at or below
     :data:`~hallucheck.detectors.model.restated.RESTATED_CAP`; True), ``converted`` (the same
-    cap on a length of time the sources give in another unit, "一年" over "12个月"; True)."""
+    cap on a length of time the sources give in another unit, "一年" over "12个月", and on a figure
+    they give in another form, "1250" over "1,250", "3成" over "30%"; True)."""
 
     name: ClassVar[str] = "model"
 
@@ -168,8 +169,8 @@ class ModelDetector(BaseDetector):
             notes.append(f"{restated} sentence(s) restate a source sentence in another word order (every content word "
                          "there, the same negations, no swapped sides): the tagger's marks there are not kept")
         if converted:
-            notes.append(f"{converted} length(s) of time restate the sources' in another unit ('一年' for '12个月', "
-                         "'2 years' for '24 months'): the tagger's marks there are not kept")
+            notes.append(f"{converted} figure(s) or length(s) of time restate the sources' in another form ('一年' for "
+                         "'12个月', '1250' for '1,250', '百分之十二' for '12%'): the tagger's marks there are not kept")
         shown = {u for w in tagged.windows for u in w.units}
         if tagged.view.units:
             notes.append(f"evidence: {len(shown)} of {len(tagged.view.units)} source units were read")
@@ -211,13 +212,15 @@ class ModelDetector(BaseDetector):
 
     def _cap_converted(self, analysis: CaseAnalysis, tagged: TaggedAnswer) -> int:
         """Cap the probabilities of the pieces of a length of time the sources give in another
-        unit (:func:`~hallucheck.detectors.rules.numbers.durations_in_other_units`): the tagger
-        compares words and cannot know that 一年 is 12个月. Returns how many such figures it had marked."""
+        unit (:func:`~hallucheck.detectors.rules.numbers.durations_in_other_units`) and of a figure
+        they give in another form (:func:`~hallucheck.detectors.rules.numbers.figures_in_other_forms`):
+        the tagger compares words and cannot know that 一年 is 12个月 or 百分之十二 is 12%. Returns
+        how many such figures it had marked."""
         if not self.converted or not len(tagged.probs) or float(tagged.probs.max()) <= RESTATED_CAP:
             return 0
-        from hallucheck.detectors.rules.numbers import durations_in_other_units
+        from hallucheck.detectors.rules.numbers import durations_in_other_units, figures_in_other_forms
 
-        ranges = durations_in_other_units(analysis)
+        ranges = sorted({*durations_in_other_units(analysis), *figures_in_other_forms(analysis)})
         if not ranges:
             return 0
         within = [[a <= s and e <= b for s, e in tagged.offsets] for a, b in ranges]

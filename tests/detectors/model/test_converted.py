@@ -1,4 +1,4 @@
-"""Lengths of time the sources give in another unit, and the tagger's marks on them."""
+"""Lengths of time and other figures the sources give in another form, and the tagger's marks on them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.model.model import ModelDetector
 from hallucheck.detectors.model.restated import RESTATED_CAP
-from hallucheck.detectors.rules.numbers import durations_in_other_units
+from hallucheck.detectors.rules.numbers import durations_in_other_units, figures_in_other_forms
 from hallucheck.models.tagger import tagger_available
 from hallucheck.types import Case
 
@@ -39,7 +39,7 @@ def test_the_tagger_keeps_no_mark_on_them_and_says_so() -> None:
         inside = [p for (s, e), p in zip(probs["offsets"], probs["probs"]) if a <= s and e <= b]
         assert inside and max(inside) <= RESTATED_CAP + 1e-4
     if any(s.text in ("一年", "两年") for s in off.spans):
-        assert any("another unit" in n for n in on.notes)
+        assert any("another form" in n for n in on.notes)
 
 
 def test_clock_times_discounts_shares_and_halved_figures_are_not_listed() -> None:
@@ -47,3 +47,34 @@ def test_clock_times_discounts_shares_and_halved_figures_are_not_listed() -> Non
     answer = "门店下午3点开门，团体可打8.5折，约3成用户选年付，儿童10元。"
     sources = ["门店营业时间为每天15:00至22:00。团体可享85折。约30%的用户选择了年付。成人20元，儿童半价。"]
     assert durations_in_other_units(CaseAnalysis(Case(contexts=sources, answer=answer, language="zh-Hans"))) == []
+
+
+FIGURE_ANSWER = "门店下午3点开门，团体可打8.5折，约3成用户选年付，营收1250亿元，同比增长百分之十二，净利润45亿元，2年保修。"
+FIGURE_SOURCES = ["门店营业时间为每天15:00至22:00。团体可享85折。约30%的用户选择了年付。"
+                  "营收为1,250亿元，同比增长12%，净利润为45亿元。保修24个月。"]
+
+
+def test_figures_given_in_another_form_are_listed_but_not_clock_times() -> None:
+    an = CaseAnalysis(Case(contexts=FIGURE_SOURCES, answer=FIGURE_ANSWER, language="zh-Hans"))
+    # not 下午3点 (a clock time), 45亿元 (written so), 2年 (a length of time: durations_in_other_units)
+    assert [FIGURE_ANSWER[a:b] for a, b in figures_in_other_forms(an)] == ["8.5折", "3成", "1250亿元", "百分之十二"]
+    # a figure of another value, or one inside a longer figure of the sources, is not given
+    other = CaseAnalysis(Case(contexts=["营收为1,250亿元，同比增长12%。"], answer="营收1350亿元，同比增长百分之二十。", language="zh-Hans"))
+    assert figures_in_other_forms(other) == []
+
+
+@pytest.mark.skipif(not tagger_available(), reason="shipped tagger files missing")
+def test_the_tagger_keeps_no_mark_on_a_figure_written_another_way() -> None:
+    answer = "2023年第四季度营收1250亿元，同比增长百分之十二。"
+    an = CaseAnalysis(Case(contexts=FIGURE_SOURCES, answer=answer, language="zh-Hans"))
+    on = ModelDetector().detect(an)
+    probs = on.details["token_probs"]
+    ranges = figures_in_other_forms(an)
+    assert [answer[a:b] for a, b in ranges] == ["1250亿元", "百分之十二"]
+    for a, b in ranges:
+        inside = [p for (s, e), p in zip(probs["offsets"], probs["probs"]) if a <= s and e <= b]
+        assert inside and max(inside) <= RESTATED_CAP + 1e-4
+    off = ModelDetector(converted=False).detect(CaseAnalysis(Case(contexts=FIGURE_SOURCES, answer=answer, language="zh-Hans")))
+    off_probs = off.details["token_probs"]
+    marked = [p for (s, e), p in zip(off_probs["offsets"], off_probs["probs"]) if any(a <= s and e <= b for a, b in ranges)]
+    assert max(marked) > RESTATED_CAP  # without the cap the tagger marks them (what the cap is for)
