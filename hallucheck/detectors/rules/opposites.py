@@ -287,8 +287,12 @@ class OppositesDetector(BaseDetector):
         # negates without a negation word ("禁止" / "允许", "reject" / "accept")
         a_opp = {i for k, (_t, i1, i2, _j1, _j2) in zip(kinds, ops, strict=True) if k == "opposite_word" for i in range(i1, i2)}
         s_opp = {j for k, (_t, _i1, _i2, j1, j2) in zip(kinds, ops, strict=True) if k == "opposite_word" for j in range(j1, j2)}
-        a_load = negation_load(syms, [i for i in range(len(syms)) if i not in mapping and i not in a_opp])
-        s_load = negation_load(src.symbols, [j for j in range(len(src.symbols)) if j not in s_matched and j not in s_opp])
+        # ... and where the opposite is itself written with a negation character ("无效" / "有效"),
+        # that character is the opposite's, not a negation of its own
+        a_load = negation_load(syms, [i for i in range(len(syms)) if i not in mapping and i not in a_opp]) \
+            - sum(syms[i].form == NEG for i in a_opp)
+        s_load = negation_load(src.symbols, [j for j in range(len(src.symbols)) if j not in s_matched and j not in s_opp]) \
+            - sum(src.symbols[j].form == NEG for j in s_opp)
         # The sentences disagree only when their negations and opposite words add up to an odd
         # number: a negation elsewhere may carry the same meaning ("no X was issued" / "X was not
         # issued", "failed to provide accurate" / "provided inaccurate", "not able" / "unable").
@@ -304,6 +308,10 @@ class OppositesDetector(BaseDetector):
                 continue
             if i2 > i1:
                 start, end = syms[i1].start, syms[i2 - 1].end
+                # a Chinese word aligned by its characters is marked whole ("无效", not "无")
+                word = syms[i1].word
+                if len(word) > syms[i1].end - start and all("\u3400" <= ch <= "\u9fff" for ch in word):
+                    end = max(end, start + len(word))
             else:  # the answer lacks the source's negation: the words on both sides of where it was
                 start, end = syms[max(i1 - 1, 0)].start, syms[min(i1, len(syms) - 1)].end
             out.append(_Conflict(kind, start, end, i1, max(i2, i1 + 1) if i2 > i1 else i1, src))

@@ -77,6 +77,9 @@ def test_a_flipped_negation_is_a_contradiction_on_the_negation(answer: str, sour
         ("议会在三月否决了新的桥梁计划。", "议会在三月批准了新的桥梁计划。", "否决"),
         ("議會在三月否決了新的橋樑計劃。", "議會在三月批准了新的橋樑計劃。", "否決"),
         ("公司去年的利润大幅下跌，销售额增长了百分之十。", "公司去年的利润大幅上涨，销售额增长了百分之十。", "下跌"),
+        # an opposite written with a negation character: one opposite, not an opposite and a negation
+        ("研究表明，该药物对儿童无效，家长应咨询医生。", "研究表明，该药物对儿童有效，家长应咨询医生。", "无效"),
+        ("實驗結果表明該方法無效。", "實驗結果表明該方法有效。", "無效"),
     ],
 )
 def test_an_opposite_word_is_a_contradiction_on_the_word(answer: str, source: str, word: str) -> None:
@@ -107,6 +110,8 @@ def test_an_opposite_word_is_a_contradiction_on_the_word(answer: str, source: st
         ("Il n'a que deux enfants et trois chats à la maison.", "Il a deux enfants et trois chats à la maison."),
         ("Aucun frais n'est facturé pour les retours de colis.", "Aucun frais n'est facturé pour les retours de colis."),
         ("Les clients n'ont aucun frais à payer pour le retour.", "Les clients n'ont pas de frais à payer pour le retour."),
+        # "并非无效" is "有效" (two negations)
+        ("实验结果表明该方法并非无效。", "实验结果表明该方法有效。"),
         # "keine" and "nicht … eine" say the same
         ("Das Paket hat keine Abhängigkeit zu Python.", "Das Paket hat nicht eine Abhängigkeit zu Python."),
         # a word and its opposite in two sentences that say different things
