@@ -360,6 +360,7 @@ _LEXICON = tuple(_pairs(
     "encrypted/decrypted, compress/decompress, compressed/uncompressed, install/uninstall, "
     "mount/unmount, lock/unlock, locked/unlocked, load/unload, include/omit, maximal/minimal, "
     "minimize/maximize, overestimate/underestimate, overweight/underweight, overpaid/underpaid, "
+    "upgrade/downgrade, upgraded/downgraded, appreciate/depreciate, appreciated/depreciated, "
     "upstairs/downstairs, uphill/downhill, upstream/downstream, inbound/outbound, incoming/outgoing, "
     "superior/inferior, plus/minus, pros/cons, benefit/harm, beneficial/harmful, helpful/harmful, "
     "friend/enemy, ally/enemy, peace/war, legal/illegal, sooner/later, cheaper/costlier, "
@@ -438,7 +439,10 @@ _LEXICON = tuple(_pairs(
     "朋友/敌人, 朋友/敵人, 战争/和平, 戰爭/和平, 男性/女性, 北部/南部, 东部/西部, 東部/西部, 北方/南方, "
     "东方/西方, 東方/西方, 进口/出口, 進口/出口, 到达/离开, 到達/離開, 包括/排除, 包含/排除, 开放/关闭, "
     "開放/關閉, 提前/推迟, 提前/推遲, 延长/缩短, 延長/縮短, 最早/最晚, 最新/最旧, 最新/最舊, 高于/低于, "
-    "高於/低於, 多于/少于, 多於/少於, 超过/低于, 超過/低於, 胜/负, 勝/負",
+    "高於/低於, 多于/少于, 多於/少於, 超过/低于, 超過/低於, 胜/负, 勝/負, "
+    "增加/降低, 加快/减慢, 加快/減慢, 加入/退出, 升级/降级, 升級/降級, 增持/减持, 增持/減持, 胜诉/败诉, "
+    "勝訴/敗訴, 真实/虚假, 真實/虛假, 主动/被动, 主動/被動, 利好/利空, 加息/降息, 升值/贬值, 升值/貶值, "
+    "优于/劣于, 優於/劣於",
 ))
 
 OPPOSITES: dict[str, frozenset[str]] = {}

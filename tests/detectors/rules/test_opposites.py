@@ -80,6 +80,9 @@ def test_a_flipped_negation_is_a_contradiction_on_the_negation(answer: str, sour
         # an opposite written with a negation character: one opposite, not an opposite and a negation
         ("研究表明，该药物对儿童无效，家长应咨询医生。", "研究表明，该药物对儿童有效，家长应咨询医生。", "无效"),
         ("實驗結果表明該方法無效。", "實驗結果表明該方法有效。", "無效"),
+        ("研究发现吸烟会降低患肺癌的风险。", "研究发现吸烟会增加患肺癌的风险。", "降低"),
+        ("The agency downgraded the country's credit rating last week.",
+         "The agency upgraded the country's credit rating last week.", "downgraded"),
     ],
 )
 def test_an_opposite_word_is_a_contradiction_on_the_word(answer: str, source: str, word: str) -> None:
