@@ -76,7 +76,7 @@ def synth_command(
     ),
     antonym: bool = typer.Option(
         True, "--antonym/--no-antonym",
-        help="Write the antonym cases, one a section (--no-antonym: the files of before 2026-11-29).",
+        help="Write the antonym cases, one a section (--no-antonym: the files made before this kind existed).",
     ),
 ) -> None:
     """Labelled QA and summary cases from your own documents, split train/calib/dev by document.
