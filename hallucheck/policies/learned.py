@@ -337,7 +337,9 @@ class LearnedPolicy:
         fitted = f", fitted for {self.group}" if self.group else ""
         if self.spec.get("regime") == "cross_lingual":
             fitted += " (answers over sources in another language)"
-        notes.append(f"learned policy ({stage} stage{fitted}): calibrated probability {p:.3f}, threshold {self.threshold:.3f}")
+        # the verdict's own line first, then the signals behind it (the last note of probability())
+        notes.insert(len(notes) - 1, f"learned policy ({stage} stage{fitted}): calibrated probability {p:.3f}, "
+                     f"threshold {self.threshold:.3f}")
         return Verdict(
             hallucinated=hallucinated,
             risk_score=p,
