@@ -76,10 +76,13 @@ _ZH_BEFORE_NEG = frozenset("尚还還从從并並")
 NEGATION_TIME_WORDS: frozenset[str] = frozenset().union(*_AFTER_NEG.values(), *_BEFORE_NEG.values(), _ZH_AFTER_NEG,
                                                         _ZH_BEFORE_NEG)
 # Words a negation takes the place of: articles ("no warranty" / "a warranty"; "kein" is split
-# into a negation and "ein" above; "没有保修" / "有保修") and "already" ("未发布" / "已发布",
-# "not yet released" / "already released"): a flipped negation may drop or add one.
+# into a negation and "ein" above; "没有保修" / "有保修"), "already" ("未发布" / "已发布", "not yet
+# released" / "already released") and "still" ("不再担任" / "仍然担任"): a flipped negation may drop
+# or add one.
 REPLACED_BY_NEGATION: frozenset[str] = frozenset({
     "a", "an", "any", "ein", "un", "une", "de", "des", "du", "有", "already", "bereits", "schon", "déjà", "已",
+    # "still" ("仍然担任" / "不再担任", "still supports" / "no longer supports", "est toujours" / "n'est plus")
+    "still", "toujours", "仍", "依",
 })
 # Words that negate without a negation word ("avoid using", "failed to provide", "unless"): a
 # sentence holding one may say the same as a sentence with "not" elsewhere.

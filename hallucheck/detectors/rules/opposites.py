@@ -471,8 +471,15 @@ def _framed(syms: list[Symbol], lo: int, hi: int, reach: int = 8) -> bool:
     return any(s.word in CORRECTION_WORDS or s.form in CORRECTION_WORDS for s in syms[hi : hi + reach])
 
 
+# The second character of a Chinese "already" or "still" word (已经, 仍然, 依然): aligned by
+# characters, 已经 is 已 and 经, and 经 goes with it.
+_ZH_SECOND = {"经": "已", "經": "已", "然": "仍依"}
+
+
 def _without_replaced(forms: list[str]) -> list[str]:
-    return [f for f in forms if f not in REPLACED_BY_NEGATION and f not in NEGATION_TIME_WORDS]
+    kept = [f for f in forms if f not in NEGATION_TIME_WORDS]
+    return [f for k, f in enumerate(kept) if f not in REPLACED_BY_NEGATION
+            and not (f in _ZH_SECOND and k and kept[k - 1] in _ZH_SECOND[f])]
 
 
 def _kind(a_side: list[Symbol], s_side: list[Symbol]) -> _Kind | None:

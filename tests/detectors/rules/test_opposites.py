@@ -46,6 +46,11 @@ def _spans(answer: str, source: str, language: str | None = None) -> list[tuple[
         ("新版本在所有设备上不再支持加密备份。", "新版本在所有设备上支持加密备份。", "zh-Hans", "不"),
         ("该更新尚未于三月向所有用户发布。", "该更新已于三月向所有用户发布。", "zh-Hans", "未"),
         ("博物館每週日上午從不提供免費導覽。", "博物館每週日上午提供免費導覽。", "zh-Hant", "不"),
+        # "still" is what "no longer" takes the place of; 已经 and 仍然 are one word each
+        ("The app still supports Windows 7 and older systems.", "The app no longer supports Windows 7 and older systems.",
+         "en", "still"),
+        ("他仍然担任公司的首席执行官。", "他已经不再担任公司的首席执行官。", "zh-Hans", "仍然"),
+        ("您的退款还未到账，请耐心等待。", "您的退款已经到账，请耐心等待。", "zh-Hans", "未"),
     ],
 )
 def test_a_flipped_negation_is_a_contradiction_on_the_negation(answer: str, source: str, language: str, text: str) -> None:
