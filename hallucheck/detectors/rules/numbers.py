@@ -154,6 +154,13 @@ class SourceFacts:
             or any(_restated_by(m, s) for s in _ValueIndex.of(self, "_mentions_index", self.mentions).near(m))
 
     @cached_property
+    def written(self) -> frozenset[str]:
+        """The figures of the source as written (lower case): an answer figure written the same
+        way is one a reader of words can see in the sources. A set, not a search of the text: an
+        answer holds up to thousands of figures and a source millions of characters."""
+        return frozenset(m.text.lower() for m in self.mentions)
+
+    @cached_property
     def durations(self) -> list[Duration | None]:
         """The duration each figure states ("24" of "24 months"), or None (aligned with ``mentions``)."""
         found = find_durations(self.source.text, self.mentions, self.source.language)
@@ -366,13 +373,7 @@ def _figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     if not mentions:
         return []
     facts = source_facts(analysis.source)
-    lower = analysis.source.lower
-    return [(m.start, m.end) for m in mentions if not _written(m.text.lower(), lower) and facts.gives(m)]
-
-
-def _written(text: str, lower: str) -> bool:
-    """Whether ``lower`` holds ``text`` as a figure of its own (not inside a longer one)."""
-    return re.search(rf"(?<![\d.,]){re.escape(text)}(?![\d]|[.,]\d)", lower) is not None
+    return [(m.start, m.end) for m in mentions if m.text.lower() not in facts.written and facts.gives(m)]
 
 
 def converted_durations(analysis: CaseAnalysis) -> list[Duration]:
@@ -485,7 +486,7 @@ def _written_date(m: NumberMention, facts: SourceFacts) -> bool:
     unsupported one. The same digits in the same order say the same thing, whatever they mean."""
     if m.kind != "date" or not re.fullmatch(r"\d{1,4}(?:[./-]\d{1,4}){1,2}", m.text):
         return False
-    return re.search(rf"(?<![\d.]){re.escape(m.text)}(?!\d|[./-]\d)", facts.lower) is not None
+    return m.text.lower() in facts.written
 
 
 def _reference_word(answer: str, m: NumberMention) -> str | None:
