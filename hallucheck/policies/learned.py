@@ -300,12 +300,15 @@ class LearnedPolicy:
     def _stage_name(self, stage: Stage) -> str:
         return str(next(k for k, v in self.stages.items() if v is stage))
 
-    def probability(self, analysis: CaseAnalysis, findings: Sequence[Finding]) -> tuple[float, str, list[str]]:
+    def probability(self, analysis: CaseAnalysis, findings: Sequence[Finding], *,
+                    explain: bool = False) -> tuple[float, str, list[str]]:
         """(calibrated probability, stage used, notes); ValueError when no fitted stage has all
-        its detectors among the findings (``decide`` then hands over to the weighted policy)."""
+        its detectors among the findings (``decide`` then hands over to the weighted policy).
+        ``explain``: the notes also give the verdict's probability line and the signals behind it
+        (:func:`signal_note`), which a report shows and the cascade's look at the cheap stage does not need."""
         policy = self.for_case(analysis)
         if policy is not self:
-            return policy.probability(analysis, findings)
+            return policy.probability(analysis, findings, explain=explain)
         summaries = _summaries(findings)
         stage = self._stage_for(set(summaries))
         if stage is None:
@@ -321,8 +324,14 @@ class LearnedPolicy:
         absent = sorted(lacking - given)
         if absent:
             notes.append(f"learned policy: no output from {', '.join(absent)}; their calib medians were used")
-        notes.append(signal_note(stage, x))
-        return stage.probability(x), self._stage_name(stage), notes
+        p, name = stage.probability(x), self._stage_name(stage)
+        if explain:
+            fitted = f", fitted for {self.group}" if self.group else ""
+            if self.spec.get("regime") == "cross_lingual":
+                fitted += " (answers over sources in another language)"
+            notes.append(f"learned policy ({name} stage{fitted}): calibrated probability {p:.3f}, threshold {self.threshold:.3f}")
+            notes.append(signal_note(stage, x))
+        return p, name, notes
 
     def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
         policy = self.for_case(analysis)
@@ -331,15 +340,9 @@ class LearnedPolicy:
         ran = {f.detector for f in findings if f.usable}
         if self._stage_for(ran) is None:
             return self._fallback(analysis, findings, ran)
-        p, stage, notes = self.probability(analysis, findings)
+        p, _, notes = self.probability(analysis, findings, explain=True)
         hallucinated = p >= self.threshold
         level = level_from_probability(p, self.threshold)
-        fitted = f", fitted for {self.group}" if self.group else ""
-        if self.spec.get("regime") == "cross_lingual":
-            fitted += " (answers over sources in another language)"
-        # the verdict's own line first, then the signals behind it (the last note of probability())
-        notes.insert(len(notes) - 1, f"learned policy ({stage} stage{fitted}): calibrated probability {p:.3f}, "
-                     f"threshold {self.threshold:.3f}")
         return Verdict(
             hallucinated=hallucinated,
             risk_score=p,
