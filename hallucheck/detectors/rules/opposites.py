@@ -47,7 +47,7 @@ from hallucheck.detectors.rules.polarity_sentences import Opcode, SourceSentence
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.demonyms import same_place
 from hallucheck.text.han_names import name_at
-from hallucheck.text.language import base_language
+from hallucheck.text.language import base_language, is_cjk_char
 from hallucheck.text.lexicons import known_word
 from hallucheck.text.opposites import (
     BREAK,
@@ -310,7 +310,7 @@ class OppositesDetector(BaseDetector):
                 start, end = syms[i1].start, syms[i2 - 1].end
                 # a Chinese word aligned by its characters is marked whole ("无效", not "无")
                 word = syms[i1].word
-                if len(word) > syms[i1].end - start and all("\u3400" <= ch <= "\u9fff" for ch in word):
+                if len(word) > syms[i1].end - start and all(is_cjk_char(ch) for ch in word):
                     end = max(end, start + len(word))
             else:  # the answer lacks the source's negation: the words on both sides of where it was
                 start, end = syms[max(i1 - 1, 0)].start, syms[min(i1, len(syms) - 1)].end
