@@ -180,6 +180,14 @@ class CaseAnalysis:
         # sets it from its budget and the caller's deadline (hallucheck.deadline).
         self.deadline: float | None = None
 
+    def shared_result(self, key: str, compute: Callable[[], _T]) -> _T:
+        """``shared[key]``, computed by ``compute`` the first time it is asked for: a result that
+        several detectors read (the answer's figures, its lengths of time in another unit) is
+        computed once per check, whichever detector asks first."""
+        if key not in self.shared:
+            self.shared[key] = compute()
+        return self.shared[key]  # type: ignore[no-any-return]
+
     def out_of_time(self) -> bool:
         """Whether the check's deadline has passed: a long detector asks between its windows,
         stops there, and reports the part it did not read as unchecked coverage."""

@@ -331,16 +331,16 @@ class _AnswerFigures(NamedTuple):
 def _answer_figures(analysis: CaseAnalysis) -> _AnswerFigures:
     """The answer's figures, kept in ``analysis.shared``: the numbers detector and the model
     layer's cap read the same answer."""
-    figures: _AnswerFigures | None = analysis.shared.get("answer_figures")
-    if figures is None:
-        answer = analysis.answer
-        found = find_numbers(answer, analysis.language)
-        taken = [(m.start, m.end) for m in found]
-        halves = [(m, d) for m, d in half_durations(answer) if not any(a < d.end and d.start < b for a, b in taken)] \
-            if "半" in answer else []
-        figures = _AnswerFigures(found, find_durations(answer, found, analysis.language), halves)
-        analysis.shared["answer_figures"] = figures
-    return figures
+    return analysis.shared_result("answer_figures", lambda: _read_answer_figures(analysis))
+
+
+def _read_answer_figures(analysis: CaseAnalysis) -> _AnswerFigures:
+    answer = analysis.answer
+    found = find_numbers(answer, analysis.language)
+    taken = [(m.start, m.end) for m in found]
+    halves = [(m, d) for m, d in half_durations(answer) if not any(a < d.end and d.start < b for a, b in taken)] \
+        if "半" in answer else []
+    return _AnswerFigures(found, find_durations(answer, found, analysis.language), halves)
 
 
 def durations_in_other_units(analysis: CaseAnalysis) -> list[tuple[int, int]]:
@@ -358,11 +358,7 @@ def figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     to the reader, and so are clock times: on RAGTruth calib 126 of the 547 clock times written
     another way ("5:30 PM" over "17:30") lie in a labelled hallucination (opening hours given for
     the wrong days), and keeping the marks off them cost 0.007 of span F1."""
-    found: list[tuple[int, int]] | None = analysis.shared.get("figures_in_other_forms")
-    if found is None:
-        found = _figures_in_other_forms(analysis)
-        analysis.shared["figures_in_other_forms"] = found
-    return found
+    return analysis.shared_result("figures_in_other_forms", lambda: _figures_in_other_forms(analysis))
 
 
 def _figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
@@ -386,11 +382,8 @@ def converted_durations(analysis: CaseAnalysis) -> list[Duration]:
     measured too and left out. On RAGTruth calib a quarter of the clock times the sources give
     another way lie in a labelled hallucination (business hours given for the wrong days), and
     keeping the tagger's marks off all of them cost 0.007 of span F1."""
-    found: list[Duration] | None = analysis.shared.get("converted_durations")
-    if found is None:
-        found = _converted_durations(analysis)
-        analysis.shared["converted_durations"] = found  # the model layer and the restated check both ask
-    return found
+    # the model layer's cap, the restated check and its safeguard all ask
+    return analysis.shared_result("converted_durations", lambda: _converted_durations(analysis))
 
 
 def _converted_durations(analysis: CaseAnalysis) -> list[Duration]:
