@@ -60,27 +60,23 @@ def answer_sources(analysis: CaseAnalysis) -> tuple[list[SourceSentence], dict[s
     """Every sentence of the case's sources, and for each content form the indices of the
     sentences that hold it, built once per check (``opposites``, the restated check and its
     safeguard all ask)."""
-    built: tuple[list[SourceSentence], dict[str, list[int]]] | None = analysis.shared.get("polarity_sources")
-    if built is None:
+    def build() -> tuple[list[SourceSentence], dict[str, list[int]]]:
         language = analysis.language
         sources = [s for k, sa in enumerate(analysis.sources) for s in source_sentences(sa, k, language)]
         index: dict[str, list[int]] = {}
         for n, s in enumerate(sources):
             for w in s.norms:
                 index.setdefault(w, []).append(n)
-        built = (sources, index)
-        analysis.shared["polarity_sources"] = built
-    return built
+        return sources, index
+
+    return analysis.shared_result("polarity_sources", build)
 
 
 def answer_symbols(analysis: CaseAnalysis) -> list[list[Symbol]]:
     """The alignment symbols of each answer sentence (``analysis.sentences`` order; citation
     markers are masked out of the tokens already), built once per check."""
-    syms: list[list[Symbol]] | None = analysis.shared.get("polarity_symbols")
-    if syms is None:
-        syms = [polarity_symbols(toks, analysis.language) for toks in analysis.tokens_by_sentence]
-        analysis.shared["polarity_symbols"] = syms
-    return syms
+    return analysis.shared_result(
+        "polarity_symbols", lambda: [polarity_symbols(toks, analysis.language) for toks in analysis.tokens_by_sentence])
 
 
 Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]
