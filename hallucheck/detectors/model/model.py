@@ -169,8 +169,8 @@ class ModelDetector(BaseDetector):
             notes.append(f"{restated} sentence(s) restate a source sentence in another word order (every content word "
                          "there, the same negations, no swapped sides): the tagger's marks there are not kept")
         if converted:
-            notes.append(f"{converted} figure(s) or length(s) of time restate the sources' in another form ('一年' for "
-                         "'12个月', '1250' for '1,250', '百分之十二' for '12%'): the tagger's marks there are not kept")
+            notes.append(f"{len(converted)} figure(s) or length(s) of time the sources give in another form "
+                         f"({_quoted(converted)}): the tagger's marks there are not kept")
         shown = {u for w in tagged.windows for u in w.units}
         if tagged.view.units:
             notes.append(f"evidence: {len(shown)} of {len(tagged.view.units)} source units were read")
@@ -210,21 +210,22 @@ class ModelDetector(BaseDetector):
             _cap(tagged, np.array([s in restated for s in tagged.sentences]))
         return len(restated)
 
-    def _cap_converted(self, analysis: CaseAnalysis, tagged: TaggedAnswer) -> int:
+    def _cap_converted(self, analysis: CaseAnalysis, tagged: TaggedAnswer) -> list[str]:
         """Cap the probabilities of the pieces of a length of time the sources give in another
         unit (:func:`~hallucheck.detectors.rules.numbers.durations_in_other_units`) and of a figure
         they give in another form (:func:`~hallucheck.detectors.rules.numbers.figures_in_other_forms`):
         the tagger compares words and cannot know that 一年 is 12个月 or 百分之十二 is 12%. Returns
-        how many such figures it had marked."""
+        the figures it had marked (their text in the answer), for the note that names them."""
         if not self.converted or not len(tagged.probs) or float(tagged.probs.max()) <= RESTATED_CAP:
-            return 0
+            return []
         from hallucheck.detectors.rules.numbers import durations_in_other_units, figures_in_other_forms
 
         ranges = sorted({*durations_in_other_units(analysis), *figures_in_other_forms(analysis)})
         if not ranges:
-            return 0
+            return []
         within = [[a <= s and e <= b for s, e in tagged.offsets] for a, b in ranges]
-        marked = sum(bool((np.array(w) & (tagged.probs > RESTATED_CAP)).any()) for w in within)
+        marked = [analysis.answer[a:b] for (a, b), w in zip(ranges, within, strict=True)
+                  if bool((np.array(w) & (tagged.probs > RESTATED_CAP)).any())]
         _cap(tagged, np.array(within).any(axis=0))
         return marked
 
@@ -275,6 +276,12 @@ class ModelDetector(BaseDetector):
             ),
             evidence=evidence,
         )
+
+def _quoted(texts: list[str], most: int = 3) -> str:
+    """The first ``most`` texts in quotes, and how many more: a note names what it speaks of."""
+    shown = ", ".join(f"'{t}'" for t in texts[:most])
+    return shown + (f" and {len(texts) - most} more" if len(texts) > most else "")
+
 
 def _cap(tagged: TaggedAnswer, where: np.ndarray) -> None:
     """Keep the tagger's probabilities at ``where`` (a mask over its pieces) at or below

@@ -39,7 +39,10 @@ def test_the_tagger_keeps_no_mark_on_them_and_says_so() -> None:
         inside = [p for (s, e), p in zip(probs["offsets"], probs["probs"]) if a <= s and e <= b]
         assert inside and max(inside) <= RESTATED_CAP + 1e-4
     if any(s.text in ("一年", "两年") for s in off.spans):
-        assert any("another form" in n for n in on.notes)
+        note = next(n for n in on.notes if "another form" in n)
+        # the note names the answer's own figures, not examples
+        assert "'一年'" in note or "'两年'" in note
+        assert "百分之十二" not in note
 
 
 def test_clock_times_discounts_shares_and_halved_figures_are_not_listed() -> None:
@@ -78,3 +81,5 @@ def test_the_tagger_keeps_no_mark_on_a_figure_written_another_way() -> None:
     off_probs = off.details["token_probs"]
     marked = [p for (s, e), p in zip(off_probs["offsets"], off_probs["probs"]) if any(a <= s and e <= b for a, b in ranges)]
     assert max(marked) > RESTATED_CAP  # without the cap the tagger marks them (what the cap is for)
+    note = next(n for n in on.notes if "another form" in n)
+    assert note.startswith("2 figure(s)") and "'1250亿元'" in note and "'百分之十二'" in note
