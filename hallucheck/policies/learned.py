@@ -48,7 +48,7 @@ from hallucheck.types import RAGTRUTH_TASKS, Finding, RiskLevel, Span
 KEPT_LABELS: frozenset[str] = frozenset({"invalid_citation", "contradiction", "speculation"})
 
 __all__ = ["KEPT_LABELS", "LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "choose_spans",
-           "level_from_probability", "signal_note"]
+           "level_from_probability", "signal_note", "cross_lingual_note"]
 
 
 S = TypeVar("S")
@@ -81,6 +81,17 @@ def choose_spans(
     if not out and with_model and fallback_span_detectors:
         out = collect(fallback_span_detectors)
     return out
+
+
+def cross_lingual_note(language: str, source_language: str) -> str:
+    """What a verdict on an answer written over sources in another language rests on. The
+    word-overlap detectors (n-grams, ROUGE-L) find few shared words in such an answer whether or
+    not it is faithful, so a fit can only lean on the tagger, figures, names and citations: faithful
+    answers over sources in another language are flagged far more often than same-language ones
+    (README, known limits), and a reviewer should know that before trusting a reject without spans."""
+    return (f"the answer ({language}) and its sources ({source_language}) are in different languages: word overlap "
+            "says little here, so this verdict rests on the tagger, figures, names and citations; a faithful "
+            "translation is flagged far more often than a same-language answer")
 
 
 def case_features(task: str | None, answer_chars: int, sentences: int, cross_lingual: bool | None = None) -> dict[str, float]:
@@ -331,6 +342,8 @@ class LearnedPolicy:
                 fitted += " (answers over sources in another language)"
             notes.append(f"learned policy ({name} stage{fitted}): calibrated probability {p:.3f}, threshold {self.threshold:.3f}")
             notes.append(signal_note(stage, x))
+            if analysis.cross_lingual:
+                notes.append(cross_lingual_note(analysis.language, analysis.source_language))
         return p, name, notes
 
     def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:

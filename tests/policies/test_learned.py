@@ -260,6 +260,9 @@ def test_a_group_judges_answers_over_sources_in_another_language_with_its_cross_
     assert v_cross.risk_score == pytest.approx(_sig(-2.0)) and not v_cross.hallucinated
     assert any("sources in another language" in n for n in v_cross.notes)
     assert not any("sources in another language" in n for n in v_same.notes)
+    # the report says what a verdict across languages rests on, and only there
+    assert any(n.startswith("the answer (fr) and its sources (en) are in different languages") for n in v_cross.notes)
+    assert not any("different languages" in n for n in v_same.notes)
     assert pol.for_case(cross) is pol.languages["fr"].cross_lingual
     assert pol.for_case(same) is pol.languages["fr"]
     assert pol.languages["fr"].cross_lingual is not None and pol.languages["fr"].cross_lingual.cross_lingual is None
