@@ -274,3 +274,17 @@ def test_case_features_name_a_cross_lingual_answer_only_when_known() -> None:
     assert "case.cross_lingual" not in case_features("qa", 100, 2)  # old caches fit as before
     assert case_features("qa", 100, 2, True)["case.cross_lingual"] == 1.0
     assert case_features("qa", 100, 2, False)["case.cross_lingual"] == 0.0
+
+
+def test_the_english_tagger_marks_spans_at_the_threshold_its_shipped_fit_chose() -> None:
+    """The English fit chooses the token threshold of the report's spans on calib
+    (``token_threshold``), but the model detector reads it from the tagger's ``config.json``: a
+    refit that does not write it there (``train-policy --tagger-config``) leaves the spans at an
+    older value, as happened between 2026-11-27 and 2026-11-29."""
+    from importlib import resources
+
+    from hallucheck.models.tagger import TAGGER_DIR
+
+    spec = json.loads(resources.files("hallucheck.policies").joinpath("learned.json").read_text("utf-8"))
+    config = json.loads((TAGGER_DIR / "config.json").read_text("utf-8"))
+    assert config["threshold"] == pytest.approx(spec["token_threshold"])
