@@ -130,6 +130,9 @@ class Tagger:
         except ValueError as exc:
             raise TaggerUnavailable(f"tagger in {d} was trained with other features than this version computes: {exc}") from exc
         self.threshold = float(self.config.get("threshold", 0.5))
+        # one per task where the fit chose them (QA marks best lower, Summary higher)
+        self.threshold_by_task: dict[str, float] = {
+            str(k): float(v) for k, v in (self.config.get("threshold_by_task") or {}).items()}
         self.token_types: tuple[str, ...] = tuple(self.config.get("token_types", ("supported", "unsupported")))
         try:
             shared = load_shared(self.config)
@@ -183,6 +186,11 @@ class Tagger:
                     unsup = np.maximum(out[i], 1e-6)
                     conflict[i] = np.clip(np.asarray(res[1][r, 1 : 1 + n, k_conflict], dtype=np.float32) / unsup, 0.0, 1.0)
         return out, conflict
+
+    def threshold_for(self, task: str | None) -> float:
+        """The token threshold of the report's spans for an answer of ``task``: the fit's choice for
+        that task when it made one, else the one threshold."""
+        return self.threshold_by_task.get(task or "", self.threshold)
 
     def tag(
         self,

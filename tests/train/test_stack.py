@@ -68,6 +68,31 @@ def test_tagger_thresholds_are_written_into_its_config(tmp_path: Path) -> None:
     saved = json.loads(cfg.read_text())
     assert saved["threshold"] == 0.4 and saved["answer_threshold"] == 0.33 and saved["format"] == 1
     assert "2026-01-01" in saved["thresholds_note"]
+    assert "threshold_by_task" not in saved
+    write_tagger_thresholds(cfg, {"token_threshold": 0.35, "token_threshold_by_task": {"qa": 0.2, "summary": 0.5},
+                                  "model_answer_threshold": 0.33, "fitted": "2026-01-02"})
+    assert json.loads(cfg.read_text())["threshold_by_task"] == {"qa": 0.2, "summary": 0.5}
+
+
+def test_each_task_gets_the_token_threshold_that_serves_the_pooled_span_f1() -> None:
+    """QA marks found only at a low threshold, Summary marks that spill over a longer stretch
+    below 0.5: each task moves from the one threshold to its own; a task with too few answers
+    keeps the one threshold."""
+    from hallucheck.train.stack import _task_thresholds
+
+    keys = [f"k{i}" for i in range(130)]
+    tasks = ["qa"] * 60 + ["summary"] * 60 + ["data2txt"] * 10
+    gold = [[(0, 10)] for _ in keys]
+
+    def spans_at(key: str, t: float) -> list[tuple[int, int]]:
+        task = tasks[keys.index(key)]
+        if task == "qa":
+            return [(0, 10)] if t <= 0.2 else []
+        if task == "summary":
+            return [(0, 10)] if t >= 0.5 else [(0, 40)]
+        return [(0, 10)]
+
+    assert _task_thresholds(keys, tasks, gold, spans_at, 0.35) == {"qa": 0.2, "summary": 0.5}
 
 
 @pytest.mark.slow

@@ -76,7 +76,7 @@ def model_features(
 class ModelDetector(BaseDetector):
     """Options: ``model_dir`` (default: the shipped tagger for the answer's language — the
     multilingual one for zh-Hans, zh-Hant, de and fr, the English one otherwise), ``threshold`` (token probability for
-    a span; default from the model's config, chosen on the calib part), ``answer_threshold``
+    a span; default from the model's config, chosen on the calib part, one per task where it lists them), ``answer_threshold``
     (max token probability above which the answer is flagged), ``max_windows`` (cap on model
     inputs per answer), ``threads``, ``restated`` (keep the probabilities of sentences that restate
     a source sentence in another word order at or below
@@ -123,7 +123,7 @@ class ModelDetector(BaseDetector):
             return Finding(detector=self.name, risk=0.0, notes=["empty answer: nothing to check"], flagged=False,
                            features=model_features(np.zeros(0), [], FEATURE_THRESHOLD, 0, 0, 0))
         tagger = self._tagger(analysis)
-        thr = self._threshold if self._threshold is not None else tagger.threshold
+        thr = self._threshold if self._threshold is not None else tagger.threshold_for(case.task)
         ans_thr = self._answer_threshold if self._answer_threshold is not None else float(
             tagger.config.get("answer_threshold", thr)
         )
@@ -147,12 +147,14 @@ class ModelDetector(BaseDetector):
         # threshold must not shift them under it.
         if thr == FEATURE_THRESHOLD:
             fspans = [(s.start, s.end) for s in spans]
+            flabels = [s.label for s in spans]
         else:
             fspans = [
                 (ps.start, ps.end)
                 for ps in probs_to_spans(answer, tagged.offsets, tagged.probs, FEATURE_THRESHOLD, analysis.tokens)
                 if any(c.isalnum() for c in answer[ps.start : ps.end])
             ]
+            flabels = [_span_type(tagged, a, b)[0] for a, b in fspans]
         feats = model_features(
             tagged.probs, tagged.sentences, FEATURE_THRESHOLD, sum(e - b for b, e in fspans), len(fspans), analysis.answer_chars
         )
@@ -160,7 +162,7 @@ class ModelDetector(BaseDetector):
             # extra numbers of a typed tagger (a policy fitted without them ignores them)
             conflict_max, contradiction_spans = TYPED_FEATURE_KEYS
             feats[conflict_max] = float((tagged.probs * tagged.conflict).max())
-            feats[contradiction_spans] = float(sum(s.label == "contradiction" for s in spans))
+            feats[contradiction_spans] = float(sum(label == "contradiction" for label in flabels))
         risk = feats["model_max"]
         notes: list[str] = []
         if not contexts or not any(c.strip() for c in contexts):

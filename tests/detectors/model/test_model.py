@@ -109,6 +109,16 @@ def test_policy_features_do_not_move_with_the_span_threshold() -> None:
     high = ModelDetector(threshold=0.95).detect(CaseAnalysis(case))
     assert low.features == high.features
     assert sum(s.end - s.start for s in low.spans) > sum(s.end - s.start for s in high.spans)
+    # the count of contradiction spans too: a typed tagger's spans at 0.05 hold two negations,
+    # at 0.5 (the features' threshold) one
+    negated = Case(question="When is it open?", language="en",
+                   contexts=["The museum is open on Mondays and offers free entry for children under 12."],
+                   answer="The museum is not open on Mondays and does not offer free entry for children.")
+    low = ModelDetector(threshold=0.05).detect(CaseAnalysis(negated))
+    mid = ModelDetector(threshold=0.5).detect(CaseAnalysis(negated))
+    assert low.features == mid.features
+    if get_tagger(TAGGER_DIR).typed:
+        assert sum(s.label == "contradiction" for s in low.spans) > mid.features["model_n_contradiction_spans"]
 
 
 def test_citation_markers_are_never_tagged() -> None:
@@ -213,3 +223,22 @@ def test_each_language_is_read_by_the_tagger_its_policy_was_fitted_with() -> Non
     x = _run("The Golden Gate Bridge opened in 1937.", contexts=["金门大桥于1937年开放，是旧金山的象征。"])
     assert {"model_conflict_max", "model_n_contradiction_spans"} <= set(x.features)
     assert reader("The Golden Gate Bridge opened in 1937.", ["金门大桥于1937年开放，是旧金山的象征。"]) == MULTILINGUAL_TAGGER_DIR
+
+
+def test_the_span_threshold_follows_the_task_where_the_config_names_one() -> None:
+    """The English tagger's config carries one span threshold per RAGTruth task (chosen on
+    calib); an answer of another task, or of none, gets the one threshold, and an explicit
+    ``threshold`` option wins over both."""
+    tagger = get_tagger(TAGGER_DIR)
+    by_task = tagger.threshold_by_task
+    assert by_task and set(by_task) <= {"qa", "summary", "data2txt"}
+
+    def used(task: str, **options: float) -> float:
+        case = Case(question="When does it open?", contexts=["The shop opens at 9 am."],
+                    answer="It opens at 7 am and has free parking.", task=task, language="en")
+        return float(ModelDetector(model_dir=str(TAGGER_DIR), **options).detect(CaseAnalysis(case)).details["threshold"])
+
+    for task, thr in by_task.items():
+        assert used(task) == pytest.approx(thr)
+    assert used("generic") == pytest.approx(tagger.threshold)
+    assert used("qa", threshold=0.6) == pytest.approx(0.6)
