@@ -145,16 +145,13 @@ class ModelDetector(BaseDetector):
         # The policy's features always use FEATURE_THRESHOLD, whatever the span threshold: the
         # learned policy was fitted on features computed that way, and a calib-chosen span
         # threshold must not shift them under it.
-        if thr == FEATURE_THRESHOLD:
-            fspans = [(s.start, s.end) for s in spans]
-            flabels = [s.label for s in spans]
-        else:
-            fspans = [
-                (ps.start, ps.end)
-                for ps in probs_to_spans(answer, tagged.offsets, tagged.probs, FEATURE_THRESHOLD, analysis.tokens)
-                if any(c.isalnum() for c in answer[ps.start : ps.end])
-            ]
-            flabels = [_span_type(tagged, a, b)[0] for a, b in fspans]
+        def marked(at: float) -> list[tuple[int, int]]:
+            if at == thr:
+                return [(s.start, s.end) for s in spans]
+            return [(ps.start, ps.end) for ps in probs_to_spans(answer, tagged.offsets, tagged.probs, at, analysis.tokens)
+                    if any(c.isalnum() for c in answer[ps.start : ps.end])]
+
+        fspans = marked(FEATURE_THRESHOLD)
         feats = model_features(
             tagged.probs, tagged.sentences, FEATURE_THRESHOLD, sum(e - b for b, e in fspans), len(fspans), analysis.answer_chars
         )
@@ -162,7 +159,10 @@ class ModelDetector(BaseDetector):
             # extra numbers of a typed tagger (a policy fitted without them ignores them)
             conflict_max, contradiction_spans = TYPED_FEATURE_KEYS
             feats[conflict_max] = float((tagged.probs * tagged.conflict).max())
-            feats[contradiction_spans] = float(sum(label == "contradiction" for label in flabels))
+            # counted where the fits saw it: at the tagger's own span threshold of their time
+            # (``feature_span_threshold`` in its config), whatever spans this report shows
+            at = float(tagger.config.get("feature_span_threshold", FEATURE_THRESHOLD))
+            feats[contradiction_spans] = float(sum(_span_type(tagged, a, b)[0] == "contradiction" for a, b in marked(at)))
         risk = feats["model_max"]
         notes: list[str] = []
         if not contexts or not any(c.strip() for c in contexts):
