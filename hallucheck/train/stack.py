@@ -389,16 +389,23 @@ def _fit_spans(
     flagged = {k: p_oof[k] >= thr for k in keys}
     gold_spans = [[tuple(s) for s in gold[k]["spans"]] for k in keys]
     toks = {k: tokenize(answers[k], "en") for k in keys}
+    tasks = [str(gold[k].get("task", "")) for k in keys]
+    # the tagger's spans of one answer at one threshold, computed once for the one-threshold
+    # search, the per-task search and the spans they end with
+    marked: dict[tuple[str, float], list[tuple[int, int]]] = {}
+
+    def spans_at(k: str, t: float) -> list[tuple[int, int]]:
+        if (k, t) not in marked:
+            marked[(k, t)] = _model_spans(model[k], answers[k], toks[k], t) if flagged[k] else []
+        return marked[(k, t)]
+
     best_t, best_f = 0.5, -1.0
     for t in (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7):
-        pred = [_model_spans(model[k], answers[k], toks[k], t) if flagged[k] else [] for k in keys]
-        f = span_prf(pred, gold_spans)["f1"]
+        f = span_prf([spans_at(k, t) for k in keys], gold_spans)["f1"]
         if f > best_f:
             best_t, best_f = t, f
-    by_task = _task_thresholds(keys, [str(gold[k].get("task", "")) for k in keys], gold_spans,
-                               lambda k, t: _model_spans(model[k], answers[k], toks[k], t) if flagged[k] else [], best_t)
-    base = [_model_spans(model[k], answers[k], toks[k], by_task.get(str(gold[k].get("task", "")), best_t)) if flagged[k]
-            else [] for k in keys]
+    by_task = _task_thresholds(keys, tasks, gold_spans, spans_at, best_t)
+    base = [spans_at(k, by_task.get(task, best_t)) for k, task in zip(keys, tasks, strict=True)]
     best_f = span_prf(base, gold_spans)["f1"]
     chosen, current, fused = _greedy_spans(cache, keys, flagged, gold_spans, base, best_f, full)
     # Fallback for flagged answers on which the tagger marked nothing: only detectors whose spans
@@ -431,19 +438,14 @@ def _task_thresholds(keys: list[str], tasks: list[str], gold_spans: list[list[tu
     high one (RAGTruth calib, 2026-11-29: QA 0.2, Summary 0.5, Data2txt 0.4 against 0.35 for all;
     chosen on half of the calib sources and scored on the other half, 20 splits, the per-task
     thresholds won 19 times, span F1 0.445 -> 0.453 on average). A task with fewer than 50 answers
-    keeps ``start``."""
+    keeps ``start``. ``spans_at(key, threshold)`` is asked many times for the same pair: keep it
+    cheap (the fit memoizes it)."""
     counts = Counter(tasks)
     names = sorted(t for t, n in counts.items() if t and n >= 50)
     chosen = {t: start for t in names}
-    cache: dict[tuple[int, float], list[tuple[int, int]]] = {}
 
     def f1(thr: dict[str, float]) -> float:
-        pred = []
-        for i, (k, task) in enumerate(zip(keys, tasks, strict=True)):
-            t = thr.get(task, start)
-            if (i, t) not in cache:
-                cache[(i, t)] = spans_at(k, t)
-            pred.append(cache[(i, t)])
+        pred = [spans_at(k, thr.get(task, start)) for k, task in zip(keys, tasks, strict=True)]
         return float(span_prf(pred, gold_spans)["f1"])
 
     def score(task: str, t: float) -> tuple[float, float]:

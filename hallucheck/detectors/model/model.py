@@ -145,11 +145,15 @@ class ModelDetector(BaseDetector):
         # The policy's features always use FEATURE_THRESHOLD, whatever the span threshold: the
         # learned policy was fitted on features computed that way, and a calib-chosen span
         # threshold must not shift them under it.
+        # spans at other thresholds (the features' 0.5, the contradiction count's), each computed once
+        by_threshold = {thr: [(s.start, s.end) for s in spans]}
+
         def marked(at: float) -> list[tuple[int, int]]:
-            if at == thr:
-                return [(s.start, s.end) for s in spans]
-            return [(ps.start, ps.end) for ps in probs_to_spans(answer, tagged.offsets, tagged.probs, at, analysis.tokens)
+            if at not in by_threshold:
+                by_threshold[at] = [
+                    (ps.start, ps.end) for ps in probs_to_spans(answer, tagged.offsets, tagged.probs, at, analysis.tokens)
                     if any(c.isalnum() for c in answer[ps.start : ps.end])]
+            return by_threshold[at]
 
         fspans = marked(FEATURE_THRESHOLD)
         feats = model_features(
