@@ -76,6 +76,11 @@ def train_policy(
     max_escalate: float = typer.Option(
         0.3, "--max-escalate", help="largest share of calib answers the cascade may send to the model layer"
     ),
+    train_taggers: str | None = typer.Option(
+        None, "--train-taggers",
+        help="comma-separated tagger exports, one per fold of the train part (trained with skip_fold [k, n]): "
+             "the train part's answers, each read by the tagger that never saw it, join the trees",
+    ),
 ) -> None:
     """Fit and calibrate the learned policy on the calib part (needs scikit-learn)."""
     from hallucheck.train.stack import fit_policy
@@ -83,7 +88,8 @@ def train_policy(
     dets = tuple(d.strip() for d in detectors.split(",") if d.strip()) if detectors else None
     raise typer.Exit(fit_policy(data, out, features_cache, seed, detectors=dets, tagger_config=tagger_config,
                                 extra_cases=tuple(extra_cases), extra_weight=extra_weight,
-                                max_escalate=max_escalate))
+                                max_escalate=max_escalate,
+                                train_taggers=tuple(t.strip() for t in (train_taggers or "").split(",") if t.strip())))
 
 
 @app.command("train-language-policies")

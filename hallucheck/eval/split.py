@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any, Literal
 
-__all__ = ["Part", "source_key", "part_of", "PARTS"]
+__all__ = ["Part", "source_key", "part_of", "source_fold", "PARTS"]
 
 Part = Literal["train", "calib", "dev"]
 PARTS: tuple[str, ...] = ("train", "calib", "dev")
@@ -39,3 +39,16 @@ def part_of(record: Mapping[str, Any]) -> Part:
     if bucket < 4:
         return "calib"
     return "train"
+
+
+def source_fold(key: str, folds: int) -> int:
+    """Which of ``folds`` folds a source (its :func:`source_key`) falls in.
+
+    Why: the learned policy can learn from the train part's answers only through features of a
+    tagger that never saw them, so the tagger is trained once per fold on the other folds'
+    sources. The fold reads other bits of the key than :func:`part_of`, so it is independent of
+    the part, and like the part it keeps the six answers of one source together.
+    """
+    if folds < 2:
+        raise ValueError("folds must be at least 2")
+    return int(key[8:16], 16) % folds

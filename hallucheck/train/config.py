@@ -56,6 +56,10 @@ class TrainConfig:
     n_types: int = 3
     # generic-format labelled files (multilingual set, contradiction edits); their train part is used
     extra_data: list[str] = field(default_factory=list)
+    # [k, n]: leave out the train sources in fold k of n (hallucheck.eval.split.source_fold), in
+    # RAGTruth and in extra records that name their RAGTruth source (edits); empty: every source.
+    # For taggers whose features on the left-out answers are out of fold (train-policy --train-folds)
+    skip_fold: list[int] = field(default_factory=list)
     # data balance: every window with an unsupported token is kept; of the all-clean windows,
     # this fraction (drawn with the seed)
     negative_keep: float = 0.6
@@ -101,6 +105,10 @@ class TrainConfig:
         values.setdefault("vocab_extension", "")
         return cls(**values)
 
+    def __post_init__(self) -> None:
+        if self.skip_fold and not (len(self.skip_fold) == 2 and 2 <= self.skip_fold[1] and 0 <= self.skip_fold[0] < self.skip_fold[1]):
+            raise ValueError(f"skip_fold must be [k, n] with 0 <= k < n and n >= 2, not {self.skip_fold}")
+
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True)
 
@@ -111,6 +119,8 @@ class TrainConfig:
         """What the prepared data depends on (so a cache is reused only when these match)."""
         keys = ["data", "seed", "max_len", "max_target", "target_stride", "max_question", "max_prev",
                 "max_unit_tokens", "negative_keep", "limit", "extra_data", "vocab_extension"]
+        if self.skip_fold:  # left out when empty, so older runs keep their keys
+            keys.append("skip_fold")
         if self.features:  # left out when empty, so older runs keep their keys
             keys.append("features")
         blob = json.dumps({k: getattr(self, k) for k in keys}, sort_keys=True)

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from hallucheck.eval.split import part_of
+from hallucheck.eval.split import part_of, source_fold, source_key
 from hallucheck.models.tagger_evidence import source_view
 from hallucheck.models.tagger_features import TOKEN_TYPES, EncoderSettings, LabelSpan, encode_answer
 
@@ -61,7 +61,16 @@ class Example:
     record: int  # index of the answer in the data file
 
 
-def read_records(path: str | Path, part: str | None = None, limit: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+def _in_fold(key: str | None, skip_fold: tuple[int, int] | None) -> bool:
+    """Whether a record of source ``key`` is left out by ``skip_fold`` ([k, n]: fold k of n)."""
+    if skip_fold is None or key is None:
+        return False
+    return source_fold(key, skip_fold[1]) == skip_fold[0]
+
+
+def read_records(
+    path: str | Path, part: str | None = None, limit: int = 0, skip_fold: tuple[int, int] | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         n = 0
         for i, line in enumerate(fh):
@@ -69,6 +78,8 @@ def read_records(path: str | Path, part: str | None = None, limit: int = 0) -> I
                 continue
             rec = json.loads(line)
             if part is not None and part_of(rec) != part:
+                continue
+            if _in_fold(source_key(rec) if skip_fold else None, skip_fold):
                 continue
             yield i, rec
             n += 1
@@ -110,7 +121,9 @@ def generic_windows(rec: dict[str, Any], tokenizer: Any, settings: EncoderSettin
     return encode_answer(rec["answer"], str(rec.get("question") or ""), view, tokenizer, language, settings, spans=spans)
 
 
-def _read_generic(path: str | Path, part: str, limit: int = 0) -> Iterator[dict[str, Any]]:
+def _read_generic(
+    path: str | Path, part: str, limit: int = 0, skip_fold: tuple[int, int] | None = None
+) -> Iterator[dict[str, Any]]:
     opener = gzip.open if str(path).endswith(".gz") else open
     n = 0
     with opener(path, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
@@ -119,6 +132,9 @@ def _read_generic(path: str | Path, part: str, limit: int = 0) -> Iterator[dict[
                 continue
             rec = json.loads(line)
             if rec.get("part", "train") != part:
+                continue
+            # an edit of a RAGTruth answer names its source: it is left out with that source
+            if _in_fold((rec.get("metadata") or {}).get("source_key"), skip_fold):
                 continue
             yield rec
             n += 1
@@ -146,16 +162,18 @@ def build_examples(
     limit: int = 0,
     log: Any = None,
     extra: tuple[str, ...] = (),
+    skip_fold: tuple[int, int] | None = None,
 ) -> list[Example]:
     """Windows of the ``part`` answers of ``path`` (RAGTruth) and of each ``extra`` file (generic).
 
     Records of extra files get indices from 10**7 * (file number) on, so per-answer metrics
-    never mix an extra record with a RAGTruth one.
+    never mix an extra record with a RAGTruth one. ``skip_fold`` ``(k, n)`` leaves out the
+    sources in fold k of n (:func:`hallucheck.eval.split.source_fold`).
     """
     rng = random.Random(seed)
     out: list[Example] = []
     n = 0
-    for idx, rec in read_records(path, part, limit):
+    for idx, rec in read_records(path, part, limit, skip_fold):
         for w in record_windows(rec, tokenizer, settings):
             if not any(w.labels) and rng.random() >= negative_keep:
                 continue
@@ -164,7 +182,7 @@ def build_examples(
         if log is not None and n % 1000 == 0:
             log(f"prepared {n} answers, {len(out)} windows")
     for k, extra_path in enumerate(extra, start=1):
-        for j, rec in enumerate(_read_generic(extra_path, part, limit)):
+        for j, rec in enumerate(_read_generic(extra_path, part, limit, skip_fold)):
             for w in generic_windows(rec, tokenizer, settings):
                 if not any(w.labels) and rng.random() >= negative_keep:
                     continue

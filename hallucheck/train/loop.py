@@ -240,7 +240,7 @@ def _training_data(cfg: TrainConfig, run: Path, tokenizer: Any, data_hash: str, 
     t0 = time.time()
     examples = load_or_build(
         cache, cfg.data, "train", tokenizer, settings, cfg.negative_keep, cfg.seed, cfg.limit, log,
-        tuple(cfg.extra_data),
+        tuple(cfg.extra_data), (cfg.skip_fold[0], cfg.skip_fold[1]) if cfg.skip_fold else None,
     )
     # calib answers of RAGTruth only: the choice of step stays comparable with earlier runs
     eval_examples = build_examples(cfg.data, "calib", tokenizer, settings, 1.0, cfg.seed, cfg.eval_answers)

@@ -21,7 +21,7 @@ import numpy as np
 from hallucheck.metrics import auroc, best_threshold, prf_of, span_prf
 from hallucheck.policies.default import DEFAULT_DETECTORS
 from hallucheck.policies.learned import case_features, choose_spans, stack_features
-from hallucheck.train.stack_data import collect, load_cache
+from hallucheck.train.stack_data import TRAIN_CACHE, collect, collect_out_of_fold, fold_taggers, load_cache
 
 __all__ = ["cascade_probabilities", "fit_policy", "fit_stage", "write_tagger_thresholds", "FULL_EXTRA", "OOF_FILE"]
 
@@ -90,18 +90,30 @@ def _export_trees(model: Any) -> list[dict[str, list[Any]]]:
 
 
 def fit_stage(
-    x: np.ndarray, y: np.ndarray, groups: np.ndarray, names: list[str], seed: int, weights: np.ndarray | None = None
+    x: np.ndarray, y: np.ndarray, groups: np.ndarray, names: list[str], seed: int, weights: np.ndarray | None = None,
+    always: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[dict[str, Any], np.ndarray]:
     """Fit one stacker; returns (its JSON spec, out-of-fold calibrated probabilities on these rows).
-    ``weights``: per-row sample weights of the trees (the Platt scaling is unweighted)."""
+    ``weights``: per-row sample weights of the trees (the Platt scaling is unweighted).
+    ``always``: more rows (features, labels; weight 1) that join the trees of every fold and of the
+    final fit but are never scored: the train part's out-of-fold rows. The Platt scaling, the
+    threshold and every reported number stay on the calib rows, whose features are the shipped
+    tagger's, as at run time."""
     from sklearn.model_selection import GroupKFold
+
+    def fit(rows: np.ndarray) -> Any:
+        w = None if weights is None else weights[rows]
+        if always is None:
+            return _gbm(seed).fit(x[rows], y[rows], sample_weight=w)
+        xa, ya = always
+        wa = None if w is None else np.concatenate([w, np.ones(len(ya))])
+        return _gbm(seed).fit(np.vstack([x[rows], xa]), np.concatenate([y[rows], ya]), sample_weight=wa)
 
     oof_raw = np.zeros(len(y))
     for tr, te in GroupKFold(n_splits=5).split(x, y, groups):
-        m = _gbm(seed).fit(x[tr], y[tr], sample_weight=None if weights is None else weights[tr])
-        oof_raw[te] = m.decision_function(x[te])
+        oof_raw[te] = fit(tr).decision_function(x[te])
     a, b = _platt(oof_raw, y)
-    model = _gbm(seed).fit(x, y, sample_weight=weights)
+    model = fit(np.arange(len(y)))
     trees = _export_trees(model)
     lr = float(model.learning_rate)
     tree_sum = np.zeros(len(x))
@@ -115,7 +127,7 @@ def fit_stage(
         "learning_rate": lr,
         "platt": [a, b],
         "trees": trees,
-        "n_train": int(len(y)),
+        "n_train": int(len(y)) + (0 if always is None else len(always[1])),
         "importance": {n: round(float(v), 4) for n, v in sorted(zip(names, model.feature_importances_), key=lambda t: -t[1])[:15]},
     }
     return spec, _sig(a * oof_raw + b)
@@ -157,6 +169,7 @@ def fit_policy(
     limit: int | None = None,
     extra_cases: tuple[str, ...] = (),
     extra_weight: float = 1.0,
+    train_taggers: tuple[str, ...] = (),
 ) -> int:
     """Fit the learned policy (see the module docstring); ``limit`` caps the answers per part (tests).
 
@@ -165,16 +178,27 @@ def fit_policy(
     fitted on RAGTruth alone, the English policy's threshold is RAGTruth's, and English answers of
     other kinds are judged at a point chosen for news, QA passages and Yelp records. The span rule
     and every dev number stay RAGTruth's; the report gives the out-of-fold numbers per data set.
+
+    ``train_taggers``: one tagger export per fold of the train part (``skip_fold: [k, n]``, see
+    :func:`hallucheck.train.stack_data.collect_out_of_fold`); the train part's answers, read by
+    the tagger that never saw their sources, join every stage's trees (not its scaling, threshold
+    or reported numbers, which stay on calib).
     """
     cache_dir = Path(cache or "runs/stack")
     cheap = list(DEFAULT_DETECTORS)
     full = list(detectors) if detectors else cheap + list(FULL_EXTRA)
     extra_dirs = _extra_dirs(cache_dir, extra_cases)
+    if train_taggers:
+        fold_taggers(train_taggers)  # checked before the long collection, not after it
     if collect_missing:
         collect(data, cache_dir, sorted(set(full) | set(SPAN_CANDIDATES)), limit=limit)
         for f, d in zip(extra_cases, extra_dirs.values(), strict=True):
             collect(f, d, list(full), parts=("calib",), limit=limit, data_format="generic")
     gold = load_cache(cache_dir, "gold")
+    train_dir = cache_dir / TRAIN_CACHE
+    if train_taggers:
+        train_dir = collect_out_of_fold(data, cache_dir, train_taggers, sorted(set(full)), limit=limit, run=collect_missing)
+    train_gold = load_cache(train_dir, "gold") if train_taggers else {}
     answers = _answers(data)
     from hallucheck.text import split_sentences
 
@@ -191,14 +215,18 @@ def fit_policy(
     for stage, dets in (("cheap", cheap), ("full", full)):
         keys, feats = _rows(cache_dir, dets, gold)
         extra_keys, extra_feats = _extra_rows(extra_dirs, dets, label, group, data_of)
-        names = sorted({n for f in feats + extra_feats for n in f})
+        train_keys, train_feats = _rows(train_dir, dets, train_gold) if train_gold else ([], [])
+        names = sorted({n for f in feats + extra_feats + train_feats for n in f})
         calib = [i for i, k in enumerate(keys) if gold[k]["part"] == "calib"]
         x = _matrix(feats, names)
+        always = (_matrix(train_feats, names), np.array([int(train_gold[k]["label"]) for k in train_keys])) if train_keys else None
+        if train_taggers:
+            report.setdefault("train_rows", {})[stage] = len(train_keys)
         fit_keys = [keys[i] for i in calib] + extra_keys
         x_fit = np.vstack([x[calib], _matrix(extra_feats, names)]) if extra_keys else x[calib]
         y_fit = np.array([label[k] for k in fit_keys])
         weights = np.array([1.0 if data_of[k] == "ragtruth" else extra_weight for k in fit_keys]) if extra_keys else None
-        st, p_oof = fit_stage(x_fit, y_fit, np.array([group[k] for k in fit_keys]), names, seed, weights)
+        st, p_oof = fit_stage(x_fit, y_fit, np.array([group[k] for k in fit_keys]), names, seed, weights, always)
         st["detectors"] = dets
         spec["stages"][stage] = st
         oof[stage] = {k: float(p) for k, p in zip(fit_keys, p_oof)}
@@ -244,6 +272,9 @@ def fit_policy(
         }
         spec["extra_cases"] = [{"name": name, "answers": report["calib_oof_by_data"][name]["n"], "weight": extra_weight}
                                for name in extra_dirs]
+    if train_taggers:
+        spec["train_rows"] = {"answers": report["train_rows"]["full"], "folds": len(train_taggers),
+                              "taggers": [Path(t).name for t in train_taggers]}
     # the per-answer out-of-fold probabilities, so that two fits can be compared answer by answer
     # (bench/policy_compare.py: a paired bootstrap over source groups)
     (cache_dir / OOF_FILE).write_text(json.dumps({

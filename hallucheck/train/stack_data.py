@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["collect", "load_cache"]
+__all__ = ["TRAIN_CACHE", "collect", "collect_out_of_fold", "fold_taggers", "load_cache"]
+
+# The folder, inside a train-policy cache, of the train part's rows (collect_out_of_fold)
+TRAIN_CACHE = "train-out-of-fold"
 
 
 def _gold_row(ex: Any, part: str, key: str, analysis: Any) -> dict[str, Any]:
@@ -63,10 +67,11 @@ def collect(
     limit: int | None = None,
     log: Any = print,
     data_format: str = "ragtruth",
+    keep: Callable[[Any], bool] | None = None,
 ) -> None:
     """Run ``detectors`` on every answer of ``parts`` and append their outputs to the cache
     (``data_format``: ``ragtruth``, or ``generic`` records with a ``part`` such as
-    ``hallucheck data synth`` writes)."""
+    ``hallucheck data synth`` writes). ``keep``: run only on the examples it accepts."""
     from hallucheck.analysis import CaseAnalysis
     from hallucheck.detectors import get_detector
     from hallucheck.eval.datasets import load_dataset
@@ -83,6 +88,8 @@ def collect(
     try:
         for part in parts:
             for ex in load_dataset(data, data_format, split=part, limit=limit):
+                if keep is not None and not keep(ex):
+                    continue
                 key = f"{part}:{ex.line}"
                 todo = [d for d in detectors if key not in done[d]]
                 analysis = CaseAnalysis(ex.case)
@@ -116,6 +123,81 @@ def collect(
         for fh in files.values():
             fh.close()
         gold_fh.close()
+
+
+def fold_taggers(tagger_dirs: Sequence[str | Path]) -> list[Path]:
+    """The tagger exports of a cross-fitted train part, checked: ``tagger_dirs[k]`` must have been
+    trained with ``skip_fold: [k, n]``, n the number of exports (an input error otherwise, raised
+    before any detector runs)."""
+    from hallucheck.errors import InputError
+
+    n = len(tagger_dirs)
+    if n < 2:
+        raise InputError("out-of-fold train rows need one tagger per fold, at least two")
+    dirs = [Path(d).resolve() for d in tagger_dirs]
+    for k, d in enumerate(dirs):
+        try:
+            config = json.loads((d / "config.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(f"tagger {d}: no readable config.json ({exc})") from exc
+        skip = list((config.get("train_config") or {}).get("skip_fold") or [])
+        if skip != [k, n]:
+            raise InputError(f"tagger {d} was trained with skip_fold {skip or 'unset'}; as tagger {k + 1} of {n} it must "
+                             f"leave out fold {k} of {n} (skip_fold: [{k}, {n}])")
+    return dirs
+
+
+def collect_out_of_fold(
+    data: str | Path,
+    cache: str | Path,
+    tagger_dirs: Sequence[str | Path],
+    detectors: list[str],
+    limit: int | None = None,
+    log: Any = print,
+    run: bool = True,
+) -> Path:
+    """Detector outputs on the RAGTruth train part whose tagger features are out of fold; returns
+    their cache folder (``<cache>/train-out-of-fold``).
+
+    Why: the learned policy is fitted on the calib part (1,416 answers), because the shipped tagger
+    was trained on the train part and its features there are in-sample. With taggers trained with
+    ``skip_fold: [k, n]`` (each leaves out the train sources of fold k), the ``model`` detector
+    reads each train answer with the tagger that never saw its source, and the train part's 12,000
+    answers can join the trees. ``tagger_dirs[k]`` must be the export of the run that left out fold
+    k of ``len(tagger_dirs)``; the folder records which taggers wrote it and refuses others.
+    ``run=False`` only checks the folder (a fit on the cache as it is).
+    """
+    from hallucheck.errors import InputError
+    from hallucheck.eval.split import source_fold
+
+    dirs = fold_taggers(tagger_dirs)
+    n = len(dirs)
+    out = Path(cache) / TRAIN_CACHE
+    if run:
+        out.mkdir(parents=True, exist_ok=True)
+    manifest = out / "taggers.json"
+    recorded = [str(d) for d in dirs]
+    if manifest.is_file() and json.loads(manifest.read_text(encoding="utf-8")) != recorded:
+        raise InputError(f"{out} holds rows of other taggers ({manifest}); use another --cache")
+    if not run:
+        if not manifest.is_file():
+            raise InputError(f"{out} holds no out-of-fold rows yet; collect them first")
+        return out
+    manifest.write_text(json.dumps(recorded) + "\n", encoding="utf-8")
+    cheap = [d for d in detectors if d != "model"]
+    if cheap:
+        collect(data, out, cheap, parts=("train",), limit=limit, log=log)
+    if "model" in detectors:
+        from hallucheck.models.tagger import TAGGER_DIR
+
+        # the detector's verdict is a feature too: it must mean what the shipped tagger's means
+        shipped = json.loads((TAGGER_DIR / "config.json").read_text(encoding="utf-8"))
+        options = {"answer_threshold": shipped["answer_threshold"]} if "answer_threshold" in shipped else {}
+        for k, d in enumerate(dirs):
+            collect(data, out, ["model"], parts=("train",), detector_options={"model": {"model_dir": str(d), **options}},
+                    limit=limit, log=log,
+                    keep=lambda ex, k=k: source_fold(str((ex.case.metadata or {}).get("source_key", "")), n) == k)
+    return out
 
 
 def load_cache(cache: str | Path, name: str) -> dict[str, dict[str, Any]]:

@@ -153,3 +153,68 @@ def test_extra_cases_are_checked_before_any_detector_runs(tmp_path: Path) -> Non
         fit_policy(str(tmp_path / "none.jsonl.gz"), str(tmp_path / "out.json"), str(cache),
                    extra_cases=(str(tmp_path / "a" / "en.jsonl"), str(tmp_path / "b" / "en.jsonl")))
     assert not cache.exists()  # nothing was collected
+
+
+def _fold_tagger(tmp_path: Path, k: int, n: int, threshold: float, name: str = "fold") -> Path:
+    """A copy of the shipped English tagger whose config says it left out fold k of n; its span
+    threshold tells its rows apart (0: spans on every answer, above 1: none)."""
+    import shutil
+
+    from hallucheck.models.tagger import TAGGER_DIR
+
+    d = tmp_path / f"{name}{k}"
+    shutil.copytree(TAGGER_DIR, d)
+    config = json.loads((d / "config.json").read_text())
+    config["train_config"] = {**config.get("train_config", {}), "skip_fold": [k, n]}
+    config["threshold"], config["threshold_by_task"] = threshold, {}
+    config["answer_threshold"] = 0.0  # not used: the rows take the shipped tagger's
+    (d / "config.json").write_text(json.dumps(config))
+    return d
+
+
+def test_fold_taggers_are_checked_before_any_detector_runs(tmp_path: Path) -> None:
+    from hallucheck.errors import InputError
+
+    pytest.importorskip("onnxruntime")
+    first, second = _fold_tagger(tmp_path, 0, 2, 0.5), _fold_tagger(tmp_path, 1, 2, 0.5)
+    cache = tmp_path / "cache"
+    for taggers, message in (((str(first),), "at least two"),
+                             ((str(second), str(first)), r"must leave out fold 0 of 2 \(skip_fold: \[0, 2\]\)"),
+                             ((str(first), str(second), str(first)), r"leave out fold 0 of 3 \(skip_fold: \[0, 3\]\)"),
+                             ((str(first), str(tmp_path)), "no readable config.json")):
+        with pytest.raises(InputError, match=message):
+            fit_policy(str(tmp_path / "none.jsonl.gz"), str(tmp_path / "out.json"), str(cache), train_taggers=taggers)
+    assert not cache.exists()
+
+
+@pytest.mark.slow
+def test_train_answers_read_by_the_tagger_of_their_fold_join_the_trees(ragtruth_path: Path, tmp_path: Path) -> None:
+    from hallucheck.errors import InputError
+    from hallucheck.eval.split import source_fold
+    from hallucheck.train.stack_data import TRAIN_CACHE, load_cache
+
+    pytest.importorskip("onnxruntime")
+    taggers = (str(_fold_tagger(tmp_path, 0, 2, 0.0)), str(_fold_tagger(tmp_path, 1, 2, 1.01)))
+    out, cache = tmp_path / "learned.json", tmp_path / "cache"
+    full = (*CHEAP, "model")
+    assert fit_policy(str(ragtruth_path), str(out), str(cache), detectors=full, limit=60, train_taggers=taggers) == 0
+    spec = json.loads(out.read_text())
+    rows = cache / TRAIN_CACHE
+    gold, model = load_cache(rows, "gold"), load_cache(rows, "model")
+    assert len(gold) == len(model) == 60 and all(g["part"] == "train" for g in gold.values())
+    # every train answer was read by the tagger that left its fold out: fold 0's marks every one
+    for key, g in gold.items():
+        assert bool(model[key]["spans"]) == (source_fold(g["source"], 2) == 0)
+    # the verdict, a feature too, is taken at the shipped tagger's answer threshold
+    shipped = json.loads((Path(__file__).parents[2] / "hallucheck/models/tagger/config.json").read_text())["answer_threshold"]
+    assert all(r["flagged"] == (r["features"]["model_max"] >= shipped) for r in model.values())
+    assert {source_fold(g["source"], 2) for g in gold.values()} == {0, 1}
+    # the rows join the trees of both stages; scaling, threshold and report stay on calib
+    assert spec["train_rows"] == {"answers": 60, "folds": 2, "taggers": ["fold0", "fold1"]}
+    oof = json.loads((cache / "calib_oof.json").read_text())
+    assert not any(k.startswith("train:") for k in oof["keys"])
+    assert spec["stages"]["full"]["n_train"] == len(oof["keys"]) + 60 == spec["stages"]["cheap"]["n_train"]
+    # a cache written by other taggers is refused rather than mixed
+    with pytest.raises(InputError, match="other taggers"):
+        others = tuple(str(_fold_tagger(tmp_path, k, 2, 0.5, "other")) for k in (0, 1))
+        fit_policy(str(ragtruth_path), str(out), str(cache), detectors=full, limit=60, train_taggers=others)
