@@ -274,7 +274,7 @@ def fit_policy(
                                for name in extra_dirs]
     if train_taggers:
         spec["train_rows"] = {"answers": report["train_rows"]["full"], "folds": len(train_taggers),
-                              "taggers": [Path(t).name for t in train_taggers]}
+                              "taggers": ["/".join(Path(t).resolve().parts[-2:]) for t in train_taggers]}
     # the per-answer out-of-fold probabilities, so that two fits can be compared answer by answer
     # (bench/policy_compare.py: a paired bootstrap over source groups)
     (cache_dir / OOF_FILE).write_text(json.dumps({

@@ -210,7 +210,7 @@ def test_train_answers_read_by_the_tagger_of_their_fold_join_the_trees(ragtruth_
     assert all(r["flagged"] == (r["features"]["model_max"] >= shipped) for r in model.values())
     assert {source_fold(g["source"], 2) for g in gold.values()} == {0, 1}
     # the rows join the trees of both stages; scaling, threshold and report stay on calib
-    assert spec["train_rows"] == {"answers": 60, "folds": 2, "taggers": ["fold0", "fold1"]}
+    assert spec["train_rows"] == {"answers": 60, "folds": 2, "taggers": [f"{tmp_path.name}/fold0", f"{tmp_path.name}/fold1"]}
     oof = json.loads((cache / "calib_oof.json").read_text())
     assert not any(k.startswith("train:") for k in oof["keys"])
     assert spec["stages"]["full"]["n_train"] == len(oof["keys"]) + 60 == spec["stages"]["cheap"]["n_train"]
