@@ -58,7 +58,7 @@ class TrainConfig:
     extra_data: list[str] = field(default_factory=list)
     # [k, n]: leave out the train sources in fold k of n (hallucheck.eval.split.source_fold), in
     # RAGTruth and in extra records that name their RAGTruth source (edits); empty: every source.
-    # For taggers whose features on the left-out answers are out of fold (train-policy --train-folds)
+    # For taggers whose features on the left-out answers are out of fold (train-policy --train-taggers)
     skip_fold: list[int] = field(default_factory=list)
     # data balance: every window with an unsupported token is kept; of the all-clean windows,
     # this fraction (drawn with the seed)
