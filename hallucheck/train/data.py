@@ -79,7 +79,7 @@ def read_records(
             rec = json.loads(line)
             if part is not None and part_of(rec) != part:
                 continue
-            if _in_fold(source_key(rec) if skip_fold else None, skip_fold):
+            if skip_fold is not None and _in_fold(source_key(rec), skip_fold):
                 continue
             yield i, rec
             n += 1

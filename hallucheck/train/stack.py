@@ -21,7 +21,7 @@ import numpy as np
 from hallucheck.metrics import auroc, best_threshold, prf_of, span_prf
 from hallucheck.policies.default import DEFAULT_DETECTORS
 from hallucheck.policies.learned import case_features, choose_spans, stack_features
-from hallucheck.train.stack_data import TRAIN_CACHE, collect, collect_out_of_fold, fold_taggers, load_cache
+from hallucheck.train.stack_data import collect, collect_out_of_fold, fold_taggers, load_cache
 
 __all__ = ["cascade_probabilities", "fit_policy", "fit_stage", "write_tagger_thresholds", "FULL_EXTRA", "OOF_FILE"]
 
@@ -195,10 +195,9 @@ def fit_policy(
         for f, d in zip(extra_cases, extra_dirs.values(), strict=True):
             collect(f, d, list(full), parts=("calib",), limit=limit, data_format="generic")
     gold = load_cache(cache_dir, "gold")
-    train_dir = cache_dir / TRAIN_CACHE
-    if train_taggers:
-        train_dir = collect_out_of_fold(data, cache_dir, train_taggers, sorted(set(full)), limit=limit, run=collect_missing)
-    train_gold = load_cache(train_dir, "gold") if train_taggers else {}
+    train_dir = (collect_out_of_fold(data, cache_dir, train_taggers, sorted(set(full)), limit=limit, run=collect_missing)
+                 if train_taggers else None)
+    train_gold = load_cache(train_dir, "gold") if train_dir else {}
     answers = _answers(data)
     from hallucheck.text import split_sentences
 
@@ -215,7 +214,7 @@ def fit_policy(
     for stage, dets in (("cheap", cheap), ("full", full)):
         keys, feats = _rows(cache_dir, dets, gold)
         extra_keys, extra_feats = _extra_rows(extra_dirs, dets, label, group, data_of)
-        train_keys, train_feats = _rows(train_dir, dets, train_gold) if train_gold else ([], [])
+        train_keys, train_feats = _rows(train_dir, dets, train_gold) if train_dir else ([], [])
         names = sorted({n for f in feats + extra_feats + train_feats for n in f})
         calib = [i for i, k in enumerate(keys) if gold[k]["part"] == "calib"]
         x = _matrix(feats, names)

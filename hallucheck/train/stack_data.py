@@ -184,19 +184,18 @@ def collect_out_of_fold(
             raise InputError(f"{out} holds no out-of-fold rows yet; collect them first")
         return out
     manifest.write_text(json.dumps(recorded) + "\n", encoding="utf-8")
-    cheap = [d for d in detectors if d != "model"]
-    if cheap:
-        collect(data, out, cheap, parts=("train",), limit=limit, log=log)
-    if "model" in detectors:
-        from hallucheck.models.tagger import TAGGER_DIR
+    from hallucheck.models.tagger import TAGGER_DIR
 
-        # the detector's verdict is a feature too: it must mean what the shipped tagger's means
-        shipped = json.loads((TAGGER_DIR / "config.json").read_text(encoding="utf-8"))
-        options = {"answer_threshold": shipped["answer_threshold"]} if "answer_threshold" in shipped else {}
-        for k, d in enumerate(dirs):
-            collect(data, out, ["model"], parts=("train",), detector_options={"model": {"model_dir": str(d), **options}},
-                    limit=limit, log=log,
-                    keep=lambda ex, k=k: source_fold(str((ex.case.metadata or {}).get("source_key", "")), n) == k)
+    # the detector's verdict is a feature too: it must mean what the shipped tagger's means
+    shipped = json.loads((TAGGER_DIR / "config.json").read_text(encoding="utf-8"))
+    options = {"answer_threshold": shipped["answer_threshold"]} if "answer_threshold" in shipped else {}
+    def in_fold(k: int) -> Callable[[Any], bool]:
+        return lambda ex: source_fold(str((ex.case.metadata or {}).get("source_key", "")), n) == k
+
+    # one pass per fold, every detector in it, so each answer is analysed once
+    for k, d in enumerate(dirs):
+        collect(data, out, detectors, parts=("train",), detector_options={"model": {"model_dir": str(d), **options}},
+                limit=limit, log=log, keep=in_fold(k))
     return out
 
 

@@ -191,6 +191,7 @@ def test_fold_taggers_are_checked_before_any_detector_runs(tmp_path: Path) -> No
 def test_train_answers_read_by_the_tagger_of_their_fold_join_the_trees(ragtruth_path: Path, tmp_path: Path) -> None:
     from hallucheck.errors import InputError
     from hallucheck.eval.split import source_fold
+    from hallucheck.models.tagger import TAGGER_DIR
     from hallucheck.train.stack_data import TRAIN_CACHE, load_cache
 
     pytest.importorskip("onnxruntime")
@@ -206,7 +207,7 @@ def test_train_answers_read_by_the_tagger_of_their_fold_join_the_trees(ragtruth_
     for key, g in gold.items():
         assert bool(model[key]["spans"]) == (source_fold(g["source"], 2) == 0)
     # the verdict, a feature too, is taken at the shipped tagger's answer threshold
-    shipped = json.loads((Path(__file__).parents[2] / "hallucheck/models/tagger/config.json").read_text())["answer_threshold"]
+    shipped = json.loads((TAGGER_DIR / "config.json").read_text())["answer_threshold"]
     assert all(r["flagged"] == (r["features"]["model_max"] >= shipped) for r in model.values())
     assert {source_fold(g["source"], 2) for g in gold.values()} == {0, 1}
     # the rows join the trees of both stages; scaling, threshold and report stay on calib

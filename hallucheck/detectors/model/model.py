@@ -283,6 +283,7 @@ class ModelDetector(BaseDetector):
             evidence=evidence,
         )
 
+
 def _quoted(texts: list[str], most: int = 3) -> str:
     """The first ``most`` texts in quotes, and how many more: a note names what it speaks of."""
     shown = ", ".join(f"'{t}'" for t in texts[:most])
