@@ -11,7 +11,7 @@ import asyncio
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.cases import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS, make_case
@@ -24,10 +24,8 @@ from hallucheck.policies.floors import FloorTable, shipped_floors
 from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans, tidy_spans
+from hallucheck.streaming import CheckStream, stream_case
 from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report
-
-if TYPE_CHECKING:  # pragma: no cover
-    from hallucheck.streaming import CheckStream
 
 __all__ = ["Budget", "Checker", "check", "make_case", "MAX_ANSWER_CHARS", "MAX_SOURCE_CHARS"]
 
@@ -132,8 +130,6 @@ class Checker:
 
         Give the case without its answer (question=, contexts=, task=, language=, ...).
         """
-        from hallucheck.streaming import CheckStream, stream_case
-
         built = stream_case(case, **fields)
         return CheckStream(self, built, sentence_checker=sentence_checker)
 

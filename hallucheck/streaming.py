@@ -19,10 +19,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
+from hallucheck.cases import MAX_ANSWER_CHARS, make_case
 from hallucheck.errors import InputError
 from hallucheck.text.citations import find_citations
 from hallucheck.text.language import detect_language
@@ -30,14 +31,18 @@ from hallucheck.text.segments import Segment
 from hallucheck.text.sentence_stream import SentenceBuffer
 from hallucheck.types import Case, Decision, Label, Report, RiskLevel, Span
 
-if TYPE_CHECKING:  # pragma: no cover
-    from hallucheck.checker import Checker
-
-__all__ = ["CheckStream", "SentenceCheck", "stream_case"]
+__all__ = ["CaseChecker", "CheckStream", "SentenceCheck", "stream_case"]
 
 # Once the answer so far is this long, its detected language is kept for the later sentences
 # (detecting again on a growing text would cost the whole text at every sentence).
 _ENOUGH_TO_DETECT = 600
+
+
+class CaseChecker(Protocol):
+    """What a stream needs of a checker (``hallucheck.Checker`` is one): a Report for a whole case.
+    A ``citations_expected`` attribute, where the checker has one, applies when the case does not say."""
+
+    def check(self, case: Case) -> Report: ...
 
 
 class SentenceCheck(BaseModel):
@@ -66,14 +71,12 @@ class CheckStream:
 
     def __init__(
         self,
-        checker: Checker,
+        checker: CaseChecker,
         case: Case,
         *,
-        sentence_checker: Checker | None = None,
+        sentence_checker: CaseChecker | None = None,
         max_answer_chars: int | None = None,
     ) -> None:
-        from hallucheck.cases import MAX_ANSWER_CHARS
-
         self.checker = checker
         self.sentence_checker = sentence_checker or checker
         self.case = case
@@ -179,8 +182,6 @@ def stream_case(
     case: Case | Mapping[str, Any] | None = None, **fields: Any
 ) -> Case:
     """The case a stream checks: validated like ``make_case`` with the answer still to come."""
-    from hallucheck.cases import make_case
-
     if isinstance(case, Case):
         data: dict[str, Any] = case.model_dump()
     else:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from hallucheck.errors import HallucheckError
 from hallucheck.types import Report, Span
 
 __all__ = ["GroundednessError", "assert_grounded", "format_report"]
@@ -22,7 +23,7 @@ __all__ = ["GroundednessError", "assert_grounded", "format_report"]
 _ANSWER_WIDTH = 600
 
 
-class GroundednessError(AssertionError):
+class GroundednessError(HallucheckError, AssertionError):
     """An answer failed ``assert_grounded``; ``report`` is the Report that failed it."""
 
     def __init__(self, message: str, report: Report) -> None:

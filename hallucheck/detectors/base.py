@@ -12,6 +12,7 @@ import time
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.errors import HallucheckError
 from hallucheck.types import Finding, Role
 
 __all__ = [
@@ -29,7 +30,7 @@ __all__ = [
 LAYERS = {1: "rules", 2: "lexical", 3: "semantic", 4: "model", 5: "llm"}
 
 
-class UnknownDetectorError(KeyError):
+class UnknownDetectorError(HallucheckError, KeyError):
     """Raised for a detector name nobody registered."""
 
     def __str__(self) -> str:

@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from hallucheck.errors import HallucheckError
+
 __all__ = ["Message", "Completion", "LLMClient", "LLMError"]
 
 
-class LLMError(RuntimeError):
+class LLMError(HallucheckError, RuntimeError):
     """A backend failed after its retries (network, HTTP status, timeout, bad payload)."""
 
 

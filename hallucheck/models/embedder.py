@@ -32,6 +32,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from hallucheck.errors import HallucheckError
+
 __all__ = [
     "Backend",
     "Embedder",
@@ -47,7 +49,7 @@ MINILM_DIR = Path(__file__).resolve().parent / "minilm"
 _DEFAULT_THREADS = 2
 
 
-class EmbedderUnavailable(RuntimeError):
+class EmbedderUnavailable(HallucheckError, RuntimeError):
     """The requested backend cannot run here (missing optional package or model files)."""
 
 

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from hallucheck.errors import HallucheckError
+
 __all__ = [
     "MODELS_DIR", "ROWS_FILE", "WORD_TABLE", "RowsPart", "SharedTensor", "SharedTensorError", "load_shared", "main",
     "save_external", "share_leading_rows", "share_matching", "share_tensor", "share_word_table",
@@ -37,7 +39,7 @@ MODELS_DIR = Path(__file__).resolve().parent
 _MIN_EXTERNAL_BYTES = 1024  # smaller tensors stay in the graph
 
 
-class SharedTensorError(RuntimeError):
+class SharedTensorError(HallucheckError, RuntimeError):
     """A shared tensor a graph needs is missing or does not match its declaration."""
 
 

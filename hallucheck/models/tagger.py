@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from hallucheck.errors import HallucheckError
 from hallucheck.models.tagger_evidence import SourceView, source_view
 from hallucheck.models.tagger_features import EncoderSettings, Window, encode_answer_windows
 from hallucheck.text import Segment
@@ -44,7 +45,7 @@ _CACHE: dict[str, Tagger] = {}
 _STOP_BATCH = 4
 
 
-class TaggerUnavailable(RuntimeError):
+class TaggerUnavailable(HallucheckError, RuntimeError):
     """The tagger's model files are missing or unreadable."""
 
 

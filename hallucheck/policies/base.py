@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.errors import HallucheckError
 from hallucheck.types import Decision, Finding, RiskLevel, Span
 
 __all__ = [
@@ -25,7 +26,7 @@ __all__ = [
 ]
 
 
-class UnknownPolicyError(KeyError):
+class UnknownPolicyError(HallucheckError, KeyError):
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "unknown policy"
 

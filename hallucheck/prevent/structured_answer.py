@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from hallucheck.errors import HallucheckError
+
 __all__ = ["StructuredAnswer", "StructuredAnswerError", "load_json", "parse_structured_answer"]
 
 Confidence = Literal["high", "medium", "low"]
@@ -26,7 +28,7 @@ _CONFIDENCE = {
 _ID_PREFIX = re.compile(r"^\s*[\[【(（]?\s*(?:sources?|source:|doc(?:ument)?|來源|来源|文件|quelle)?\s*[:#：]?\s*", re.I)
 
 
-class StructuredAnswerError(ValueError):
+class StructuredAnswerError(HallucheckError, ValueError):
     """The output held no usable structured answer."""
 
 

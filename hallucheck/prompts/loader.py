@@ -15,13 +15,15 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from hallucheck.errors import HallucheckError
+
 __all__ = ["PromptNotFound", "render", "template_languages", "available_prompts", "candidates"]
 
 _PACKAGE = "hallucheck.prompts"
 _SUFFIX = ".jinja"
 
 
-class PromptNotFound(LookupError):
+class PromptNotFound(HallucheckError, LookupError):
     """No template file for that name in any of the tried languages."""
 
 

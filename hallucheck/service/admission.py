@@ -19,10 +19,12 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 
+from hallucheck.errors import HallucheckError
+
 __all__ = ["Admission", "Grant", "Overloaded"]
 
 
-class Overloaded(Exception):
+class Overloaded(HallucheckError):
     """No capacity within the request's deadline (or its lane's queue is full)."""
 
     def __init__(self, message: str, retry_after: float) -> None:

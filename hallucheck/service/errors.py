@@ -11,7 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from hallucheck.errors import InputError
+from hallucheck.errors import HallucheckError, InputError
 
 __all__ = ["ApiError", "error_response", "install_error_handlers"]
 
@@ -31,7 +31,7 @@ _CODES = {
 }
 
 
-class ApiError(Exception):
+class ApiError(HallucheckError):
     def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.headers = status, code, message, headers

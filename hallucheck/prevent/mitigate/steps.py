@@ -13,6 +13,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, Union
 
+from hallucheck.errors import HallucheckError
 from hallucheck.llm.base import Completion, LLMClient, LLMError, Message
 from hallucheck.llm.streaming import can_stream
 from hallucheck.types import Case, Report
@@ -46,7 +47,7 @@ class CheckCall:
     case: Case
 
 
-class StepError(RuntimeError):
+class StepError(HallucheckError, RuntimeError):
     """A step could not be carried out (LLM failure, no LLM, unusable output)."""
 
 
