@@ -50,8 +50,8 @@ def _importable(path: str) -> bool:
 
 def available_policies_here() -> list[str]:
     """Policies whose module is installed, in a fixed order (learned only when its weights ship)."""
-    from hallucheck.policies.base import _POLICIES
     from hallucheck.policies.default import default_policy_name
+    from hallucheck.policies.registry import _POLICIES
 
     out: list[str] = [p for p in ("tiered", "vote", "weighted") if p in _POLICIES and _importable(_POLICIES[p])]
     if default_policy_name() == "learned" and _importable(_POLICIES["learned"]):

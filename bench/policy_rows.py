@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import machine, write_result
 
 from hallucheck.policies.default import DEFAULT_DETECTORS
-from hallucheck.train import stack
+from hallucheck.train import stack, stage_fit
 from hallucheck.train.stack_data import load_cache
 
 SHARES = (0.25, 0.5, 0.75, 1.0)
@@ -45,8 +45,8 @@ def _stage_rows(cache: Path, detectors: list[str], part: str) -> tuple[list[str]
 
 
 def _f1(raw: np.ndarray, y: np.ndarray) -> float:
-    a, b = stack._platt(raw, y)
-    return float(stack._best_threshold(stack._sig(a * raw + b), y)[1])
+    a, b = stage_fit._platt(raw, y)
+    return float(stack._best_threshold(stage_fit.sigmoid(a * raw + b), y)[1])
 
 
 def main() -> int:
@@ -81,7 +81,7 @@ def main() -> int:
                 sources = np.unique(groups[tr])
                 kept = set(rng.choice(sources, int(round(share * len(sources))), replace=False))
                 rows = np.array([i for i in tr if groups[i] in kept])
-                raw[te] = stack._gbm(args.seed).fit(x[rows], y[rows]).decision_function(x[te])
+                raw[te] = stage_fit.boosted_trees(args.seed).fit(x[rows], y[rows]).decision_function(x[te])
             scores.append(_f1(raw, y))
         curve.append({"share": share, "f1": round(float(np.mean(scores)), 4), "draws": [round(s, 4) for s in scores]})
         print(f"  trees fitted on {share:.0%} of the other folds' sources: calib F1 {curve[-1]['f1']:.4f}", flush=True)
@@ -94,7 +94,7 @@ def main() -> int:
             raw = np.zeros(len(y))
             for tr, te in folds:
                 xs, ys = (np.vstack([xt, x[tr]]), np.concatenate([yt, y[tr]])) if use_calib else (xt, yt)
-                raw[te] = stack._gbm(args.seed).fit(xs, ys).decision_function(x[te])
+                raw[te] = stage_fit.boosted_trees(args.seed).fit(xs, ys).decision_function(x[te])
             with_train[name] = round(_f1(raw, y), 4)
             print(f"  {name}: calib F1 {with_train[name]:.4f}", flush=True)
 

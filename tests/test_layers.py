@@ -1,8 +1,9 @@
-"""The house rule: imports only run down a floor, and no two packages import each other.
+"""The house rule: imports only run down a floor, no two packages import each other, and no
+module leads back to itself through its imports.
 
 Every ``import hallucheck...`` in the package counts, also the ones inside functions (a lazy import
-is still a dependency); imports under ``if TYPE_CHECKING:`` do not run and are left out.
-docs/DESIGN.md ("As built") draws the same floors.
+is still a dependency) and those under ``if TYPE_CHECKING:`` (a type named from a module is a
+dependency on it, even if it does not run). docs/DESIGN.md ("Layout") draws the same floors.
 """
 
 from __future__ import annotations
@@ -36,30 +37,33 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _type_checking_lines(tree: ast.AST) -> set[int]:
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.body:
-                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
-    return lines
+MODULES = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+
+
+def _module_of(name: str) -> str:
+    """The package module a dotted import name lands in (``hallucheck.a.b.Name`` -> ``hallucheck.a.b``)."""
+    while name not in MODULES and "." in name:
+        name = name.rsplit(".", 1)[0]
+    return name
 
 
 def _imports() -> list[tuple[str, str]]:
-    """(importing module, imported module) for every runtime import of hallucheck in the package."""
+    """(importing module, imported module) for every import of hallucheck in the package: at module
+    level, inside functions and under ``if TYPE_CHECKING:``. ``from package import name`` counts as
+    an import of the submodule ``package.name`` when there is one, else of the package."""
     out: list[tuple[str, str]] = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skip = _type_checking_lines(tree)
-        src = _module_name(path)
-        for node in ast.walk(tree):
-            if getattr(node, "lineno", None) in skip:
-                continue
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.split(".")[0] == "hallucheck":
-                out.append((src, node.module))
-                out.extend((src, f"{node.module}.{a.name}") for a in node.names if node.module == "hallucheck.detectors")
-            elif isinstance(node, ast.Import):
-                out.extend((src, a.name) for a in node.names if a.name.split(".")[0] == "hallucheck")
+        out.extend(_imports_in(_module_name(path), path.read_text(encoding="utf-8")))
+    return out
+
+
+def _imports_in(src: str, code: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.split(".")[0] == "hallucheck":
+            out.extend((src, _module_of(f"{node.module}.{a.name}")) for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.extend((src, _module_of(a.name)) for a in node.names if a.name.split(".")[0] == "hallucheck")
     return out
 
 
@@ -101,6 +105,60 @@ def _cycles(imports: list[tuple[str, str]]) -> list[str]:
     return cycles
 
 
+def _module_cycles(imports: list[tuple[str, str]]) -> list[list[str]]:
+    """Groups of modules that import each other, directly or round a longer circle (the strongly
+    connected components of the module import graph with more than one module), sorted."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for src, dst in imports:
+        if src != dst:
+            graph[src].add(dst)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(root: str) -> None:
+        # iterative Tarjan: (node, its successors still to see)
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, successors = work[-1]
+            advanced = False
+            for nxt in successors:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                    advanced = True
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.append(sorted(group))
+
+    for start in sorted(graph):
+        if start not in index:
+            visit(start)
+    return sorted(found)
+
+
 def _detector_violations(imports: list[tuple[str, str]]) -> list[str]:
     bad = []
     for src, dst in imports:
@@ -123,14 +181,32 @@ def test_no_two_packages_import_each_other() -> None:
     assert _cycles(IMPORTS) == []
 
 
+def test_no_module_leads_back_to_itself() -> None:
+    assert _module_cycles(IMPORTS) == []
+
+
 def test_detectors_use_only_their_own_or_cheaper_layers_and_never_the_checker() -> None:
     assert _detector_violations(IMPORTS) == []
+
+
+def test_the_graph_reads_imports_inside_functions_and_under_type_checking() -> None:
+    code = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from hallucheck.checker import Checker\n"
+            "def f() -> None:\n    from hallucheck.policies import learned\n    import hallucheck.text.language\n")
+    assert _imports_in("hallucheck.streaming", code) == [
+        ("hallucheck.streaming", "hallucheck.checker"),
+        ("hallucheck.streaming", "hallucheck.policies.learned"),
+        ("hallucheck.streaming", "hallucheck.text.language"),
+    ]
 
 
 def test_the_rules_catch_what_they_forbid() -> None:
     assert _upward([("hallucheck.detectors.rules.numbers", "hallucheck.checker")]) != []
     assert _upward([("hallucheck.checker", "hallucheck.detectors.rules.numbers")]) == []
     assert _cycles([("hallucheck.eval.runner", "hallucheck.batch"), ("hallucheck.batch", "hallucheck.eval.split")]) == ["batch", "eval"]
+    circle = [("hallucheck.policies.base", "hallucheck.policies.learned"), ("hallucheck.policies.learned", "hallucheck.policies.weighted"),
+              ("hallucheck.policies.weighted", "hallucheck.policies.base"), ("hallucheck.policies.weighted", "hallucheck.types")]
+    assert _module_cycles(circle) == [["hallucheck.policies.base", "hallucheck.policies.learned", "hallucheck.policies.weighted"]]
+    assert _module_cycles(circle[1:]) == []
     assert _detector_violations([("hallucheck.detectors.lexical.ngram", "hallucheck.detectors.llm.quotes")]) != []
     assert _detector_violations([("hallucheck.detectors.llm.claims", "hallucheck.checker")]) != []
     assert _detector_violations([("hallucheck.detectors.semantic.semantic", "hallucheck.detectors.lexical.ngram")]) == []

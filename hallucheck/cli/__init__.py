@@ -1,9 +1,9 @@
 """The ``hallucheck`` command line.
 
-Layout: this module holds the typer ``app`` and ``main()``; every command group lives in its own
-module, which registers its commands on ``app`` when imported. To add a command:
+Layout: ``root.py`` holds the typer ``app``, this module ``main()``; every command group lives in
+its own module, which registers its commands on ``app`` when imported. To add a command:
 
-1. create ``hallucheck/cli/<name>.py`` that does ``from hallucheck.cli import app`` and decorates
+1. create ``hallucheck/cli/<name>.py`` that does ``from hallucheck.cli.root import app`` and decorates
    its functions with ``@app.command()`` (or builds a ``typer.Typer()`` and calls
    ``app.add_typer(sub, name="<name>")`` for a group of subcommands);
 2. add ``<name>`` to the one import line at the bottom of this module.
@@ -20,27 +20,14 @@ Rules that keep the command line fast and friendly:
 
 from __future__ import annotations
 
-import typer
+# One module per command group; each registers its commands on ``app`` when imported.
+from hallucheck.cli import abtest, calibrate, data, demo, detect, eval, guard, info, keys, llm, serve, train  # noqa: F401
+from hallucheck.cli.errors import run
+from hallucheck.cli.root import app
 
 __all__ = ["app", "main"]
-
-app = typer.Typer(
-    name="hallucheck",
-    help="Find hallucinations in RAG answers: grounded or not, which spans, why.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``hallucheck`` script and of ``python -m hallucheck``."""
-    from hallucheck.cli.errors import run
-
     run(app, argv)
-
-
-# One module per command group; each registers its commands on ``app`` when imported.
-from hallucheck.cli import abtest, calibrate, data, demo, detect, eval, guard, info, keys, llm, serve, train  # noqa: E402,F401

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from hallucheck.cli import app
+from hallucheck.cli.root import app
 
 __all__ = ["abtest"]
 

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from hallucheck.cli import app
 from hallucheck.cli.options import CITATIONS_OPTION, POLICY_OPTION
+from hallucheck.cli.root import app
 
 if TYPE_CHECKING:
     from hallucheck.train.calibration import ThresholdMethod

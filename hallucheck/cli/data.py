@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from hallucheck.cli import app
+from hallucheck.cli.root import app
 
 __all__ = ["data_app", "edits_command", "synth_command"]
 

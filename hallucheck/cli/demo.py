@@ -11,8 +11,8 @@ from typing import Any
 
 import typer
 
-from hallucheck.cli import app
 from hallucheck.cli.options import DETECTORS_OPTION, POLICY_OPTION
+from hallucheck.cli.root import app
 
 __all__ = ["demo", "example_cases"]
 

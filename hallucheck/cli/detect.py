@@ -9,8 +9,8 @@ from typing import Any
 
 import typer
 
-from hallucheck.cli import app
 from hallucheck.cli.options import CITATIONS_OPTION, DETECTORS_OPTION, POLICY_OPTION, RAY_OPTION, WORKERS_OPTION
+from hallucheck.cli.root import app
 
 __all__ = ["detect"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from hallucheck.cli import app
+from hallucheck.cli.root import app
 
 __all__ = ["version", "detectors", "policies"]
 
@@ -65,8 +65,8 @@ def policies() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from hallucheck.policies.base import _POLICIES, available_policies
     from hallucheck.policies.default import default_policy_name
+    from hallucheck.policies.registry import _POLICIES, available_policies
 
     default = default_policy_name()
     table = Table(title="Policies", title_justify="left")

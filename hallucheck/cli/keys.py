@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from hallucheck.cli import app
+from hallucheck.cli.root import app
 
 if TYPE_CHECKING:
     from hallucheck.service.store import Store

@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from hallucheck.cli import app
+from hallucheck.cli.root import app
 
 __all__ = ["llm_check", "llm_from_flags", "LLM_BACKEND_OPTION", "LLM_BASE_URL_OPTION", "LLM_MODEL_OPTION",
            "LLM_MAX_CALLS_OPTION"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from hallucheck.cli import app
+from hallucheck.cli.root import app
 
 __all__ = ["serve"]
 

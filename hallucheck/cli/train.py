@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from hallucheck.cli import app
+from hallucheck.cli.root import app
 
 __all__ = ["train", "train_pairs", "train_policy"]
 
@@ -140,8 +140,8 @@ def train_language_policies(
     from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP
     from hallucheck.policies.learned import load_spec
     from hallucheck.train.language_stack import LANGUAGE_GROUPS, fit_language_policies, with_extra_cases
-    from hallucheck.train.stack import FULL_EXTRA
     from hallucheck.train.stack_data import collect
+    from hallucheck.train.stage_fit import FULL_EXTRA
 
     folder = Path(cases)
     if not folder.is_dir():

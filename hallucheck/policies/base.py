@@ -2,13 +2,13 @@
 
 A policy is a small object with ``decide(analysis, findings) -> Verdict``. Policies that can say
 "the cheap layers settle it" implement ``escalate`` so the Checker can skip expensive layers.
+Policies are found by name in :mod:`hallucheck.policies.registry`.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.errors import HallucheckError
@@ -19,9 +19,6 @@ __all__ = [
     "Policy",
     "level_for",
     "decision_for",
-    "get_policy",
-    "available_policies",
-    "register_policy",
     "UnknownPolicyError",
 ]
 
@@ -69,46 +66,3 @@ _DECISIONS: dict[RiskLevel, Decision] = {"low": "accept", "moderate": "review", 
 
 def decision_for(level: RiskLevel) -> Decision:
     return _DECISIONS[level]
-
-
-_POLICIES: dict[str, str] = {
-    "tiered": "hallucheck.policies.tiered:TieredPolicy",
-    "vote": "hallucheck.policies.vote:VotePolicy",
-    "weighted": "hallucheck.policies.weighted:WeightedPolicy",
-    "learned": "hallucheck.policies.learned:LearnedPolicy",
-}
-
-
-def register_policy(name: str, path: str) -> None:
-    """Make a policy class available by name (``"module:Class"``)."""
-    _POLICIES[name] = path
-
-
-def available_policies() -> list[str]:
-    return sorted(_POLICIES)
-
-
-def get_policy(name: str, **options: Any) -> Policy:
-    """A policy by name, or a fitted policy file (``POLICY.json`` from ``hallucheck calibrate``).
-
-    ``"default"`` is what ``HALLUCHECK_POLICY`` names when set, else the learned policy when
-    shipped, else the weighted one.
-    """
-    from hallucheck.policies.policy_file import (
-        default_override,
-        is_policy_file,
-        load_policy_file,
-    )
-
-    if name == "default":
-        from hallucheck.policies.default import default_policy_name
-
-        name = default_override() or default_policy_name()
-    if is_policy_file(name):
-        from hallucheck.policies.learned import LearnedPolicy
-
-        return LearnedPolicy(spec=load_policy_file(name), **options)
-    if name not in _POLICIES:
-        raise UnknownPolicyError(f"unknown policy {name!r} (known: {', '.join(available_policies())})")
-    module, _, attr = _POLICIES[name].partition(":")
-    return getattr(importlib.import_module(module), attr)(**options)  # type: ignore[no-any-return]

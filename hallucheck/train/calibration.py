@@ -40,6 +40,7 @@ from hallucheck.policies.learned import (
     case_features,
     stack_features,
 )
+from hallucheck.train.stage_fit import fit_stage
 from hallucheck.types import Finding
 
 __all__ = [
@@ -449,8 +450,6 @@ def _refit_stack(base: LearnedPolicy, inputs: Sequence[tuple[dict[str, float], s
                  groups: Sequence[str], seed: int) -> tuple[dict[str, Any], np.ndarray] | None:
     """New trees for the full stage on the samples that used it, with out-of-fold probabilities
     (for those samples; others keep the recalibrated verdict)."""
-    from hallucheck.train.stack import fit_stage
-
     full: Stage | None = base.stages.get("full")
     rows = [i for i, (_, u) in enumerate(inputs) if u == "full"]
     if full is None or len(rows) < MIN_STACK_ANSWERS:

@@ -25,37 +25,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 import regex
 
 from hallucheck.eval.datasets import Example
+from hallucheck.train.pair_example import PAIR_LABELS, PairExample, source_group
+from hallucheck.train.pair_minimal import minimal_pairs_of_examples
 
 __all__ = ["PAIR_LABELS", "PairExample", "edit_pairs", "negated_pair", "pair_label", "pairs_of_example", "pairs_of_source", "source_group"]
-
-PAIR_LABELS: tuple[str, str, str] = ("entailment", "neutral", "contradiction")
 
 _MIN_CHARS = 8
 _WORDS = regex.compile(r"\p{L}+(?:'\p{L}+)?")
 _SKIP_LABELS = frozenset({"invalid_citation"})
-
-
-@dataclass(frozen=True)
-class PairExample:
-    """One (premise, hypothesis) pair with its label index into :data:`PAIR_LABELS`.
-
-    ``group`` is the split key of the source the answer came from (edits share their original's),
-    ``kind`` what made the pair (``ragtruth``, an edit name, ``synth:<edit>``), for sampling and
-    for reporting per kind; ``language`` the answer's language.
-    """
-
-    premise: str
-    hypothesis: str
-    label: int
-    group: str
-    kind: str
-    language: str = "en"
-    index: int = -1  # the sentence's position in its answer
 
 
 def pair_label(label: str) -> int | None:
@@ -79,12 +60,6 @@ def _sentence_labels(example: Example, sentences: list[tuple[int, int]]) -> list
         hit = [m for (s, e), m in zip(spans, mapped) if s < end and e > start and m is not None]
         out.append(max(hit) if hit else 0)  # contradiction (2) outranks neutral (1)
     return out
-
-
-def source_group(example: Example) -> str:
-    """The split key of the source an example's answer came from (its pairs share it)."""
-    meta = example.case.metadata if isinstance(example.case.metadata, dict) else {}
-    return str(meta.get("source_key") or meta.get("source_doc") or meta.get("id") or "")
 
 
 def pairs_of_example(example: Example, kind: str, top_k: int = 3) -> list[PairExample]:
@@ -183,8 +158,6 @@ def pairs_of_source(path: str, format: str, mode: str, part: str, entail_keep: f
         yield from edit_pairs(examples)
         return
     if mode == "minimal":
-        from hallucheck.train.pair_minimal import minimal_pairs_of_examples
-
         yield from minimal_pairs_of_examples(examples, seed)
         return
     if mode != "answers":

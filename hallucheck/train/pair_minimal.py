@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 import regex
 
 from hallucheck.eval.datasets import Example
-from hallucheck.train.pair_data import PAIR_LABELS, PairExample, source_group
+from hallucheck.train.pair_example import PAIR_LABELS, PairExample, source_group
 
 __all__ = ["minimal_edits", "minimal_pairs", "minimal_pairs_of_examples", "negate_past"]
 

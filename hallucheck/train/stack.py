@@ -21,13 +21,12 @@ import numpy as np
 from hallucheck.metrics import auroc, best_threshold, prf_of, span_prf
 from hallucheck.policies.default import DEFAULT_DETECTORS
 from hallucheck.policies.learned import case_features, choose_spans, stack_features
+from hallucheck.train.language_stack import language_rows
 from hallucheck.train.stack_data import collect, collect_out_of_fold, fold_taggers, load_cache
+from hallucheck.train.stage_fit import FULL_EXTRA, fit_stage
 
-__all__ = ["cascade_probabilities", "fit_policy", "fit_stage", "write_tagger_thresholds", "FULL_EXTRA", "OOF_FILE"]
+__all__ = ["cascade_probabilities", "fit_policy", "fit_stage", "stage_thresholds", "write_tagger_thresholds", "FULL_EXTRA", "OOF_FILE"]
 
-# The cheap stage is the default detector set (policies.default.DEFAULT_DETECTORS); the full
-# stage adds these.
-FULL_EXTRA: tuple[str, ...] = ("model",)
 # Written into the cache directory by fit_policy: the calib part's out-of-fold probabilities.
 OOF_FILE = "calib_oof.json"
 # parts of learned.json that other commands fit, kept when the English stages are refitted
@@ -54,91 +53,23 @@ def _matrix(feats: list[dict[str, float]], names: list[str]) -> np.ndarray:
     return x
 
 
-def _platt(raw: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    from sklearn.linear_model import LogisticRegression
-
-    lr = LogisticRegression(C=1e4).fit(raw.reshape(-1, 1), y)
-    return float(lr.coef_[0, 0]), float(lr.intercept_[0])
-
-
-def _sig(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
-
-
-def _gbm(seed: int) -> Any:
-    from sklearn.ensemble import GradientBoostingClassifier
-
-    return GradientBoostingClassifier(
-        n_estimators=200, max_depth=3, learning_rate=0.05, subsample=0.8, min_samples_leaf=20, random_state=seed
-    )
-
-
-def _export_trees(model: Any) -> list[dict[str, list[Any]]]:
-    trees = []
-    for est in model.estimators_[:, 0]:
-        t = est.tree_
-        trees.append(
-            {
-                "feature": [int(v) for v in t.feature],
-                "threshold": [float(v) for v in t.threshold],
-                "left": [int(v) for v in t.children_left],
-                "right": [int(v) for v in t.children_right],
-                "value": [float(v) for v in t.value[:, 0, 0]],
-            }
-        )
-    return trees
-
-
-def fit_stage(
-    x: np.ndarray, y: np.ndarray, groups: np.ndarray, names: list[str], seed: int, weights: np.ndarray | None = None,
-    always: tuple[np.ndarray, np.ndarray] | None = None,
-) -> tuple[dict[str, Any], np.ndarray]:
-    """Fit one stacker; returns (its JSON spec, out-of-fold calibrated probabilities on these rows).
-    ``weights``: per-row sample weights of the trees (the Platt scaling is unweighted).
-    ``always``: more rows (features, labels; weight 1) that join the trees of every fold and of the
-    final fit but are never scored: the train part's out-of-fold rows. The Platt scaling, the
-    threshold and every reported number stay on the calib rows, whose features are the shipped
-    tagger's, as at run time."""
-    from sklearn.model_selection import GroupKFold
-
-    def fit(rows: np.ndarray) -> Any:
-        w = None if weights is None else weights[rows]
-        if always is None:
-            return _gbm(seed).fit(x[rows], y[rows], sample_weight=w)
-        xa, ya = always
-        wa = None if w is None else np.concatenate([w, np.ones(len(ya))])
-        return _gbm(seed).fit(np.vstack([x[rows], xa]), np.concatenate([y[rows], ya]), sample_weight=wa)
-
-    oof_raw = np.zeros(len(y))
-    for tr, te in GroupKFold(n_splits=5).split(x, y, groups):
-        oof_raw[te] = fit(tr).decision_function(x[te])
-    a, b = _platt(oof_raw, y)
-    model = fit(np.arange(len(y)))
-    trees = _export_trees(model)
-    lr = float(model.learning_rate)
-    tree_sum = np.zeros(len(x))
-    for est in model.estimators_[:, 0]:
-        tree_sum += est.predict(x)
-    init = float(np.median(model.decision_function(x) - lr * tree_sum))
-    spec = {
-        "features": names,
-        "fill": [float(v) for v in np.median(x, axis=0)],
-        "init": init,
-        "learning_rate": lr,
-        "platt": [a, b],
-        "trees": trees,
-        "n_train": int(len(y)) + (0 if always is None else len(always[1])),
-        "importance": {n: round(float(v), 4) for n, v in sorted(zip(names, model.feature_importances_), key=lambda t: -t[1])[:15]},
-    }
-    return spec, _sig(a * oof_raw + b)
-
-
 # The stack's threshold search: 0.15 .. 0.84, the lowest of equally good thresholds.
 _STACK_GRID = np.arange(0.15, 0.85, 0.01)
 
 
 def _best_threshold(p: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return best_threshold(p, y == 1, grid=_STACK_GRID, ties="first")
+
+
+def stage_thresholds(p_full: np.ndarray, p_cheap: np.ndarray, y: np.ndarray) -> tuple[float, dict[str, dict[str, Any]]]:
+    """The global threshold (the full stage's best on calib) and each stage's calib figures, each
+    at its own best threshold: what the cheap stage alone would reach, beside the full one."""
+    thr, _ = _best_threshold(p_full, y)
+    thr_c, _ = _best_threshold(p_cheap, y)
+    return thr, {
+        "calib_oof_full": {"threshold": thr, **prf_of(p_full >= thr, y)},
+        "calib_oof_cheap": {"threshold": thr_c, **prf_of(p_cheap >= thr_c, y)},
+    }
 
 
 def cascade_probabilities(p_cheap: np.ndarray, p_full: np.ndarray, low: float, high: float) -> np.ndarray:
@@ -237,11 +168,9 @@ def fit_policy(
     y_c = np.array([label[k] for k in ck])
     p_full = np.array([oof["full"][k] for k in ck])
     p_cheap = np.array([oof["cheap"].get(k, 0.5) for k in ck])
-    thr, f1 = _best_threshold(p_full, y_c)
+    thr, stage_reports = stage_thresholds(p_full, p_cheap, y_c)
     spec["threshold"] = thr
-    report["calib_oof_full"] = {"threshold": thr, **prf_of(p_full >= thr, y_c)}
-    thr_c, _ = _best_threshold(p_cheap, y_c)
-    report["calib_oof_cheap"] = {"threshold": thr_c, **prf_of(p_cheap >= thr, y_c)}
+    report.update(stage_reports)
     # cascade band: escalate when the cheap probability is in [lo, hi]
     best_band = (0.0, 1.0, -1.0, 1.0)
     qs = np.quantile(p_cheap, np.linspace(0, 1, 41))
@@ -331,8 +260,6 @@ def _extra_rows(
     label, source group (shared with any row written from the same sources, whatever its file)
     and data set in the given maps. Answers whose only error is a citation
     marker are left out, as in the per-language fits (the stack reads no marker evidence)."""
-    from hallucheck.train.language_stack import language_rows
-
     keys: list[str] = []
     feats: list[dict[str, float]] = []
     for name, d in dirs.items():

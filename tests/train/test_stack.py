@@ -10,7 +10,7 @@ import pytest
 
 from hallucheck.metrics import prf_of
 from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP
-from hallucheck.train.stack import OOF_FILE, cascade_probabilities, fit_policy, write_tagger_thresholds
+from hallucheck.train.stack import OOF_FILE, cascade_probabilities, fit_policy, stage_thresholds, write_tagger_thresholds
 
 pytest.importorskip("sklearn")
 
@@ -219,3 +219,17 @@ def test_train_answers_read_by_the_tagger_of_their_fold_join_the_trees(ragtruth_
     with pytest.raises(InputError, match="other taggers"):
         others = tuple(str(_fold_tagger(tmp_path, k, 2, 0.5, "other")) for k in (0, 1))
         fit_policy(str(ragtruth_path), str(out), str(cache), detectors=full, limit=60, train_taggers=others)
+
+
+def test_each_stage_is_reported_at_its_own_threshold() -> None:
+    # the cheap stage ranks these answers perfectly around 0.3, the full stage around 0.7: the
+    # cheap stage's figures must be read at its own threshold, not at the full stage's
+    y = np.array([0, 0, 0, 1, 1, 1])
+    p_full = np.array([0.2, 0.4, 0.6, 0.75, 0.8, 0.9])
+    p_cheap = np.array([0.1, 0.2, 0.25, 0.35, 0.4, 0.5])
+    thr, reports = stage_thresholds(p_full, p_cheap, y)
+    assert thr == pytest.approx(0.61) and reports["calib_oof_full"]["f1"] == pytest.approx(1.0)
+    cheap = reports["calib_oof_cheap"]
+    assert cheap["threshold"] == pytest.approx(0.26)
+    assert cheap == {"threshold": cheap["threshold"], **prf_of(p_cheap >= cheap["threshold"], y)}
+    assert cheap["f1"] == pytest.approx(1.0)
