@@ -37,7 +37,7 @@ def main() -> None:
     for name, st in spec["stages"].items():
         stage = Stage(st)
         keys, feats = _rows(cache, list(stage.detectors), gold)
-        stage_models[name] = (stage, {k: stage.vector(f)[0] for k, f in zip(keys, feats)})
+        stage_models[name] = (stage, {k: stage.filled_vector(f)[0] for k, f in zip(keys, feats)})
     report = _dev_report(cache, gold, _answers(args.data), stage_models, spec)
     report.pop("model_alone", None)
     for name, r in report.items():

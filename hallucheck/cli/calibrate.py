@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,6 +68,7 @@ def calibrate_command(
     from hallucheck.errors import InputError
     from hallucheck.eval.datasets import FORMATS, load_dataset, sniff_format
     from hallucheck.policies.learned import LearnedPolicy
+    from hallucheck.policies.learned_spec import write_spec
     from hallucheck.train.calibration import Sample, calibrate_policy, source_group
 
     check_policy(policy)
@@ -112,7 +112,7 @@ def calibrate_command(
     result.spec["calibration"]["data"] = str(data)
     result.spec["calibration"]["format"] = data_format
     result.spec["calibration"]["split"] = split or "all"
-    out.write_text(json.dumps(result.spec, indent=1) + "\n", encoding="utf-8")
+    write_spec(result.spec, out)
     console = Console()
     table = Table(title=f"{rep['answers']} answers, {rep['hallucinated']} hallucinated; "
                         f"after = {rep['folds']}-fold cross-validation grouped by source", title_justify="left")

@@ -139,6 +139,7 @@ def train_language_policies(
     from hallucheck.errors import InputError
     from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP
     from hallucheck.policies.learned import load_spec
+    from hallucheck.policies.learned_spec import write_spec
     from hallucheck.train.language_stack import LANGUAGE_GROUPS, fit_language_policies, with_extra_cases
     from hallucheck.train.stack_data import collect
     from hallucheck.train.stage_fit import FULL_EXTRA
@@ -191,5 +192,5 @@ def train_language_policies(
         raise InputError(str(exc)) from None
     spec["languages"] = languages
     spec["languages_report"] = report
-    Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
+    write_spec(spec, out)
     typer.echo(json.dumps(report, indent=1))

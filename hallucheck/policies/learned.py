@@ -30,7 +30,6 @@ names), so a verdict comes with the places that led to it.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
@@ -39,16 +38,30 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
+from pydantic import ValidationError
 
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.errors import HallucheckError
 from hallucheck.policies.base import Verdict, decision_for
-from hallucheck.types import RAGTRUTH_TASKS, Finding, RiskLevel, Span
+from hallucheck.policies.features import MARKER_EVIDENCE, case_features, stack_features
+from hallucheck.policies.learned_spec import PolicySpec, SpecError, StageSpec, first_error, read_spec_text, spec_of
+from hallucheck.policies.weighted import WeightedPolicy
+from hallucheck.text.language import base_language
+from hallucheck.types import Finding, RiskLevel, Span
 
 # Span labels the report always shows when the answer is flagged or sent to review.
 KEPT_LABELS: frozenset[str] = frozenset({"invalid_citation", "contradiction", "speculation"})
 
-__all__ = ["KEPT_LABELS", "LearnedPolicy", "Stage", "load_spec", "stack_features", "case_features", "choose_spans",
-           "level_from_probability", "signal_note", "cross_lingual_note"]
+__all__ = ["KEPT_LABELS", "MARKER_EVIDENCE", "LearnedPolicy", "MissingFeatureError", "Stage", "load_spec", "stack_features",
+           "case_features", "choose_spans", "level_from_probability", "signal_note", "cross_lingual_note"]
+
+
+class MissingFeatureError(HallucheckError, KeyError):
+    """A fitted stage needs a feature that the findings do not give (a detector that no longer gives
+    it, or a tagger of another kind than the one the stage was fitted on)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "a stack feature is missing"
 
 
 S = TypeVar("S")
@@ -94,62 +107,37 @@ def cross_lingual_note(language: str, source_language: str) -> str:
             "translation is flagged far more often than a same-language answer")
 
 
-def case_features(task: str | None, answer_chars: int, sentences: int, cross_lingual: bool | None = None) -> dict[str, float]:
-    """The case's own stack features. ``cross_lingual`` (answer and sources in different
-    languages) is left out when unknown, so that caches collected before it existed fit as before:
-    over a source in another language every word of the answer is new to the lexical detectors,
-    and only this feature tells a fit that the novelty then says nothing."""
-    out = {f"case.task_{t}": float(task == t) for t in RAGTRUTH_TASKS}
-    out["case.answer_kchars"] = answer_chars / 1000.0
-    out["case.sentences"] = float(sentences)
-    if cross_lingual is not None:
-        out["case.cross_lingual"] = float(cross_lingual)
-    return out
-
-
-# Detectors whose risk and verdict come from the answer's citation markers (coverage, ratio): a
-# fitted stack reads only their marker-independent features (the answer's shape, invalid ids), so
-# that correct citations never count for or against an answer.
-MARKER_EVIDENCE: frozenset[str] = frozenset({"citations"})
-
-
-def stack_features(summaries: Mapping[str, Mapping[str, Any]], case: Mapping[str, float]) -> dict[str, float]:
-    """Flat feature dict from per-detector summaries {name: {risk, flagged, features}}."""
-    out = dict(case)
-    for name, s in summaries.items():
-        if name not in MARKER_EVIDENCE:
-            out[f"{name}.risk"] = float(s.get("risk", 0.0))
-            out[f"{name}.flagged"] = float(bool(s.get("flagged", False)))
-        for k, v in (s.get("features") or {}).items():
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v)):
-                out[f"{name}.f.{k}"] = float(v)
-            elif isinstance(v, bool):
-                out[f"{name}.f.{k}"] = float(v)
-    return out
-
-
 class Stage:
-    """One fitted stacker: feature names, trees, Platt scaling."""
+    """One fitted stacker: feature names, trees, Platt scaling (a validated :class:`StageSpec`, or
+    the same as data, e.g. as a fit exports it)."""
 
-    def __init__(self, spec: Mapping[str, Any]) -> None:
-        self.detectors: list[str] = list(spec["detectors"])
-        self.features: list[str] = list(spec["features"])
-        self.fill: np.ndarray = np.asarray(spec["fill"], dtype=np.float64)
-        self.init = float(spec["init"])
-        self.learning_rate = float(spec["learning_rate"])
-        self.platt = (float(spec["platt"][0]), float(spec["platt"][1]))
-        self.trees = [
-            (
-                np.asarray(t["feature"], dtype=np.int64),
-                np.asarray(t["threshold"], dtype=np.float64),
-                np.asarray(t["left"], dtype=np.int64),
-                np.asarray(t["right"], dtype=np.int64),
-                np.asarray(t["value"], dtype=np.float64),
-            )
-            for t in spec["trees"]
-        ]
+    def __init__(self, spec: StageSpec | Mapping[str, Any]) -> None:
+        if not isinstance(spec, StageSpec):
+            try:
+                spec = StageSpec.model_validate(dict(spec))
+            except ValidationError as exc:
+                raise SpecError(f"policy stage: {first_error(exc)}") from None
+        self.detectors: list[str] = list(spec.detectors)
+        self.features: list[str] = list(spec.features)
+        self.fill: np.ndarray = np.asarray(spec.fill, dtype=np.float64)
+        self.init = float(spec.init)
+        self.learning_rate = float(spec.learning_rate)
+        self.platt = (float(spec.platt[0]), float(spec.platt[1]))
+        self.trees = [(t.feature, t.threshold, t.left, t.right, t.value) for t in spec.trees]
 
-    def vector(self, feats: Mapping[str, float]) -> tuple[np.ndarray, list[str]]:
+    def vector(self, feats: Mapping[str, float]) -> np.ndarray:
+        """The stage's input row; :class:`MissingFeatureError` naming every feature ``feats`` lacks."""
+        missing = [name for name in self.features if feats.get(name) is None]
+        if missing:
+            raise MissingFeatureError(
+                f"learned policy: the stage over {', '.join(self.detectors)} needs {', '.join(missing)}, "
+                "which the findings do not give")
+        return np.array([feats[name] for name in self.features], dtype=np.float64)
+
+    def filled_vector(self, feats: Mapping[str, float]) -> tuple[np.ndarray, list[str]]:
+        """The input row with the fit's calib medians where ``feats`` lacks a feature, and the
+        names filled: for rows read from caches collected before a feature existed (the fitting
+        and bench tools). A policy never fills: it calls :meth:`vector`."""
         x = self.fill.copy()
         missing = []
         for i, name in enumerate(self.features):
@@ -194,22 +182,25 @@ class Stage:
 
 
 @lru_cache(maxsize=8)
-def _read(path: str) -> dict[str, Any]:
+def _read(path: str) -> tuple[dict[str, Any], PolicySpec]:
     if path == "<package>":
         text = resources.files("hallucheck.policies").joinpath("learned.json").read_text("utf-8")
-    else:
-        text = Path(path).read_text(encoding="utf-8")
-    return json.loads(text)  # type: ignore[no-any-return]
+        return read_spec_text(text, "hallucheck/policies/learned.json")
+    return read_spec_text(Path(path).read_text(encoding="utf-8"), path)
 
 
-def load_spec(path: str | Path | None = None) -> dict[str, Any]:
-    """The fitted policy (the shipped ``learned.json`` by default)."""
+def _load(path: str | Path | None) -> tuple[dict[str, Any], PolicySpec]:
     try:
         return _read(str(path) if path else "<package>")
     except (FileNotFoundError, ModuleNotFoundError) as exc:
         raise FileNotFoundError(
             "learned policy weights not found (hallucheck/policies/learned.json); fit them with: hallucheck train-policy"
         ) from exc
+
+
+def load_spec(path: str | Path | None = None) -> dict[str, Any]:
+    """The fitted policy as data, validated (the shipped ``learned.json`` by default); trees as lists."""
+    return _load(path)[0]
 
 
 def signal_note(stage: Stage, x: np.ndarray, top: int = 3, least: float = 0.05) -> str:
@@ -253,42 +244,50 @@ class LearnedPolicy:
 
     name: ClassVar[str] = "learned"
 
-    def __init__(self, spec: str | Path | Mapping[str, Any] | None = None, threshold: float | None = None) -> None:
-        self.spec = dict(spec) if isinstance(spec, Mapping) else load_spec(spec)
-        self.stages = {k: Stage(v) for k, v in self.spec["stages"].items()}
-        self.threshold = float(threshold if threshold is not None else self.spec["threshold"])
-        self.escalate_low = float(self.spec.get("escalate_low", 0.0))
-        self.escalate_high = float(self.spec.get("escalate_high", 1.0))
-        self.span_detectors = set(self.spec.get("span_detectors", []))
-        self.cheap_span_detectors = set(self.spec.get("cheap_span_detectors", self.spec.get("span_detectors", [])))
-        self.fallback_span_detectors = set(self.spec.get("fallback_span_detectors", []))
-        self.span_keep_score = float(self.spec.get("span_keep_score", 1.01))
-        self.token_threshold = self.spec.get("token_threshold")
+    def __init__(self, spec: str | Path | Mapping[str, Any] | None = None, threshold: float | None = None, *,
+                 fitted: PolicySpec | None = None) -> None:
+        if fitted is not None:  # a part of a spec validated with its whole (a language group's)
+            self.spec = dict(spec) if isinstance(spec, Mapping) else {}
+        elif isinstance(spec, Mapping):
+            self.spec, fitted = spec_of(spec, "<given spec>")
+        else:
+            self.spec, fitted = _load(spec)
+        self.fitted = fitted
+        self.stages = {k: Stage(v) for k, v in fitted.stages.items()}
+        self.threshold = float(threshold if threshold is not None else fitted.threshold)
+        self.escalate_low = fitted.escalate_low
+        self.escalate_high = fitted.escalate_high
+        self.span_detectors = set(fitted.span_detectors)
+        self.cheap_span_detectors = set(fitted.cheap_span_detectors if fitted.cheap_span_detectors is not None else fitted.span_detectors)
+        self.fallback_span_detectors = set(fitted.fallback_span_detectors)
+        self.span_keep_score = fitted.span_keep_score
+        self.token_threshold = fitted.token_threshold
         # Whether the span tagger's output counts: a language fitted without it (its calib F1 did
         # not improve with the tagger) neither weighs the tagger's features nor shows its spans.
-        self.model_spans = bool(self.spec.get("model_spans", True))
-        self.group: str | None = self.spec.get("language_group")
+        self.model_spans = fitted.model_spans
+        self.group: str | None = fitted.language_group
         # Policies fitted per language group ("zh", "de", "fr"): each overrides the stages, the
         # threshold and what counts; answers in other languages use this spec's own stages.
         base = {k: v for k, v in self.spec.items() if k != "languages"}
         self.languages: dict[str, LearnedPolicy] = {
-            group: LearnedPolicy(spec={**base, **sub, "language_group": group}) for group, sub in (self.spec.get("languages") or {}).items()
+            group: LearnedPolicy(spec={**base, **self.spec["languages"][group], "language_group": group},
+                                 fitted=fitted.with_regime(regime, languages={}, language_group=group))
+            for group, regime in fitted.languages.items()
         }
         # A group may judge answers over sources in another language with a fit of its own
         # (``cross_lingual``): fitted without the written same-language rewordings, which taught the
         # group's fit to read lexical novelty in a way that rejected faithful translations.
-        cross = self.spec.get("cross_lingual")
         own = {k: v for k, v in self.spec.items() if k != "cross_lingual"}
         self.cross_lingual: LearnedPolicy | None = (
-            LearnedPolicy(spec={**own, **cross, "regime": "cross_lingual"}) if cross else None
+            LearnedPolicy(spec={**own, **self.spec["cross_lingual"], "regime": "cross_lingual"},
+                          fitted=fitted.with_regime(fitted.cross_lingual, cross_lingual=None, regime="cross_lingual"))
+            if fitted.cross_lingual is not None else None
         )
 
     def for_language(self, language: str) -> LearnedPolicy:
         """The policy that speaks for answers in ``language``: its group's, else this one."""
         if not self.languages:
             return self
-        from hallucheck.text.language import base_language
-
         return self.languages.get(base_language(language or "en"), self)
 
     def for_case(self, analysis: CaseAnalysis) -> LearnedPolicy:
@@ -301,7 +300,7 @@ class LearnedPolicy:
 
     @property
     def detectors(self) -> list[str]:
-        return list(self.spec["detectors"])
+        return list(self.fitted.detectors)
 
     def _stage_for(self, ran: set[str]) -> Stage | None:
         """The largest fitted stage whose detectors all gave usable output; None when none did."""
@@ -325,20 +324,12 @@ class LearnedPolicy:
         if stage is None:
             raise ValueError("no fitted stage of the learned policy has all its detectors among the findings")
         case = case_features(analysis.case.task, analysis.answer_chars, len(analysis.sentences), analysis.cross_lingual)
-        x, missing = stage.vector(stack_features(summaries, case))
+        x = stage.vector(stack_features(summaries, case))
         notes = []
-        # A detector that gives some of the features the stage knows but not all (the citation
-        # rules no longer give their marker counts to policies) is filled silently; one that gave
-        # none of them is worth a note.
-        lacking = {m.split(".")[0] for m in missing if not m.startswith("case.")}
-        given = {f.split(".")[0] for f in stage.features if f not in missing and ".f." in f}
-        absent = sorted(lacking - given)
-        if absent:
-            notes.append(f"learned policy: no output from {', '.join(absent)}; their calib medians were used")
         p, name = stage.probability(x), self._stage_name(stage)
         if explain:
             fitted = f", fitted for {self.group}" if self.group else ""
-            if self.spec.get("regime") == "cross_lingual":
+            if self.fitted.regime == "cross_lingual":
                 fitted += " (answers over sources in another language)"
             notes.append(f"learned policy ({name} stage{fitted}): calibrated probability {p:.3f}, threshold {self.threshold:.3f}")
             notes.append(signal_note(stage, x))
@@ -369,8 +360,6 @@ class LearnedPolicy:
     def _fallback(self, analysis: CaseAnalysis, findings: list[Finding], ran: set[str]) -> Verdict:
         """The weighted policy's verdict, for detector sets no stage was fitted on: filling the
         missing detectors' features with calib medians would make up evidence nobody found."""
-        from hallucheck.policies.weighted import WeightedPolicy
-
         cheap = self.stages["cheap"].detectors
         missing = sorted(set(cheap) - ran)
         verdict = WeightedPolicy().decide(analysis, findings)

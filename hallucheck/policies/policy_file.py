@@ -58,4 +58,6 @@ def _load(path: str, stamp: int) -> dict[str, Any]:
             raise InputError(f"policy file {path}: stage {name!r} is incomplete")
     if not isinstance(spec.get("detectors"), list) or not spec["detectors"]:
         raise InputError(f"policy file {path}: no 'detectors' list")
-    return spec
+    from hallucheck.policies.learned_spec import spec_of  # lazy: numpy and pydantic load when a file is read
+
+    return spec_of(spec, f"file {path}")[0]

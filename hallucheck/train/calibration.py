@@ -351,7 +351,7 @@ def calibrate_policy(
         )
     base = LearnedPolicy(spec=spec)
     inputs = [_stage_inputs(base, samples[i]) for i in usable]
-    raw = {name: np.array([st.raw(st.vector(f)[0]) for f, _ in inputs]) for name, st in base.stages.items()}
+    raw = {name: np.array([st.raw(st.filled_vector(f)[0]) for f, _ in inputs]) for name, st in base.stages.items()}
     used = np.array([u for _, u in inputs])
     groups = [samples[i].group for i in usable]
     k = max(2, min(folds, len(set(groups))))

@@ -283,7 +283,7 @@ def _dev(spec: Mapping[str, Any], languages: Mapping[str, Any], caches: Mapping[
             for g, f in zip(rows, feats):
                 judge = pol.cross_lingual if pol.cross_lingual is not None and g.get("cross_lingual") else pol
                 stage: Stage = judge.stages.get("full") or judge.stages["cheap"]
-                p.append(stage.probability(stage.vector(f)[0]))
+                p.append(stage.probability(stage.filled_vector(f)[0]))
                 hits.append(p[-1] >= judge.threshold)
             res[name] = {"threshold": pol.threshold, **prf_of(hits, y),
                          "auroc": round(float(auroc(p, list(y)) or 0.0), 4)}

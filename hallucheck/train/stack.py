@@ -21,6 +21,7 @@ import numpy as np
 from hallucheck.metrics import auroc, best_threshold, prf_of, span_prf
 from hallucheck.policies.default import DEFAULT_DETECTORS
 from hallucheck.policies.learned import case_features, choose_spans, stack_features
+from hallucheck.policies.learned_spec import write_spec
 from hallucheck.train.language_stack import language_rows
 from hallucheck.train.stack_data import collect, collect_out_of_fold, fold_taggers, load_cache
 from hallucheck.train.stage_fit import FULL_EXTRA, fit_stage
@@ -229,7 +230,7 @@ def fit_policy(
     if Path(out).is_file():
         previous = json.loads(Path(out).read_text(encoding="utf-8"))
         spec.update({k: previous[k] for k in _KEPT_ON_REFIT if k in previous})
-    Path(out).write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
+    write_spec(spec, out)
     if tagger_config and "model_answer_threshold" in spec:
         write_tagger_thresholds(Path(tagger_config), spec)
     print(json.dumps(report, indent=1), file=sys.stderr)

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hallucheck.policies.learned import LearnedPolicy, Stage, level_from_probability, stack_features
+from hallucheck.errors import HallucheckError
+from hallucheck.policies.learned import LearnedPolicy, MissingFeatureError, Stage, level_from_probability, stack_features
 from hallucheck.types import Finding, Span
 from tests.policies.helpers import ROLE_OF, analysis
 
@@ -87,11 +88,14 @@ def test_cheap_stage_when_model_did_not_run(tmp_path: Path) -> None:
     assert any("cheap stage" in n for n in v.notes)
 
 
-def test_missing_features_use_calib_medians_with_a_note(tmp_path: Path) -> None:
+def test_a_feature_the_stage_needs_and_the_findings_lack_is_an_error_naming_it(tmp_path: Path) -> None:
     pol = LearnedPolicy(_spec(tmp_path))
-    p, stage, notes = pol.probability(analysis(), [_f("ngram", 0.9), _f("model", 0.9)])  # no model features
-    assert stage == "full" and p == pytest.approx(_sig(1.0 - 1.0))
-    assert any("model" in n and "median" in n for n in notes)
+    with pytest.raises(MissingFeatureError, match=r"model\.f\.model_max"):
+        pol.probability(analysis(), [_f("ngram", 0.9), _f("model", 0.9)])  # the tagger gave no features
+    with pytest.raises(HallucheckError):
+        pol.decide(analysis(), [_f("ngram", 0.9), _f("model", 0.9)])
+    p, stage, _ = pol.probability(analysis(), [_f("ngram", 0.9), _f("model", 0.9, {"model_max": 0.95})])
+    assert stage == "full" and p == pytest.approx(_sig(1.0 + 3.0))
 
 
 def test_escalate_only_in_the_uncertain_band(tmp_path: Path) -> None:
