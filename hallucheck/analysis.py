@@ -179,6 +179,10 @@ class CaseAnalysis:
         # The time.monotonic() instant the check must be done by (None: no limit); the Checker
         # sets it from its budget and the caller's deadline (hallucheck.deadline).
         self.deadline: float | None = None
+        # Whether every answer sentence restates one source sentence: a fact the safeguards read,
+        # computed after the detectors and before the verdict (hallucheck.verdict_facts); None
+        # when it was not computed because no rule could use it.
+        self.every_sentence_restated: bool | None = None
 
     def shared_result(self, key: str, compute: Callable[[], _T]) -> _T:
         """``shared[key]``, computed by ``compute`` the first time it is asked for: a result that

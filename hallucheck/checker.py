@@ -26,6 +26,7 @@ from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans, tidy_spans
 from hallucheck.streaming import CheckStream, stream_case
 from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report
+from hallucheck.verdict_facts import settle_facts
 
 __all__ = ["Budget", "Checker", "check", "make_case", "MAX_ANSWER_CHARS", "MAX_SOURCE_CHARS"]
 
@@ -179,6 +180,7 @@ class Checker:
             findings.append(finding)
             timings[det.name] = finding.latency_ms
         coverage = merge_coverage(findings, len(case.answer))
+        settle_facts(analysis, findings)
         verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage)
         notes.extend(verdict.notes)
         for f in findings:

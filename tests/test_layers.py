@@ -20,7 +20,7 @@ FLOORS: dict[int, set[str]] = {
         "source_window", "lru"},
     1: {"models", "llm", "knowledge"},
     2: {"detectors"},
-    3: {"policies", "checker", "streaming"},
+    3: {"policies", "checker", "streaming", "verdict_facts"},
     4: {"prevent", "eval", "abtest", "train", "batch", "distributed", "synth", "integrations", "testing", "pytest_plugin"},
     5: {"cli", "service", "__main__", "__init__"},
 }
@@ -179,6 +179,16 @@ def test_no_import_runs_up_a_floor() -> None:
 
 def test_no_two_packages_import_each_other() -> None:
     assert _cycles(IMPORTS) == []
+
+
+def _policies_reading_detectors(imports: list[tuple[str, str]]) -> list[str]:
+    """Policies read the findings and the facts computed before them, never detector code."""
+    return sorted(f"{src} -> {dst}" for src, dst in imports if _unit(src) == "policies" and _unit(dst) == "detectors")
+
+
+def test_policies_import_no_detector_module() -> None:
+    assert _policies_reading_detectors(IMPORTS) == []
+    assert _policies_reading_detectors([("hallucheck.policies.safeguards", "hallucheck.detectors.model.restated")]) != []
 
 
 def test_no_module_leads_back_to_itself() -> None:

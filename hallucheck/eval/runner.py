@@ -103,6 +103,7 @@ class ViewsPredictor:
         from hallucheck.policies.floors import FloorTable, shipped_floors
         from hallucheck.policies.safeguards import final_verdict
         from hallucheck.spans import merge_spans, tidy_spans
+        from hallucheck.verdict_facts import settle_facts
 
         checker = checker_for(CheckerSpec.of(self.detectors, self.policies[0], self.citations_expected))
         t0 = time.perf_counter()
@@ -121,6 +122,7 @@ class ViewsPredictor:
         if len(self.policies) > 1:
             union = [s for f in report.findings for s in f.spans]
             analysis = CaseAnalysis(case)
+            settle_facts(analysis, report.findings)
             for name in self.policies[1:]:
                 policy = _policy(name)
                 t1 = time.perf_counter()

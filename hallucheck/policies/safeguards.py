@@ -37,7 +37,8 @@ from hallucheck.policies.base import Policy, Verdict
 from hallucheck.policies.floors import FloorTable
 from hallucheck.types import Coverage, Finding
 
-__all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "final_verdict", "nothing_checked", "merge_coverage", "restated_review"]
+__all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "final_verdict", "nothing_checked", "merge_coverage", "restated_review",
+           "restatement_matters"]
 
 # Span kinds that keep an answer from being accepted wherever the floor table does not decide them.
 NEVER_ACCEPTED: frozenset[str] = frozenset({"misattributed_citation"})
@@ -92,19 +93,22 @@ def _not_accepted(verdict: Verdict, findings: Sequence[Finding]) -> Verdict:
                                spans=spans)
 
 
-def restated_review(verdict: Verdict, analysis: CaseAnalysis, findings: Sequence[Finding]) -> Verdict:
-    """A reject turned to review when every sentence restates a source sentence and only the
-    word-order detectors flagged the answer (rule 3 above); otherwise the verdict unchanged."""
-    if verdict.decision != "reject":
-        return verdict
+def restatement_matters(findings: Sequence[Finding]) -> bool:
+    """Whether rule 3 could turn a reject to review given these findings: only the word-order
+    detectors flagged the answer and no finding holds precise evidence (a span of a known kind)."""
     usable = [f for f in findings if f.usable]
     if any(f.flagged and f.role not in WORD_ORDER_ROLES for f in usable):
-        return verdict
-    if any(s.kind is not None for f in usable for s in f.spans):
-        return verdict  # precise evidence: the floor table decides what it weighs
-    from hallucheck.detectors.model.restated import every_sentence_restated
+        return False
+    return not any(s.kind is not None for f in usable for s in f.spans)  # else the floor table decides
 
-    if not every_sentence_restated(analysis):
+
+def restated_review(verdict: Verdict, analysis: CaseAnalysis, findings: Sequence[Finding]) -> Verdict:
+    """A reject turned to review when every sentence restates a source sentence and only the
+    word-order detectors flagged the answer (rule 3 above); otherwise the verdict unchanged.
+    Reads ``analysis.every_sentence_restated``, set before the verdict (:mod:`hallucheck.verdict_facts`)."""
+    if verdict.decision != "reject" or not restatement_matters(findings):
+        return verdict
+    if not analysis.every_sentence_restated:
         return verdict
     note = ("every sentence restates a source sentence (its words and figures there, the same negations, no "
             "swapped sides) and only word-order evidence was against it: review instead of reject")

@@ -8,6 +8,7 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.checker import Checker
 from hallucheck.detectors import available_detectors, detector_layer
 from hallucheck.detectors.base import BaseDetector
+from hallucheck.detectors.model.restated import every_sentence_restated
 from hallucheck.policies.base import Verdict
 from hallucheck.policies.safeguards import restated_review
 from hallucheck.policies.vote import VotePolicy
@@ -91,7 +92,10 @@ def _reject() -> Verdict:
 
 
 def _analysis(answer: str) -> CaseAnalysis:
-    return CaseAnalysis(Case(question="介绍一下这家公司。", contexts=[_RESTATED_SOURCE], answer=answer))
+    """The case's analysis with the facts the safeguards read, as the Checker sets them."""
+    analysis = CaseAnalysis(Case(question="介绍一下这家公司。", contexts=[_RESTATED_SOURCE], answer=answer))
+    analysis.every_sentence_restated = every_sentence_restated(analysis)
+    return analysis
 
 
 def test_a_restated_answer_flagged_only_by_word_order_goes_to_review() -> None:

@@ -1,0 +1,25 @@
+"""Facts about a case that the verdict's safeguards read, computed after the detectors ran and
+before the policy decides, so that no policy calls detector code.
+
+Today one fact: whether every answer sentence restates a source sentence
+(:func:`hallucheck.detectors.model.restated.every_sentence_restated`), which
+:func:`hallucheck.policies.safeguards.restated_review` reads. It is computed only when the findings
+leave that rule something to decide (:func:`hallucheck.policies.safeguards.restatement_matters`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors.model.restated import every_sentence_restated
+from hallucheck.policies.safeguards import restatement_matters
+from hallucheck.types import Finding
+
+__all__ = ["settle_facts"]
+
+
+def settle_facts(analysis: CaseAnalysis, findings: Sequence[Finding]) -> None:
+    """Set the facts on ``analysis`` that the safeguards will read for these findings."""
+    if analysis.every_sentence_restated is None and restatement_matters(findings):
+        analysis.every_sentence_restated = every_sentence_restated(analysis)
