@@ -267,7 +267,7 @@ class Coverage(_Model):
 
 
 class CitationSummary(_Model):
-    """The citation rules' view of the answer (seed guideline 000)."""
+    """The citation rules' view of the answer (the detection guideline)."""
 
     expected: bool
     applied: bool

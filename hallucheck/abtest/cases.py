@@ -2,7 +2,7 @@
 
 Cases load from JSON Lines, a JSON list, or YAML (a list, or ``{cases: [...]}``). The demo set
 ships in the package: the RAG prompting guide's customer-service questions in Traditional Chinese with English
-counterparts, plus the seed's refund example (a condition that is easy to drop) and a question
+counterparts, plus the RAG prompting guide's refund example (a condition that is easy to drop) and a question
 the sources cannot answer (a phone number that tempts the model to invent one).
 """
 

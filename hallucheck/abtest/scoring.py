@@ -5,7 +5,7 @@ score = keyword coverage × 0.30 + citation rate × 0.25 + (1 − hallucination 
 
 Weights are normalised to sum to 1 so scores stay in 0..1 whatever the user passes. The
 hallucination risk is the risk score of hallucheck's own checker on the final answer, not the
-seed's list of hedging words.
+RAG prompting guide's list of hedging words.
 """
 
 from __future__ import annotations

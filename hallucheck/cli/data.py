@@ -72,7 +72,7 @@ def synth_command(
     ),
     paraphrase: bool = typer.Option(
         True, "--paraphrase/--no-paraphrase",
-        help="Write the paraphrase and para_<edit> cases (--no-paraphrase: the files of before 2026-11-25 13:00 UTC).",
+        help="Write the paraphrase and para_<edit> cases (--no-paraphrase: leave them out).",
     ),
     antonym: bool = typer.Option(
         True, "--antonym/--no-antonym",

@@ -8,7 +8,7 @@ optional ``task``), plain or gzip-compressed, and writes one JSON object per rec
 of new n-grams and a sample of them (the first 10). A record that cannot be read becomes
 ``{"line", "error"}`` instead of stopping the run.
 
-Thresholds: ``thresholds`` maps an n-gram size to its own cut-off (the seed's ``{1: 0.3,
+Thresholds: ``thresholds`` maps an n-gram size to its own cut-off (the n-gram novelty guide's ``{1: 0.3,
 2: 0.2}`` for QA, ``{1: 0.5, 2: 0.4}`` for summaries) — a sentence is flagged when any size
 exceeds its cut-off; without it, the pooled novelty is compared with the task's threshold
 (``task_thresholds``, over the defaults QA 0.3, summary 0.5, data2txt 0.5, other 0.4).

@@ -3,7 +3,7 @@
 Each usable finding votes with ``Finding.flagged`` (its detector's verdict at its own
 threshold; it falls back to ``risk > 0.5`` when a detector gives none).
 Two or more signals: reject (hallucinated, high). One: review (moderate). None: accept (low).
-``confidence`` — and ``risk_score`` — is ``signals / voters``, as in the seed; note that the
+``confidence`` — and ``risk_score`` — is ``signals / voters``, as in the RAG detection guide; note that the
 level comes from the count, so two signals out of six are "high" with a risk score of 0.33.
 Detectors that failed do not vote.
 

@@ -14,16 +14,16 @@ and are averaged; alarm detectors (citations, phrases, facts and the LLM judges)
 until they find specific evidence — an invalid citation, a contradicted number, a claim the
 judge calls unsupported — and then their risk stands on its own instead of being averaged away
 by silent neighbours. Also available: "max", "mean", "noisy_or". Roles with no detector are
-dropped and the remaining weights renormalised (the seed's ``total_weight``), so with only the
+dropped and the remaining weights renormalised (the production pipeline guide's ``total_weight``), so with only the
 cheap default stack the score is the grounding role's score.
 
-Measured on 2000 answers of the RAGTruth train part (2026-11-22, bench/policies_train.py,
+Measured on 2000 answers of the RAGTruth train part (bench/policies_train.py,
 default detectors citations, lexicon, numbers, ngram, overlap): "alarm_mean" rejected 38% of
 answers (44% are hallucinated) at precision 0.71, recall 0.62, and accepted 15%; a plain mean
 rejected almost none (the silent rule detectors pull it down); a plain max rejected 47% at
 precision 0.67 and ranked answers worse (AUROC 0.76 against 0.77). Severity of the weighted score: ≥ 0.8 critical, ≥ 0.6 high,
 ≥ 0.35 medium, otherwise low. Critical and high are hallucinated (level high, reject); medium
-is level moderate (review); low is accept. The seed's severity name is given in the notes.
+is level moderate (review); low is accept. The production pipeline guide's severity name is given in the notes.
 
 ``escalate``: the cheap layers are taken as conclusive when the score is already critical
 (≥ ``settle_above``, 0.8) or very low (≤ ``settle_below``, 0.1); in between the next layer runs.
@@ -68,7 +68,7 @@ _LEVEL: dict[str, RiskLevel] = {"critical": "high", "high": "high", "medium": "m
 
 
 def severity_for(score: float, critical: float = 0.8, high: float = 0.6, medium: float = 0.35) -> Severity:
-    """The seed's severity cut-offs (inclusive: exactly 0.6 is high)."""
+    """The production pipeline guide's severity cut-offs (inclusive: exactly 0.6 is high)."""
     if score >= critical:
         return "critical"
     if score >= high:

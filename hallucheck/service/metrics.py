@@ -1,6 +1,6 @@
 """Prometheus metrics, one registry per app so that several apps (tests) never share counters.
 
-Counters follow the seed's monitoring list: checks by risk level, invalid citations, uncited
+Counters follow the detection guideline's monitoring list: checks by risk level, invalid citations, uncited
 sentences; plus detector latencies and LLM calls and tokens, which drive cost.
 """
 

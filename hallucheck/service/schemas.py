@@ -120,7 +120,7 @@ class StoredCheckOut(CheckSummary):
 
 
 class Figures(BaseModel):
-    """The seed's monitoring figures; None where there is no check in the window."""
+    """The detection guideline's monitoring figures; None where there is no check in the window."""
 
     checks: int
     avg_risk: float | None

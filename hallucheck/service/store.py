@@ -355,7 +355,7 @@ class Store:
         }
 
     def stats(self, scope: Any, flt: CheckFilter | None = None) -> dict[str, Any]:
-        """The seed's monitoring figures over the checks in scope and filter.
+        """The detection guideline's monitoring figures over the checks in scope and filter.
 
         ``*_rate`` = share of checks with at least one (invalid citation / uncited long sentence);
         ``*_per_check`` = mean count per check.

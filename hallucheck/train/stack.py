@@ -393,7 +393,7 @@ def _task_thresholds(keys: list[str], tasks: list[str], gold_spans: list[list[tu
     threshold in turn, the others held, twice over), starting from the one threshold ``start``.
 
     Why: QA answers mark their hallucinations best at a low threshold and Summary answers at a
-    high one (RAGTruth calib, 2026-11-29: QA 0.2, Summary 0.5, Data2txt 0.4 against 0.35 for all;
+    high one (RAGTruth calib: QA 0.2, Summary 0.5, Data2txt 0.4 against 0.35 for all;
     chosen on half of the calib sources and scored on the other half, 20 splits, the per-task
     thresholds won 19 times, span F1 0.445 -> 0.453 on average). A task with fewer than 50 answers
     keeps ``start``. ``spans_at(key, threshold)`` is asked many times for the same pair: keep it

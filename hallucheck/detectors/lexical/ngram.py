@@ -8,15 +8,15 @@ summary 0.5, data-to-text 0.5, otherwise 0.4 — summaries and data descriptions
 
 Spans: labelled hallucinations are short phrases, so instead of the whole sentence the detector
 marks the runs of novel content words inside a flagged sentence (``span_mode="runs"``, the
-default); ``span_mode="sentence"`` marks whole sentences as the seed does. The sentence, its
+default); ``span_mode="sentence"`` marks whole sentences as the n-gram novelty guide does. The sentence, its
 novelty and the novel n-grams go into the span's reason either way. Only sentences whose
 novelty is ``span_margin`` (0.3, capped at 0.95) over the threshold are marked; the others stay
-flagged in ``details["sentences"]`` (most RAGTruth answers have a sentence just over the seed
+flagged in ``details["sentences"]`` (most RAGTruth answers have a sentence just over the guide's
 thresholds, and marking those mostly marks faithful words).
 
 Risk: the whole answer's novelty (all n pooled), mapped so that the task threshold sits at 0.5
-(``novelty_risk``); ``Finding.flagged`` is the seed's own verdict (some sentence over the
-threshold). On RAGTruth most answers have one sentence over the seed thresholds, so the
+(``novelty_risk``); ``Finding.flagged`` is the n-gram novelty guide's own verdict (some sentence over the
+threshold). On RAGTruth most answers have one sentence over the guide's thresholds, so the
 whole-answer novelty ranks answers better than the worst sentence does.
 
 Paraphrase awareness: a word the semantic layer found supported (a synonym of a source word)
@@ -104,7 +104,7 @@ class NgramDetector(BaseDetector):
     Options: ``n_values`` (default 1, 2), ``thresholds`` (task -> threshold, merged over the
     defaults), ``threshold`` (one threshold for every task, overrides ``thresholds``),
     ``n_thresholds`` (n -> threshold: a sentence is flagged when any n's own novelty exceeds
-    its threshold, the seed's dataset mode, e.g. ``{1: 0.3, 2: 0.2}``), ``span_mode`` ("runs"
+    its threshold, the n-gram novelty guide's dataset mode, e.g. ``{1: 0.3, 2: 0.2}``), ``span_mode`` ("runs"
     or "sentence"), ``span_margin`` (how far over the threshold a sentence must be to get
     spans), ``grounded_tokens`` (paraphrase hook, see the module docstring).
     """
@@ -279,9 +279,9 @@ class NgramDetector(BaseDetector):
     def _risk(self, sentences: list[SentenceNovelty], threshold: float) -> float:
         """Whole-answer novelty (all n pooled), mapped so that the threshold sits at 0.5.
 
-        Measured on the RAGTruth train part (2026-11-22, bench/lexical_train.py): the pooled
+        Measured on the RAGTruth train part (bench/lexical_train.py): the pooled
         whole-answer novelty ranks hallucinated answers better (AUROC 0.74-0.76) than the worst
-        sentence's novelty (0.71), which is above the seed thresholds for most answers. With
+        sentence's novelty (0.71), which is above the n-gram novelty guide's thresholds for most answers. With
         per-n thresholds, the largest of the per-n whole-answer novelties, each mapped around
         its own threshold.
         """

@@ -1,9 +1,9 @@
 """ROUGE-L overlap between the answer and its sources (RAG detection guide), made useful for long sources.
 
-The seed scores the whole answer against the whole context with ROUGE-L F-measure (< 0.3
+The RAG detection guide scores the whole answer against the whole context with ROUGE-L F-measure (< 0.3
 potential hallucination, > 0.5 high overlap, between: review). Against a retrieved context many
 times longer than the answer, recall — and with it F — is small for every answer, grounded or
-not, so the detector reports the seed's numbers but judges by *precision*: how much of each
+not, so the detector reports the guide's numbers but judges by *precision*: how much of each
 answer sentence is covered, in order, by its best-matching source sentence
 (``LCS(sentence, source sentence) / len(sentence)``, over lemmas). A sentence whose best
 precision is below ``sentence_threshold`` is flagged, with that source sentence as "nearest"
@@ -13,7 +13,7 @@ words).
 
 ``risk`` grows with ``1 − mean(whole-answer LCS precision, least-covered sentence's best
 precision)`` (0.5 where that uncovered share is ``risk_center``, 0.75 by default).
-The sentence threshold defaults to the seed's own low cut-off, 0.3, applied per sentence. The LCS of one answer sentence with every
+The sentence threshold defaults to the guide's own low cut-off, 0.3, applied per sentence. The LCS of one answer sentence with every
 source sentence comes from one bit-parallel pass (see ``lcs.py``); the source side is cached.
 """
 
@@ -61,7 +61,7 @@ def rouge_l(lcs: int, candidate_len: int, reference_len: int) -> tuple[float, fl
 
 
 def interpret_rouge(fmeasure: float, low: float = 0.3, high: float = 0.5) -> str:
-    """The seed's reading of a ROUGE-L F-measure."""
+    """The RAG detection guide's reading of a ROUGE-L F-measure."""
     if fmeasure > high:
         return "High overlap - likely grounded"
     if fmeasure < low:
@@ -90,7 +90,7 @@ class SentenceOverlap:
 class OverlapDetector(BaseDetector):
     """ROUGE-L of the answer against the sources (lexical layer).
 
-    Options: ``low`` / ``high`` (the seed's F-measure cut-offs, reported as its interpretation),
+    Options: ``low`` / ``high`` (the RAG detection guide's F-measure cut-offs, reported as its interpretation),
     ``sentence_threshold`` (best-precision below which a sentence is flagged), ``stopwords``
     (keep stop words in the per-sentence comparison; off by default: function words match
     anywhere and hide missing content), ``min_words`` (shorter sentences are not judged),
@@ -277,10 +277,10 @@ class OverlapDetector(BaseDetector):
         best precision)``, mapped piecewise-linearly so that ``u = risk_center`` gives 0.5.
 
         Both halves measure how much of the answer the sources cover in order: the whole-answer
-        LCS against the whole source (the seed's ROUGE-L, read as precision) and the weakest
+        LCS against the whole source (the RAG detection guide's ROUGE-L, read as precision) and the weakest
         sentence against its best source sentence. Measured on the RAGTruth train part
-        (bench/lexical_train.py, 2026-11-22) the mean ranks hallucinated answers better
-        (AUROC 0.76) than the least-covered sentence alone (0.70) or the seed's F-measure (0.67); answers with ``u`` near
+        (bench/lexical_train.py) the mean ranks hallucinated answers better
+        (AUROC 0.76) than the least-covered sentence alone (0.70) or the guide's F-measure (0.67); answers with ``u`` near
         0.75 were hallucinated half of the time, hence the default centre.
         """
         parts = [p for p in (whole_precision, min_precision) if p is not None]

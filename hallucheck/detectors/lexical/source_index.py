@@ -73,7 +73,7 @@ class SourceIndex:
 
     @cached_property
     def packed_all(self) -> PackedSequences:
-        """The whole source as one sequence (the seed's answer-vs-context ROUGE-L)."""
+        """The whole source as one sequence (the RAG detection guide's answer-vs-context ROUGE-L)."""
         return PackedSequences.build([self.all_words])
 
     @cached_property

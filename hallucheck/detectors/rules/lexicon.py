@@ -5,7 +5,7 @@ an authority nobody cited ("studies show", 專家表示). Either is a cheap sign
 beyond the sources. A phrase that the sources themselves use is not flagged: the answer is then
 repeating the source, not inventing. Risk follows the RAG prompting guide: 0.1 per distinct speculation phrase
 plus 0.3 per distinct fabrication phrase, capped at 1; levels < 0.2 low, < 0.5 moderate (the
-seed's "medium"), else high.
+guide's "medium"), else high.
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ class LexiconDetector(BaseDetector):
       speculation_weight: risk per distinct speculation phrase (0.1, the RAG prompting guide).
       fabrication_weight: risk per distinct fabrication phrase (0.3, the RAG prompting guide).
       speculation_score / fabrication_score: span scores (0.3 / 0.6).
-      check_sources: skip phrases the sources use (True); False reproduces the seed's
-        speculation rule, which flags hedges even when the sources hedge too.
+      check_sources: skip phrases the sources use (True); False reproduces the RAG prompting
+        guide's speculation rule, which flags hedges even when the sources hedge too.
     """
 
     name = "lexicon"

@@ -40,13 +40,13 @@ def test_seed_louis_jordan_example() -> None:
     src = "It's the kind of thing you see in movies, and you never expect it to happen to you."
     f = NgramDetector().detect(analyse("Louis Jordan survived 66 days at sea.", src))
     sent = f.details["sentences"][0]
-    assert sent["novelty"] > 0.9  # the seed reports "90%+"
+    assert sent["novelty"] > 0.9  # the n-gram novelty guide reports "90%+"
     assert f.flagged
     assert {"louis", "jordan", "survive", "66", "day", "sea", "louis jordan"} <= set(sent["novel_ngrams"])
 
 
 def test_seed_summary_paraphrase_is_fully_novel_so_any_threshold_below_one_flags_it() -> None:
-    # The seed calls this a false positive at 0.4 and suggests 0.5-0.6 for summaries; but every
+    # The n-gram novelty guide calls this a false positive at 0.4 and suggests 0.5-0.6 for summaries; but every
     # content n-gram is new (novelty 1.0), so no threshold below 1 saves it — only paraphrase
     # awareness does (next test).
     src = "Apple Inc. announced the acquisition of Company B yesterday."
@@ -121,7 +121,7 @@ def test_default_table_is_the_seed_table() -> None:
 
 def test_novelty_pools_unigrams_and_bigrams() -> None:
     # Source has all four words, but only two of the three answer word pairs (source n-grams
-    # run across its sentences, as the seed builds them over the whole document).
+    # run across its sentences, as the n-gram novelty guide builds them over the whole document).
     f = NgramDetector().detect(analyse("zorb quix blen frap.", "frap zorb quix blen."))
     sent = f.details["sentences"][0]
     assert sent["per_n"] == {"1": 0.0, "2": pytest.approx(1 / 3, abs=1e-4)}

@@ -1,4 +1,4 @@
-"""ROUGE-L overlap detector: the seed's F-measure reading at its cut-offs, per-sentence precision
+"""ROUGE-L overlap detector: the RAG detection guide's F-measure reading at its cut-offs, per-sentence precision
 against the nearest source sentence, evidence offsets, long sources and edge cases."""
 
 from __future__ import annotations
