@@ -16,7 +16,7 @@ from typing import Any
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.cases import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS, make_case
 from hallucheck.deadline import current_deadline
-from hallucheck.detectors import Detector, get_detector
+from hallucheck.detectors import Detector, detector_layer, get_detector
 from hallucheck.errors import InputError
 from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.default import default_detectors
@@ -208,14 +208,10 @@ class Checker:
 
 
 def _needs_llm(name: str) -> bool:
-    from hallucheck.detectors import detector_layer
-
     return detector_layer(name) == 5 and name != "claims"
 
 
 def _takes_llm(name: str) -> bool:
-    from hallucheck.detectors import detector_layer
-
     return detector_layer(name) == 5
 
 

@@ -208,7 +208,8 @@ class PolicySpec(BaseModel):
     model_config = ConfigDict(extra="allow", frozen=True)
 
     format: Literal[1, 2] = 1
-    detectors: list[str] = Field(min_length=1)
+    # the detectors a checker runs for this policy (a policy file must name them; see policy_file)
+    detectors: list[str] = Field(default_factory=list)
     stages: dict[str, StageSpec] = Field(min_length=1)
     threshold: Probability
     escalate_low: Probability = 0.0

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -415,7 +416,6 @@ def _language_spec(spec: Mapping[str, Any], samples: Sequence[Sample]) -> tuple[
     group is refitted as that group's policy alone (the written file then serves that language)."""
     if not spec.get("languages"):
         return spec, None
-    from collections import Counter
 
     base = LearnedPolicy(spec=spec)
     counts = Counter(base.for_language(s.analysis.language).group or "default" for s in samples)

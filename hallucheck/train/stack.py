@@ -18,10 +18,13 @@ from typing import Any
 
 import numpy as np
 
+from hallucheck.errors import InputError
+from hallucheck.eval.datasets import load_dataset
 from hallucheck.metrics import auroc, best_threshold, prf_of, span_prf
 from hallucheck.policies.default import DEFAULT_DETECTORS
 from hallucheck.policies.learned import case_features, choose_spans, stack_features
 from hallucheck.policies.learned_spec import write_spec
+from hallucheck.text import split_sentences, tokenize
 from hallucheck.train.language_stack import language_rows
 from hallucheck.train.stack_data import collect, collect_out_of_fold, fold_taggers, load_cache
 from hallucheck.train.stage_fit import FULL_EXTRA, fit_stage
@@ -131,7 +134,6 @@ def fit_policy(
                  if train_taggers else None)
     train_gold = load_cache(train_dir, "gold") if train_dir else {}
     answers = _answers(data)
-    from hallucheck.text import split_sentences
 
     for k, g in gold.items():
         g["sentences"] = len(split_sentences(answers[k], "en")) if k in answers else 0
@@ -241,8 +243,6 @@ def _extra_dirs(cache_dir: Path, extra_cases: tuple[str, ...]) -> dict[str, Path
     """Each extra case file's name (its file name without ``.jsonl``) and its cache folder, checked
     before any detector runs: a missing file or two files of one name are input errors, found
     before the long collection over RAGTruth rather than after it."""
-    from hallucheck.errors import InputError
-
     dirs: dict[str, Path] = {}
     for f in extra_cases:
         name = Path(f).name.removesuffix(".jsonl")
@@ -293,8 +293,6 @@ def write_tagger_thresholds(path: Path, spec: dict[str, Any]) -> None:
 
 
 def _answers(data: str) -> dict[str, str]:
-    from hallucheck.eval.datasets import load_dataset
-
     out = {}
     for part in ("calib", "dev"):
         for ex in load_dataset(data, "ragtruth", split=part):
@@ -333,8 +331,6 @@ def _fit_spans(
     cheap: list[str],
     full: list[str],
 ) -> dict[str, Any]:
-    from hallucheck.text import tokenize
-
     ck = sorted(p_cheap)
     cheap_chosen, cheap_f, _ = _greedy_spans(
         cache, ck, {k: p_cheap[k] >= thr for k in ck}, [[tuple(s) for s in gold[k]["spans"]] for k in ck], [[] for _ in ck], 0.0, cheap
@@ -441,8 +437,6 @@ def _dev_report(
     cache: Path, gold: dict[str, Any], answers: dict[str, str], stage_models: dict[str, Any], spec: dict[str, Any]
 ) -> dict[str, Any]:
     """Dev numbers of the fitted stages, through the numpy evaluator (for the record; chooses nothing)."""
-    from hallucheck.text import tokenize
-
     out: dict[str, Any] = {}
     thr = spec["threshold"]
     model = load_cache(cache, "model")
@@ -489,8 +483,6 @@ def _dev_report(
 def _model_alone(model: dict[str, Any], gold: dict[str, Any], answers: dict[str, str], spec: dict[str, Any]) -> dict[str, Any]:
     """The tagger by itself on dev: flagged when its max token probability reaches the calib-chosen
     answer threshold, spans at the calib-chosen token threshold (per task too, for the model card)."""
-    from hallucheck.text import tokenize
-
     keys = sorted(k for k in model if k in gold and gold[k]["part"] == "dev")
     thr = spec["model_answer_threshold"]
     res: dict[str, Any] = {"answer_threshold": thr, "token_threshold": spec.get("token_threshold", 0.5)}

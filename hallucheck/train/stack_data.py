@@ -13,6 +13,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.detectors import get_detector
+from hallucheck.errors import InputError
+from hallucheck.eval.datasets import load_dataset
+from hallucheck.eval.split import source_fold, source_key
+
 __all__ = ["TRAIN_CACHE", "collect", "collect_out_of_fold", "fold_taggers", "load_cache"]
 
 # The folder, inside a train-policy cache, of the train part's rows (collect_out_of_fold)
@@ -23,7 +29,6 @@ def _gold_row(ex: Any, part: str, key: str, analysis: Any) -> dict[str, Any]:
     """The gold label and the case features the learned policy reads (as CaseAnalysis gives them
     at check time: length without citation markers, sentence count)."""
     case = ex.case
-    from hallucheck.eval.split import source_key
 
     recorded = (case.metadata or {}).get("source_key")
     if recorded:  # RAGTruth's split key: its records, and the edits made of them, name it
@@ -72,10 +77,6 @@ def collect(
     """Run ``detectors`` on every answer of ``parts`` and append their outputs to the cache
     (``data_format``: ``ragtruth``, or ``generic`` records with a ``part`` such as
     ``hallucheck data synth`` writes). ``keep``: run only on the examples it accepts."""
-    from hallucheck.analysis import CaseAnalysis
-    from hallucheck.detectors import get_detector
-    from hallucheck.eval.datasets import load_dataset
-
     out = Path(cache)
     out.mkdir(parents=True, exist_ok=True)
     dets = {n: get_detector(n, **(detector_options or {}).get(n, {})) for n in detectors}
@@ -129,8 +130,6 @@ def fold_taggers(tagger_dirs: Sequence[str | Path]) -> list[Path]:
     """The tagger exports of a cross-fitted train part, checked: ``tagger_dirs[k]`` must have been
     trained with ``skip_fold: [k, n]``, n the number of exports (an input error otherwise, raised
     before any detector runs)."""
-    from hallucheck.errors import InputError
-
     n = len(tagger_dirs)
     if n < 2:
         raise InputError("out-of-fold train rows need one tagger per fold, at least two")
@@ -167,9 +166,6 @@ def collect_out_of_fold(
     k of ``len(tagger_dirs)``; the folder records which taggers wrote it and refuses others.
     ``run=False`` only checks the folder (a fit on the cache as it is).
     """
-    from hallucheck.errors import InputError
-    from hallucheck.eval.split import source_fold
-
     dirs = fold_taggers(tagger_dirs)
     n = len(dirs)
     out = Path(cache) / TRAIN_CACHE

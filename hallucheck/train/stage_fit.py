@@ -24,7 +24,9 @@ def _platt(raw: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+    """The logistic function, clipped so that no exponent overflows."""
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+    return out
 
 
 def boosted_trees(seed: int) -> Any:
@@ -37,7 +39,8 @@ def boosted_trees(seed: int) -> Any:
 
 
 def _export_trees(model: Any) -> list[dict[str, list[Any]]]:
-    trees = []
+    """The fitted trees as the spec's lists of numbers, node by node (scikit-learn's order)."""
+    trees: list[dict[str, list[Any]]] = []
     for est in model.estimators_[:, 0]:
         t = est.tree_
         trees.append(

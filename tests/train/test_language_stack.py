@@ -7,6 +7,7 @@ from pathlib import Path
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.cases import make_case
+from hallucheck.policies.features import DETECTOR_FEATURES
 from hallucheck.train.language_stack import language_rows
 from hallucheck.train.stack_data import _citation_only
 
@@ -63,7 +64,7 @@ def _fit_cache(cache: Path, n: int = 240, extra: int = 0) -> None:
                      "cross_lingual": i % 5 == 0 and i < n - extra, "extra": i >= n - extra})
         for d in dets:
             value = float(label) if d == "ngram" else (0.3 * label + 0.7 * rng.random()) if d == "model" else rng.random()
-            dets[d].append({"key": key, "risk": value, "flagged": value > 0.5, "features": {"x": value}})
+            dets[d].append({"key": key, "risk": value, "flagged": value > 0.5, "features": {min(DETECTOR_FEATURES[d]): value}})
     _write(cache, "gold", gold)
     for d, rows in dets.items():
         _write(cache, d, rows)
