@@ -42,11 +42,11 @@ from _common import machine, write_result
 
 from hallucheck import Checker
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.calibration.calibrate import Sample, calibrate_policy, source_group
 from hallucheck.eval.datasets import Example, load_dataset
 from hallucheck.metrics import best_threshold
 from hallucheck.metrics import prf_of as prf
 from hallucheck.policies.learned import LearnedPolicy
-from hallucheck.train.calibration import Sample, calibrate_policy, source_group
 from hallucheck.types import Finding
 
 

@@ -31,8 +31,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import machine, write_result
 
+from hallucheck.calibration import stage_fit
 from hallucheck.policies.default import DEFAULT_DETECTORS
-from hallucheck.train import stack, stage_fit
+from hallucheck.train import stack
 from hallucheck.train.stack_data import load_cache
 
 SHARES = (0.25, 0.5, 0.75, 1.0)

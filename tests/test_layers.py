@@ -21,7 +21,7 @@ FLOORS: dict[int, set[str]] = {
     1: {"models", "llm", "knowledge"},
     2: {"detectors"},
     3: {"policies", "checker", "streaming", "verdict_facts"},
-    4: {"prevent", "eval", "abtest", "train", "batch", "distributed", "synth", "integrations", "testing", "pytest_plugin"},
+    4: {"prevent", "eval", "abtest", "calibration", "train", "batch", "distributed", "synth", "integrations", "testing", "pytest_plugin"},
     5: {"cli", "service", "__main__", "__init__"},
 }
 FLOOR_OF = {unit: floor for floor, units in FLOORS.items() for unit in units}
@@ -179,6 +179,19 @@ def test_no_import_runs_up_a_floor() -> None:
 
 def test_no_two_packages_import_each_other() -> None:
     assert _cycles(IMPORTS) == []
+
+
+def _lab_imports(imports: list[tuple[str, str]]) -> list[str]:
+    """Imports of the lab (``hallucheck.train``) from outside it; only the training commands may."""
+    allowed = {"train", "cli.train"}
+    return sorted(f"{src} -> {dst}" for src, dst in imports
+                  if _unit(dst) == "train" and _unit(src) != "train" and src.removeprefix("hallucheck.") not in allowed)
+
+
+def test_nothing_outside_the_lab_and_its_commands_imports_the_lab() -> None:
+    assert _lab_imports(IMPORTS) == []
+    assert _lab_imports([("hallucheck.cli.calibrate", "hallucheck.train.stack")]) != []
+    assert _lab_imports([("hallucheck.cli.train", "hallucheck.train.stack")]) == []
 
 
 def _policies_reading_detectors(imports: list[tuple[str, str]]) -> list[str]:

@@ -11,7 +11,7 @@ from hallucheck.cli.options import CITATIONS_OPTION, POLICY_OPTION
 from hallucheck.cli.root import app
 
 if TYPE_CHECKING:
-    from hallucheck.train.calibration import ThresholdMethod
+    from hallucheck.calibration.calibrate import ThresholdMethod
 
 # --threshold-method's values, the default first (kept here so the CLI does not import numpy to list them)
 THRESHOLD_METHODS: dict[str, ThresholdMethod] = {"shifted": "shifted", "expected": "expected", "resampled": "resampled"}
@@ -63,13 +63,13 @@ def calibrate_command(
     from rich.table import Table
 
     from hallucheck.analysis import CaseAnalysis
+    from hallucheck.calibration.calibrate import Sample, calibrate_policy, source_group
     from hallucheck.checker import Checker
     from hallucheck.cli.options import check_policy
     from hallucheck.errors import InputError
     from hallucheck.eval.datasets import FORMATS, load_dataset, sniff_format
     from hallucheck.policies.learned import LearnedPolicy
     from hallucheck.policies.learned_spec import write_spec
-    from hallucheck.train.calibration import Sample, calibrate_policy, source_group
 
     check_policy(policy)
     if data == "-":

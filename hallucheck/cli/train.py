@@ -136,13 +136,13 @@ def train_language_policies(
     import json
     from pathlib import Path
 
+    from hallucheck.calibration.stage_fit import FULL_EXTRA
     from hallucheck.errors import InputError
     from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP
     from hallucheck.policies.learned import load_spec
     from hallucheck.policies.learned_spec import write_spec
     from hallucheck.train.language_stack import LANGUAGE_GROUPS, fit_language_policies, with_extra_cases
     from hallucheck.train.stack_data import collect
-    from hallucheck.train.stage_fit import FULL_EXTRA
 
     folder = Path(cases)
     if not folder.is_dir():

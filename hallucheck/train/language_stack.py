@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
+from hallucheck.calibration.stage_fit import FULL_EXTRA, fit_stage
 from hallucheck.metrics import auroc, best_threshold, prf_of
 from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP
 from hallucheck.policies.learned import LearnedPolicy, Stage, case_features, stack_features
 from hallucheck.train.stack_data import load_cache
-from hallucheck.train.stage_fit import FULL_EXTRA, fit_stage
 
 __all__ = ["LANGUAGE_GROUPS", "fit_language_policies", "language_rows", "with_extra_cases"]
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from hallucheck.calibration.stage_fit import FULL_EXTRA, fit_stage
 from hallucheck.errors import InputError
 from hallucheck.eval.datasets import load_dataset
 from hallucheck.metrics import auroc, best_threshold, prf_of, span_prf
@@ -27,7 +28,6 @@ from hallucheck.policies.learned_spec import write_spec
 from hallucheck.text import split_sentences, tokenize
 from hallucheck.train.language_stack import language_rows
 from hallucheck.train.stack_data import collect, collect_out_of_fold, fold_taggers, load_cache
-from hallucheck.train.stage_fit import FULL_EXTRA, fit_stage
 
 __all__ = ["cascade_probabilities", "fit_policy", "fit_stage", "stage_thresholds", "write_tagger_thresholds", "FULL_EXTRA", "OOF_FILE"]
 

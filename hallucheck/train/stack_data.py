@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.calibration.calibrate import source_group
 from hallucheck.detectors import get_detector
 from hallucheck.errors import InputError
 from hallucheck.eval.datasets import load_dataset
@@ -29,15 +30,12 @@ def _gold_row(ex: Any, part: str, key: str, analysis: Any) -> dict[str, Any]:
     """The gold label and the case features the learned policy reads (as CaseAnalysis gives them
     at check time: length without citation markers, sentence count)."""
     case = ex.case
-
     recorded = (case.metadata or {}).get("source_key")
     if recorded:  # RAGTruth's split key: its records, and the edits made of them, name it
         source = str(recorded)
     elif len(case.contexts) == 1:
         source = source_key({"task_type": case.task, "query": case.question, "context": case.contexts[0].text})
     else:  # generic data: the answers written from the same sources share a group
-        from hallucheck.train.calibration import source_group
-
         source = source_group(analysis)
     return {
         "key": key,

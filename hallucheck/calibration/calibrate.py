@@ -32,6 +32,7 @@ from typing import Any, Literal
 import numpy as np
 
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.calibration.stage_fit import fit_stage
 from hallucheck.errors import InputError
 from hallucheck.metrics import THRESHOLD_GRID, prf_of
 from hallucheck.policies.learned import (
@@ -41,7 +42,6 @@ from hallucheck.policies.learned import (
     case_features,
     stack_features,
 )
-from hallucheck.train.stage_fit import fit_stage
 from hallucheck.types import Finding
 
 __all__ = [

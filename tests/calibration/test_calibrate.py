@@ -10,13 +10,7 @@ import numpy as np
 import pytest
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.checker import Checker, make_case
-from hallucheck.errors import InputError
-from hallucheck.metrics import THRESHOLD_GRID, best_threshold, f1_at
-from hallucheck.metrics import prf_of as prf
-from hallucheck.policies import get_policy
-from hallucheck.policies.learned import LearnedPolicy
-from hallucheck.train.calibration import (
+from hallucheck.calibration.calibrate import (
     Sample,
     calibrate_policy,
     choose_threshold,
@@ -25,6 +19,12 @@ from hallucheck.train.calibration import (
     fit_shift,
     grouped_folds,
 )
+from hallucheck.checker import Checker, make_case
+from hallucheck.errors import InputError
+from hallucheck.metrics import THRESHOLD_GRID, best_threshold, f1_at
+from hallucheck.metrics import prf_of as prf
+from hallucheck.policies import get_policy
+from hallucheck.policies.learned import LearnedPolicy
 from hallucheck.types import Finding
 
 
@@ -262,7 +262,7 @@ def test_an_unknown_threshold_method_is_an_error() -> None:
 
 
 def test_calibration_chooses_its_threshold_by_source_group(monkeypatch: pytest.MonkeyPatch) -> None:
-    import hallucheck.train.calibration as calibration
+    import hallucheck.calibration.calibrate as calibration
 
     calls: list[tuple[int, set[str], float]] = []
     methods: list[str] = []
@@ -290,8 +290,8 @@ def test_calibration_chooses_its_threshold_by_source_group(monkeypatch: pytest.M
 def test_a_group_refit_on_the_users_labels_drops_the_groups_cross_lingual_fit() -> None:
     """The user's labels judge every answer of the refit, those over sources in another language too."""
     from hallucheck.analysis import CaseAnalysis
+    from hallucheck.calibration.calibrate import Sample, _language_spec
     from hallucheck.cases import make_case
-    from hallucheck.train.calibration import Sample, _language_spec
 
     stage = {"detectors": ["ngram"], "features": ["ngram.risk"], "fill": [0.0], "init": 0.0, "learning_rate": 1.0,
              "platt": [1.0, 0.0], "trees": []}
