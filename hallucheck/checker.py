@@ -21,6 +21,7 @@ from hallucheck.errors import InputError
 from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.default import default_detectors
 from hallucheck.policies.floors import FloorTable, shipped_floors
+from hallucheck.policies.policy_file import is_policy_file, load_policy_file
 from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans, tidy_spans
@@ -257,8 +258,6 @@ def _citations(findings: list[Finding]) -> CitationSummary | None:
 def _policy_detectors(policy: str | Policy) -> tuple[str, ...] | None:
     """The detectors a policy file was fitted with (a policy named by path brings its own)."""
     if isinstance(policy, str) and policy != "default":
-        from hallucheck.policies.policy_file import is_policy_file, load_policy_file
-
         if is_policy_file(policy):
             return tuple(load_policy_file(policy)["detectors"])
     return None

@@ -436,7 +436,7 @@ def _want_stack(refit: bool | None, n: int, pos: int, neg: int) -> bool:
     if refit is False:
         return False
     try:
-        import sklearn  # noqa: F401
+        import sklearn  # noqa: F401  # lazy: whether the optional extra `train` is installed
     except ImportError:
         if refit:
             raise InputError("refitting the stack needs scikit-learn: pip install 'hallucheck[train]'") from None
