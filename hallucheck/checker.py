@@ -58,6 +58,13 @@ class Checker:
     it has one, else the one shipped with the learned policy; see
     :mod:`hallucheck.policies.floors`), an answer partly unchecked is not accepted, and an answer
     nothing checked goes to review (:mod:`hallucheck.policies.safeguards`).
+
+    ``verify`` (default: on with the default detectors, when the shipped verifier is installed):
+    when a verdict would not accept, the sentence-pair verifier reads the sentences it rests on
+    (those its word-level spans touch, or all when it shows none), and the verdict is decided
+    again with what it found: a sentence its evidence entails is not flagged on word-level
+    evidence alone, and a sentence it finds unsupported gets a span with its evidence
+    (:mod:`hallucheck.policies.entailment`). Precise findings keep their floors either way.
     """
 
     def __init__(
@@ -71,6 +78,7 @@ class Checker:
         detector_options: Mapping[str, Mapping[str, Any]] | None = None,
         citations_expected: bool | None = None,
         floors: FloorTable | None = None,
+        verify: bool | None = None,
     ) -> None:
         self.policy: Policy = get_policy(policy) if isinstance(policy, str) else policy
         own = getattr(self.policy, "floors", None)
@@ -95,6 +103,11 @@ class Checker:
             else:
                 self.detectors.append(d)
         self.detectors.sort(key=lambda d: d.layer)
+        # The sentence-pair verifier reads the sentences a non-accepting verdict rests on (see
+        # hallucheck.policies.entailment); on by default with the default detectors.
+        self.verifier: Any = None
+        if (verify if verify is not None else detectors is None) and not any(d.name == "nli" for d in self.detectors):
+            self.verifier = _verifier(required=bool(verify), options=opts.get("nli", {}))
 
     def _llm_detector(self, name: str, options: dict[str, Any]) -> Detector | None:
         if self.llm is None and "llm" not in options:
@@ -149,9 +162,9 @@ class Checker:
             return Report(
                 hallucinated=False,
                 risk_score=0.0,
-                risk_level="low",
-                decision="accept",
-                notes=["Answer is empty, cannot detect hallucinations", *notes],
+                risk_level="moderate",
+                decision="review",
+                notes=["the answer is empty: nothing to check, so it goes to review", *notes],
                 policy=self.policy.name,
                 language=analysis.language if case.answer else (case.language or ""),
                 task=case.task,
@@ -184,6 +197,13 @@ class Checker:
             timings[det.name] = finding.latency_ms
         coverage = merge_coverage(findings, len(case.answer))
         verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage)
+        if self.verifier is not None and verdict.decision != "accept" and not analysis.out_of_time():
+            rows = _suspect_sentences(analysis, verdict, findings)
+            if rows:
+                checked = _safe_verify(self.verifier, analysis, rows)
+                findings.append(checked)
+                timings[checked.detector] = checked.latency_ms
+                verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage)
         notes.extend(verdict.notes)
         for f in findings:
             notes.extend(f"{f.detector}: {n}" for n in f.notes)
@@ -207,6 +227,41 @@ class Checker:
             language=analysis.language,
             task=case.task,
         )
+
+
+def _verifier(*, required: bool, options: Mapping[str, Any]) -> Any:
+    """The ``nli`` detector with the shipped verifier, or None when this installation has none
+    (an error instead when the caller asked for it)."""
+    try:
+        return get_detector("nli", **options)
+    except InputError:
+        if required:
+            raise
+        return None
+
+
+def _suspect_sentences(analysis: CaseAnalysis, verdict: Any, findings: Sequence[Finding]) -> list[int]:
+    """The sentences a non-accepting verdict rests on: those its word-level spans touch (precise
+    findings need no second opinion), or every sentence when it shows no span at all."""
+    from hallucheck.policies.entailment import KEPT_ON_ENTAILED
+
+    shown = verdict.spans if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
+    if not shown:
+        return list(range(len(analysis.sentences)))
+    soft = [s for s in shown if s.kind is None and s.label not in KEPT_ON_ENTAILED]
+    return [i for i, seg in enumerate(analysis.sentences) if any(s.start < seg.end and s.end > seg.start for s in soft)]
+
+
+def _safe_verify(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int]) -> Finding:
+    """The verifier's finding over ``rows``, timed; a failure becomes an error finding, as a detector's does."""
+    t0 = time.perf_counter()
+    try:
+        finding: Finding = verifier.verify(analysis, rows)
+    except Exception as exc:  # noqa: BLE001 - one failing part degrades with a note, like a detector
+        return Finding(detector=verifier.name, role="entailment", risk=0.0, ran=False, error=f"{type(exc).__name__}: {exc}",
+                       latency_ms=(time.perf_counter() - t0) * 1000.0)
+    finding.latency_ms = (time.perf_counter() - t0) * 1000.0
+    return finding
 
 
 def _needs_llm(name: str) -> bool:

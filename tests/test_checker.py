@@ -146,3 +146,6 @@ def test_an_empty_answer_runs_no_detector() -> None:
     log: list[str] = []
     report = _checker([Scripted("rule", 1, log)]).check({**CASE, "answer": "  "})
     assert log == [] and not report.hallucinated and report.findings == []
+    # nothing was checked, so it is not accepted: review, with a note that says why
+    assert report.decision == "review" and report.risk_score == 0.0
+    assert report.notes[0] == "the answer is empty: nothing to check, so it goes to review"

@@ -22,7 +22,12 @@ was looked at, whichever policy is chosen:
    swap or a term the rules do not read; ``bench/restated.py``), so such an answer is worth a
    look, not a rejection. Floors and
    the never-accepted kinds come after it and still decide.
-4. What was not checked cannot be accepted: when some part of the answer was not read by a
+4. Entailment is trusted (:mod:`hallucheck.policies.entailment`): where a sentence-pair verifier
+   read the answer, word-level marks in the sentences it finds entailed are dropped, and an answer
+   left with nothing but entailed sentences and no precise finding is accepted. It runs before the
+   floors, so precise evidence still decides.
+5. No reject without a span: a rejecting verdict that shows no span goes to review with a note.
+6. What was not checked cannot be accepted: when some part of the answer was not read by a
    detector that ran (long answers are read in windows), an accept becomes review and the note
    names the unchecked characters.
 """
@@ -34,6 +39,7 @@ from collections.abc import Sequence
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Policy, Verdict
+from hallucheck.policies.entailment import no_reject_without_span, trust_entailment
 from hallucheck.policies.floors import FloorTable
 from hallucheck.types import Coverage, Finding
 
@@ -128,8 +134,10 @@ def final_verdict(
         return empty
     verdict = policy.decide(analysis, findings)
     verdict = restated_review(verdict, analysis, findings)
+    verdict = trust_entailment(verdict, findings, analysis.case.answer)
     verdict = floors.apply(verdict, findings, analysis.language)
     verdict = _not_accepted(verdict, findings)
+    verdict = no_reject_without_span(verdict, findings)
     if coverage is not None and coverage.unchecked:
         # named whatever the decision: a rejected answer may hide more in the part not read
         ranges = ", ".join(f"{a}-{b}" for a, b in coverage.unchecked[:5])
