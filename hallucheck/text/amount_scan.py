@@ -11,8 +11,10 @@ from hallucheck.text.number_values import (
     THOUSANDS_SPACE,
     NumberMention,
     Reading,
+    exact_key,
+    fits_a_float,
     fmt_value,
-    parse_plain,
+    plain_digits,
     precision_of,
 )
 from hallucheck.text.number_words import CUR_AFTER, CUR_BEFORE, CURRENCIES, SCALE_WORDS, SCALES, VULGAR_FRACTIONS
@@ -123,10 +125,13 @@ def scan_digit_numbers(lt: str, text: str, reading: Reading, runs: list[int], ou
         na, nb = mt.span("num")
         if not taken.free(na, nb):
             continue
-        parsed = parse_plain(mt["num"], reading)
+        parsed = plain_digits(mt["num"], reading)
         if parsed is None:
             continue
-        value, decimals = parsed
+        whole, frac = parsed
+        exact = not fits_a_float(whole)
+        value = 0.0 if exact else float(f"{whole}.{frac}" if frac else whole)
+        decimals = len(frac)
         before = _CUR_BEFORE_RE.search(lt, max(0, na - 8), na) if na else None
         cur = mt["cur2"] or (before.group().strip() if before else "")
         scale_tok = mt["scale_cjk"] or mt["scale"] or mt["scale_abbr"] or ""
@@ -153,6 +158,13 @@ def scan_digit_numbers(lt: str, text: str, reading: Reading, runs: list[int], ou
         elif mt["ord"] and not decimals and not scale_tok and (mt["ord"] in ("st", "nd", "rd", "th") or reading.is_("fr")):
             kind, b = "ordinal", mt.end("ord")
         if kind == "number" and not scale_tok and _list_marker(lt, na, nb):
+            continue
+        if exact:  # kept as its digits (see MAX_FLOAT_DIGITS)
+            if not taken.free(a, b):
+                a, b = na, nb
+            key = exact_key(whole, frac, len(str(int(scale))) - 1)
+            out.append(NumberMention(a, b, text[a:b], kind, None, 0.0, unit, key))
+            taken.take(a, b)
             continue
         raw = mt["num"]
         if (

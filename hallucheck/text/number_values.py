@@ -1,5 +1,8 @@
 """What a figure found in text is (:class:`NumberMention`), how its written form is read into a
 value and a precision, and when two figures state the same value (:func:`same_value`).
+
+A whole number of more than :data:`MAX_FLOAT_DIGITS` digits is kept as its exact digits, never
+as a float: figures of any length are read, and compared digit by digit.
 """
 
 from __future__ import annotations
@@ -10,13 +13,16 @@ from typing import NamedTuple
 from hallucheck.text.number_words import CN_BIG, CN_DIGITS, CN_UNITS
 
 __all__ = [
+    "MAX_FLOAT_DIGITS",
     "NumberMention",
     "Reading",
     "THOUSANDS_DOT",
     "THOUSANDS_SPACE",
+    "exact_key",
+    "fits_a_float",
     "fmt_value",
     "parse_chinese_numeral",
-    "parse_plain",
+    "plain_digits",
     "precision_of",
     "same_value",
 ]
@@ -27,16 +33,22 @@ class NumberMention(NamedTuple):
     end: int
     text: str
     kind: str  # number | percent | money | date | year | time | phone | ordinal
-    value: float | None  # None for dates and phones
+    value: float | None  # None for dates, phones and figures too long for a float
     precision: float = 0.0  # the written value is exact to +- precision / 2 (0 = exact)
     unit: str = ""  # currency code for money, "%" for percent
-    key: str = ""  # canonical form: "2021-03-03" / "2021-03-?" for dates, digits for phones
+    key: str = ""  # canonical form: "2021-03-03" / "2021-03-?" for dates, digits for phones, exact_key for long figures
     year: int | None = None
     month: int | None = None
     day: int | None = None
     weak: bool = False
 
 
+# Digits of a whole number that a float still tells apart (2**63 has 19): a longer digit string (an
+# ID, a serial, digits pasted by accident; 49,990 of them make a float infinite) keeps ``value``
+# None and its exact digits in ``key`` (:func:`exact_key`), and two such figures are equal when
+# their digits are.
+MAX_FLOAT_DIGITS = 18
+_MAX_EXACT = 10**MAX_FLOAT_DIGITS
 THOUSANDS_SPACE = re.compile(r"^\d{1,3}(?:[ \u00a0\u202f]\d{3})+$")
 THOUSANDS_DOT = re.compile(r"^\d{1,3}(?:\.\d{3})+$")
 
@@ -65,16 +77,19 @@ class Reading:
         return self.lang in ("de", "fr", "es", "it", "nl", "pt")
 
 
-def parse_plain(raw: str, reading: Reading) -> tuple[float, int] | None:
-    """Value and number of decimals of a digit string with separators, or None when malformed."""
+def plain_digits(raw: str, reading: Reading) -> tuple[str, str] | None:
+    """The whole and the decimal digits of a digit string with separators ("1,234.5" gives
+    ("1234", "5")), or None when malformed. Kept as strings: a string of any length is read
+    without a float, and the caller decides whether one can hold it (:func:`fits_a_float`)."""
     raw = raw.replace("’", "'")
     if THOUSANDS_SPACE.match(raw):
-        return float(re.sub(r"\D", "", raw)), 0
+        return re.sub(r"\D", "", raw), ""
     if " " in raw or "\u00a0" in raw or "\u202f" in raw:
         return None
     if "'" in raw:
         if re.fullmatch(r"\d{1,3}(?:'\d{3})+(?:\.\d+)?", raw):
-            return float(raw.replace("'", "")), len(raw.partition(".")[2])
+            whole, _, frac = raw.replace("'", "").partition(".")
+            return whole, frac
         return None
     dots, commas = raw.count("."), raw.count(",")
     if dots and commas:
@@ -83,22 +98,37 @@ def parse_plain(raw: str, reading: Reading) -> tuple[float, int] | None:
         int_part, _, frac = raw.rpartition(dec)
         if not re.fullmatch(rf"\d{{1,3}}(?:{re.escape(thou)}\d{{3}})+", int_part):
             return None
-        return float(int_part.replace(thou, "") + "." + frac), len(frac)
+        return int_part.replace(thou, ""), frac
     sep = "." if dots else "," if commas else ""
     if not sep:
-        return float(raw), 0
+        return raw, ""
     parts = raw.split(sep)
     if len(parts) > 2:
         if all(len(p) == 3 for p in parts[1:]) and 1 <= len(parts[0]) <= 3:
-            return float("".join(parts)), 0
+            return "".join(parts), ""
         return None  # a version number such as 1.2.3
     head, tail = parts
     if len(tail) == 3 and head != "0" and 1 <= len(head) <= 3:
         # "1,200" / "1.200": thousands in the language that groups with that mark.
         grouping = "." if reading.groups_with_dot() else ","
         if sep == grouping:
-            return float(head + tail), 0
-    return float(head + "." + tail), len(tail)
+            return head + tail, ""
+    return head, tail
+
+
+def fits_a_float(whole: str) -> bool:
+    """Whether a whole part of this many digits is a quantity a float holds (see :data:`MAX_FLOAT_DIGITS`)."""
+    return len(whole.lstrip("0")) <= MAX_FLOAT_DIGITS
+
+
+def exact_key(whole: str, frac: str = "", exponent: int = 0) -> str:
+    """The exact value of ``whole.frac`` times ``10 ** exponent`` as digits and a power of ten
+    ("1234e-1" for 123.4, "5e3" for 5 thousand): equal values give equal keys, whatever their length."""
+    digits = (whole + frac).lstrip("0")
+    stripped = digits.rstrip("0")
+    if not stripped:
+        return "0e0"
+    return f"{stripped}e{exponent - len(frac) + len(digits) - len(stripped)}"
 
 
 def parse_chinese_numeral(s: str) -> int | None:
@@ -106,6 +136,8 @@ def parse_chinese_numeral(s: str) -> int | None:
     if not s:
         return None
     if all(ch in CN_DIGITS for ch in s):
+        if len(s) > MAX_FLOAT_DIGITS:
+            return None  # a run of digit characters no quantity is written as
         if len(s) == 1:
             return CN_DIGITS[s]
         if len(s) >= 3 and s[0] not in "零〇":
@@ -137,6 +169,8 @@ def parse_chinese_numeral(s: str) -> int | None:
                 return None  # 万一 ("in case"), 亿万
             section += digit or 0
             total = (total + section) * big if big > 10_000 else total + section * big
+            if total >= _MAX_EXACT:
+                return None  # 一亿一亿一亿...: no quantity is written so
             section, digit, last_unit = 0, None, 10**13
         else:
             return None
@@ -186,7 +220,7 @@ def same_value(a: NumberMention, b: NumberMention) -> bool:
         date = a if a.kind == "date" else b
         return other.kind in ("year", "number") and date.year is not None and other.value == date.year
     if a.value is None or b.value is None:
-        return False
+        return a.value is None and b.value is None and a.kind != "time" and bool(a.key) and a.key == b.key
     if (a.kind == "time") != (b.kind == "time"):
         return False
     if a.kind == "time" and "12h" in (a.unit, b.unit):

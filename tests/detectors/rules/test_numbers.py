@@ -500,3 +500,26 @@ def test_a_date_written_with_the_same_digits_is_given_whatever_the_language_read
     assert labelled(run("查看 第 9.4.12 节。", source, language="zh-Hans")) == [("9.4.12", "baseless")]
     longer = "Press Enter on a file (see Section 29.4.11)."
     assert labelled(run("查看 第 9.4.11 节。", longer, language="zh-Hans")) == [("9.4.11", "baseless")]
+
+
+# ---- figures of any length
+
+
+LYON = "Lyon is a city in France. It has 500 thousand inhabitants. Its postcode register lists {code}."
+
+
+@pytest.mark.parametrize("digits", ["1" * 310, "7" * 49_990])
+def test_a_long_digit_string_in_the_answer_is_checked_by_its_digits(digits: str) -> None:
+    source = LYON.format(code=digits)
+    assert labelled(run(f"Its postcode register lists {digits}.", source)) == []
+    changed = digits[:-1] + "2"
+    assert labelled(run(f"Its postcode register lists {changed}.", source)) == [(changed, "contradiction")]
+    assert labelled(run(f"Its postcode register lists {digits}.", LYON.format(code="12345"))) == [(digits, "contradiction")]
+
+
+def test_a_long_digit_string_in_the_source_does_not_blind_the_figure_checks() -> None:
+    source = LYON.format(code="1" * 310)
+    f = run("Lyon has 9 million inhabitants.", source)
+    assert labelled(f) == [("9 million", "contradiction")]
+    assert f.flagged
+    assert labelled(run("Lyon has 500 thousand inhabitants.", source)) == []
