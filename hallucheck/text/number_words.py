@@ -15,6 +15,8 @@ __all__ = [
     "CUR_AFTER",
     "CUR_BEFORE",
     "EN_COMPOUNDS",
+    "GLUED_SCALES",
+    "HALF_NUMBERS",
     "FULLWIDTH",
     "MONTHS",
     "ORDINAL_WORDS",
@@ -94,6 +96,15 @@ SPELLED.update({
     "hundred": 100, "dozen": 12, "dreißig": 30, "vierzig": 40, "fünfzig": 50, "hundert": 100,
     "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60, "cent": 100,
 })
+# A whole and a half in one word ("anderthalb Stunden", "zweieinhalb Jahre").
+HALF_NUMBERS: dict[str, float] = {"anderthalb": 1.5, "eineinhalb": 1.5}
+for _i, _w in enumerate("zwei drei vier fünf sechs sieben acht neun zehn elf zwölf".split(), start=2):
+    HALF_NUMBERS[_w + "einhalb"] = _i + 0.5
+# German hundreds and thousands written as one word: "zweitausend" is (2, 1000), "dreihundert" (3, 100).
+GLUED_SCALES: dict[str, tuple[int, float]] = {}
+for _i, _w in enumerate("ein zwei drei vier fünf sechs sieben acht neun zehn elf zwölf".split(), start=1):
+    GLUED_SCALES[_w + "tausend"] = (_i, 1e3)
+    GLUED_SCALES[_w + "hundert"] = (_i, 1e2)
 _EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 _EN_UNITS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 

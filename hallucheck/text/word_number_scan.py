@@ -8,15 +8,28 @@ from __future__ import annotations
 import re
 
 from hallucheck.text.number_values import NumberMention, fmt_value, parse_chinese_numeral
-from hallucheck.text.number_words import CN_DIGITS, CUR_AFTER, CURRENCIES, EN_COMPOUNDS, ORDINAL_WORDS, SCALE_WORDS, SCALES, SPELLED
+from hallucheck.text.number_words import (
+    CN_DIGITS,
+    CUR_AFTER,
+    CURRENCIES,
+    EN_COMPOUNDS,
+    GLUED_SCALES,
+    HALF_NUMBERS,
+    ORDINAL_WORDS,
+    SCALE_WORDS,
+    SCALES,
+    SPELLED,
+)
 from hallucheck.text.phrases import trie_pattern
 from hallucheck.text.scan_positions import LAT, Taken
 
 __all__ = ["scan_chinese", "scan_spelled", "scan_zh_shares"]
 
 _SPELLED = re.compile(
-    rf"\b(?<![{LAT}\-])(?:{trie_pattern(list(SPELLED) + list(EN_COMPOUNDS) + list(ORDINAL_WORDS))})(?![{LAT}\-])"
+    rf"\b(?<![{LAT}\-])(?:{trie_pattern([*SPELLED, *EN_COMPOUNDS, *ORDINAL_WORDS, *HALF_NUMBERS, *GLUED_SCALES])})(?![{LAT}\-])"
 )
+# "one and a half", "two and a half": a spelled whole and a half.
+_AND_A_HALF = re.compile(r"\s+and\s+a\s+half(?![a-z])")
 _SCALE_AFTER = re.compile(rf"\s+({trie_pattern(SCALE_WORDS)})(?![{LAT}])")
 _CN_NUM = re.compile(
     r"(?P<pre>第|百分之)?(?P<n>[零〇一二两兩三四五六七八九十百千万萬亿億]+)"
@@ -70,8 +83,23 @@ def scan_spelled(lt: str, text: str, out: list[NumberMention], taken: Taken) -> 
             out.append(NumberMention(a, b, text[a:b], "ordinal", float(ORDINAL_WORDS[w]), 0.0, "", str(ORDINAL_WORDS[w]), weak=True))
             taken.take(a, b)
             continue
+        if w in HALF_NUMBERS:
+            out.append(NumberMention(a, b, text[a:b], "number", HALF_NUMBERS[w], 0.0, "", fmt_value(HALF_NUMBERS[w]), weak=True))
+            taken.take(a, b)
+            continue
+        if w in GLUED_SCALES:
+            whole, unit = GLUED_SCALES[w]
+            out.append(NumberMention(a, b, text[a:b], "number", whole * unit, unit, "", fmt_value(whole * unit)))
+            taken.take(a, b)
+            continue
         value = float(EN_COMPOUNDS.get(w, SPELLED.get(w, -1)))
         if value < 0:
+            continue
+        half = _AND_A_HALF.match(lt, b)
+        if half is not None and 0 < value < 100:
+            value, b = value + 0.5, half.end()
+            out.append(NumberMention(a, b, text[a:b], "number", value, 0.0, "", fmt_value(value), weak=True))
+            taken.take(a, b)
             continue
         scale = 1.0
         sm = _SCALE_AFTER.match(lt, b)

@@ -5,12 +5,15 @@ the restated check all read them."""
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.detectors.rules.source_figures import source_facts
-from hallucheck.text.durations import Duration, find_durations, half_durations
-from hallucheck.text.numbers import NumberMention, find_numbers
+from hallucheck.detectors.rules.source_figures import SourceFacts, source_facts
+from hallucheck.text.durations import Duration, find_durations, half_durations, spelled_durations
+from hallucheck.text.numbers import NumberMention, find_numbers, same_value
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 __all__ = ["AnswerFigures", "answer_figures", "converted_durations", "durations_in_other_units", "figures_in_other_forms"]
 
@@ -20,7 +23,7 @@ class AnswerFigures(NamedTuple):
 
     found: list[NumberMention]  # every figure, weak ones included
     durations: dict[int, Duration]  # by the figure's start
-    halves: list[tuple[NumberMention, Duration]]  # "半年": a weak mention for the 半, not among ``found``
+    halves: list[tuple[NumberMention, Duration]]  # "半年", "an hour and a half": no figure written, a weak mention stands for it
 
 
 def answer_figures(analysis: CaseAnalysis) -> AnswerFigures:
@@ -33,8 +36,8 @@ def _read_answer_figures(analysis: CaseAnalysis) -> AnswerFigures:
     answer = analysis.answer
     found = find_numbers(answer, analysis.language)
     taken = [(m.start, m.end) for m in found]
-    halves = [(m, d) for m, d in half_durations(answer) if not any(a < d.end and d.start < b for a, b in taken)] \
-        if "半" in answer else []
+    figureless = [*(half_durations(answer) if "半" in answer else []), *spelled_durations(answer)]
+    halves = sorted(((m, d) for m, d in figureless if not any(a < d.end and d.start < b for a, b in taken)), key=lambda p: p[0].start)
     return AnswerFigures(found, find_durations(answer, found, analysis.language), halves)
 
 
@@ -50,9 +53,11 @@ def figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     A reader that compares words or word pieces cannot see that these are the same; the numbers
     detector compares values and has checked them, so the model layer keeps its marks off them.
     Spelled-out small figures that read as words ("one", weak mentions) and phone numbers are left
-    to the reader, and so are clock times: on RAGTruth calib 126 of the 547 clock times written
-    another way ("5:30 PM" over "17:30") lie in a labelled hallucination (opening hours given for
-    the wrong days), and keeping the marks off them cost 0.007 of span F1."""
+    to the reader, and so are clock times in Latin script: on RAGTruth calib 126 of the 547 clock
+    times written another way ("5:30 PM" over "17:30") lie in a labelled hallucination (opening
+    hours given for the wrong days), and keeping the marks off them cost 0.007 of span F1. A
+    Chinese clock time the sources write as one too ("早上八点" over "上午8点") is listed: a reader of
+    characters cannot tell 八点 from 8点, and RAGTruth, in English, holds none."""
     return analysis.shared_result("figures_in_other_forms", lambda: _figures_in_other_forms(analysis))
 
 
@@ -60,11 +65,19 @@ def _figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     if not analysis.answer.strip() or not analysis.source.text.strip():
         return []
     figures = answer_figures(analysis)
-    mentions = [m for m in figures.found if not m.weak and m.kind not in ("phone", "time") and m.start not in figures.durations]
+    mentions = [m for m in figures.found if not m.weak and m.kind != "phone" and (m.kind != "time" or _HAN.search(m.text))
+                and m.start not in figures.durations]
     if not mentions:
         return []
     facts = source_facts(analysis.source)
-    return [(m.start, m.end) for m in mentions if m.text.lower() not in facts.written and facts.gives(m)]
+    return [(m.start, m.end) for m in mentions if m.text.lower() not in facts.written and facts.gives(m)
+            and (m.kind != "time" or _chinese_clock_given(m, facts))]
+
+
+def _chinese_clock_given(m: NumberMention, facts: SourceFacts) -> bool:
+    """Whether the sources give a Chinese clock time ``m`` as a Chinese clock time too ("上午8点"
+    for "早上八点"); one given on a 24-hour dial ("15:00" for "下午3点") is left to the reader."""
+    return any(s.kind == "time" and _HAN.search(s.text) and same_value(m, s) for s in facts.mentions)
 
 
 def converted_durations(analysis: CaseAnalysis) -> list[Duration]:

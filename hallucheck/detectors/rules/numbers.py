@@ -242,8 +242,9 @@ class NumbersDetector(BaseDetector):
             # Spelled and one-character figures ("two years", "三年") are too ambiguous to be
             # unsupported, but a length of time the sources give otherwise, in the same context,
             # is contradicted ("RO膜三年换一次" where the sources say every 24 months).
+            figureless = {id(m) for m, _ in figures.halves}  # no figure written: its value alone says nothing
             for m, d, si in self._weak_durations(figures, sentences, question_mentions):
-                if facts.gives_duration(d) or (m.text != "半" and facts.gives(m)):
+                if facts.gives_duration(d) or (id(m) not in figureless and facts.gives(m)):
                     continue
                 local = self._local(analysis, si, m.start, m.end)
                 span = self._judge(analysis, facts, m, local, self._around(analysis, si, m.start, m.end, 1), work, d,

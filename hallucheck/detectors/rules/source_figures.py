@@ -15,7 +15,7 @@ from typing import Any
 
 from hallucheck.analysis import SourceAnalysis, string_set
 from hallucheck.text import Segment
-from hallucheck.text.durations import Duration, find_durations, half_durations, same_length
+from hallucheck.text.durations import Duration, find_durations, half_durations, same_length, spelled_durations
 from hallucheck.text.entities import name_words
 from hallucheck.text.language import base_language, detect_language
 from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, same_value, scan_numbers
@@ -182,9 +182,11 @@ class SourceFacts:
 
     @cached_property
     def halves(self) -> list[Duration]:
-        """Chinese halves of a unit the source writes without a figure ("半年")."""
+        """Lengths of time the source writes without a figure: Chinese halves of a unit ("半年")
+        and spelled ones ("an hour and a half", "une demi-heure")."""
         text = self.source.text
-        return [d for _, d in half_durations(text)] if "半" in text else []
+        return [*(d for _, d in half_durations(text)), *(d for _, d in spelled_durations(text))] if "半" in text \
+            else [d for _, d in spelled_durations(text)]
 
     @cached_property
     def _lengths(self) -> tuple[list[Duration], frozenset[tuple[str, float]], list[Duration], frozenset[int]]:
