@@ -115,3 +115,11 @@ def test_a_faithful_answer_in_another_unit_is_not_rejected() -> None:
     faithful = checker.check(contexts=[FILTERS], answer="RO膜每2年换一次。")
     assert faithful.decision != "reject" and not faithful.spans, faithful.notes
     assert checker.check(contexts=[FILTERS], answer="活性炭滤芯每2年换一次。").decision == "reject"
+
+
+@pytest.mark.parametrize("digits", ["1" * 310, "7" * 49_990])
+def test_a_long_digit_string_is_read_as_a_figure_of_its_own(digits: str) -> None:
+    source = f"The register lists {digits} as the code. The filter warranty lasts 24 months."
+    assert _restated(f"As the code, the register lists {digits}.", source) == {0}
+    assert _restated(f"As the code, the register lists {digits[:-1]}2.", source) == set()
+    assert _restated("The filter warranty lasts 2 years.", source) == {0}
