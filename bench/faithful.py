@@ -11,6 +11,7 @@ one figure, negation or opposite word changed or a clause of another row added
 
 Sets:
 
+- ``calib``: the same from the calib part (thresholds are chosen here, never on dev);
 - ``dev``: the dev part of the pairs that may train what ships (:func:`hallucheck.train.human_pairs.part_of`;
   no premise of the dev part is in training), en, de, fr, zh-Hans, zh-Hant (zh-Hant from the
   Simplified/Traditional translation pairs, same script by OpenCC) and cross-lingual
@@ -53,15 +54,16 @@ def _lang_key(premise_lang: str, hypothesis_lang: str) -> str:
     return hypothesis_lang if premise_lang == hypothesis_lang else "cross"
 
 
-def dev_cases(per_class: int, seed: int) -> dict[str, dict[str, list[tuple[str, str, str]]]]:
-    """{lang: {"faithful"|"changed": [(premise, hypothesis, kind)]}} from the dev part of the shippable files."""
+def dev_cases(per_class: int, seed: int, part: str = "dev") -> dict[str, dict[str, list[tuple[str, str, str]]]]:
+    """{lang: {"faithful"|"changed": [(premise, hypothesis, kind)]}} from one part of the shippable files
+    (``dev`` to report; ``calib`` to choose thresholds on)."""
     from hallucheck.train.human_pairs import _converter, _script_variants
 
     rng = random.Random(seed)
     s2t, t2s = _converter("s2twp"), _converter("t2s")
     out: dict[str, dict[str, list[tuple[str, str, str]]]] = defaultdict(lambda: defaultdict(list))
     for name in SHIPPABLE:
-        rows = [v for r in read_rows(PAIRS, name) if part_of(r.group) == "dev" for v in _script_variants(r, s2t, t2s)]
+        rows = [v for r in read_rows(PAIRS, name) if part_of(r.group) == part for v in _script_variants(r, s2t, t2s)]
         for v in rows:
             lang = _lang_key(v.premise_lang, v.hypothesis_lang)
             cls = "faithful" if v.label == 0 else "changed"
@@ -167,16 +169,24 @@ def main() -> None:
     ap.add_argument("--ragtruth-limit", type=int, default=None)
     ap.add_argument("--verify", choices=("on", "off"), default="on", help="the verifier pass of the default checker")
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--entailed", type=float, default=None, help="override the entailment threshold (choose it on calib)")
     ap.add_argument("--tag", default="dev")
     a = ap.parse_args()
     from hallucheck import Checker
 
+    if a.entailed is not None:
+        import hallucheck.policies.entailment as entailment
+
+        entailment.ENTAILED = a.entailed
     checker = Checker(verify=a.verify == "on")
     langs = a.langs.split(",")
-    out: dict[str, object] = {"per_class": a.per_class, "verify": a.verify}
-    if "dev" in a.sets:
-        print("dev part of the pairs that may ship:")
-        out["dev"] = run_set(checker, dev_cases(a.per_class, a.seed), langs)
+    from hallucheck.policies.entailment import CONTRADICTED, ENTAILED
+
+    out: dict[str, object] = {"per_class": a.per_class, "verify": a.verify, "entailed": ENTAILED, "contradicted": CONTRADICTED}
+    for part in ("calib", "dev"):
+        if part in a.sets.split(","):
+            print(f"{part} part of the pairs that may ship:")
+            out[part] = run_set(checker, dev_cases(a.per_class, a.seed, part), langs)
     if "measure" in a.sets:
         print("measure-only sets (never trained on):")
         out["measure"] = run_set(checker, measure_cases(a.per_class, a.seed), langs)

@@ -41,9 +41,12 @@ def verifier_finding(findings: Sequence[Finding]) -> Finding | None:
     return found[-1] if found else None
 
 
-def entailed_sentences(verdicts: Sequence[SentenceVerdict], entailed: float = ENTAILED,
-                       contradicted: float = CONTRADICTED) -> list[SentenceVerdict]:
-    return [v for v in verdicts if v.entailment >= entailed and v.contradiction < contradicted]
+def entailed_sentences(verdicts: Sequence[SentenceVerdict], entailed: float | None = None,
+                       contradicted: float | None = None) -> list[SentenceVerdict]:
+    """The verdicts that count as entailed (at :data:`ENTAILED` / :data:`CONTRADICTED` unless given)."""
+    e = ENTAILED if entailed is None else entailed
+    c = CONTRADICTED if contradicted is None else contradicted
+    return [v for v in verdicts if v.entailment >= e and v.contradiction < c]
 
 
 def _inside(span: Span, sentences: Sequence[SentenceVerdict]) -> bool:
