@@ -19,7 +19,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
 from functools import cached_property, lru_cache
 from itertools import compress
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, string_set
 from hallucheck.detectors.base import BaseDetector
@@ -81,7 +81,7 @@ class _ValueIndex:
         if index is None:
             index = cls(mentions)
             vars(owner)[attr] = index
-        return index  # type: ignore[no-any-return]
+        return index
 
     def near(self, m: NumberMention) -> list[NumberMention]:
         if not _plain(m):
@@ -840,7 +840,7 @@ class NumbersDetector(BaseDetector):
 
     name = "numbers"
 
-    role: Role = "facts"
+    role: ClassVar[Role] = "facts"
     layer = 1
 
     def __init__(
@@ -882,7 +882,7 @@ class NumbersDetector(BaseDetector):
                 start, end = seg.start - pos, seg.end - pos
                 break
             pos += len(src.text) + 2
-        return Evidence(source_id=source_id, text=seg.text, relation=relation, score=round(score, 4), start=start, end=end)  # type: ignore[arg-type]
+        return Evidence(source_id=source_id, text=seg.text, relation=relation, score=round(score, 4), start=start, end=end)
 
     def _nearest(self, facts: SourceFacts, local: frozenset[str]) -> tuple[int, float]:
         best, best_score = -1, 0.0
