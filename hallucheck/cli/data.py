@@ -39,7 +39,7 @@ def _write(records: object, out: Path) -> dict[str, int]:
     tmp = out.with_name(out.name + ".part")
     opener = gzip.open if out.suffix == ".gz" else open
     try:
-        with opener(tmp, "wt", encoding="utf-8") as fh:  # type: ignore[operator]
+        with opener(tmp, "wt", encoding="utf-8") as fh:
             for rec in records:  # type: ignore[attr-defined]
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 for key in ("total", f"part:{rec['part']}", "hallucinated" if rec["label"] else "faithful"):

@@ -62,7 +62,7 @@ def _verifier_span(v: SentenceVerdict, answer: str, detector: str) -> Span:
         reason = f"its best evidence does not say this (verifier: entailment p={v.entailment:.2f})"
     relation = "contradicts" if label == "contradiction" else "nearest"
     evidence = [e.model_copy(update={"relation": relation}) for e in v.evidence]
-    return Span(start=v.start, end=v.end, text=answer[v.start:v.end], label=label, score=round(float(score), 4),  # type: ignore[arg-type]
+    return Span(start=v.start, end=v.end, text=answer[v.start:v.end], label=label, score=round(float(score), 4),
                 detector=detector, reason=reason, evidence=evidence)
 
 

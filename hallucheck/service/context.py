@@ -63,7 +63,8 @@ def build_checker(settings: Settings) -> Checker:
     for lang in settings.warmup:
         answer, source = _WARMUP.get(lang, _WARMUP["en"])
         checker.check(question="?", contexts=[source], answer=answer + " [1]")
-    return guard_detectors(checker)
+    guarded: Checker = guard_detectors(checker)
+    return guarded
 
 
 def build_admission(settings: Settings, detectors: int) -> Admission:

@@ -33,7 +33,7 @@ __all__ = ["router", "GuardRequest", "GuardResponse", "guard_chars", "set_guard_
 
 router = APIRouter(prefix="/v1", tags=["guard"])
 
-_ERRORS = {
+_ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse}, 413: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
     429: {"model": ErrorResponse}, 503: {"model": ErrorResponse}, 504: {"model": ErrorResponse},
 }

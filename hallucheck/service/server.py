@@ -43,7 +43,8 @@ def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, log_le
     # X-Forwarded-For / X-Forwarded-Proto are read only from the configured proxies: from anyone
     # else they would let a client pick its own address (and its own rate-limit bucket).
     proxies = list(settings.trusted_proxies)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=graceful_s,
+    # uvicorn annotates the grace period as int, but waits with asyncio, which takes fractional seconds.
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=graceful_s,  # type: ignore[arg-type]
                 access_log=log_level == "debug", proxy_headers=bool(proxies),
                 forwarded_allow_ips=proxies or [], server_header=False,
                 http=bounded_protocol(settings.header_timeout_s, ctx.metrics.refused.labels("slow_client").inc))

@@ -11,11 +11,12 @@ rows written with that key. There is no query that ignores the scope by accident
 
 from __future__ import annotations
 
+import builtins
 import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -112,7 +113,7 @@ def build_record(
         report=report.model_dump(mode="json"),
         timings=dict(timings),
     )
-    tags = [("label", lbl) for lbl in sorted({s.label for s in report.spans})]
+    tags: list[tuple[str, str]] = [("label", lbl) for lbl in sorted({s.label for s in report.spans})]
     tags += [("detector", d) for d in _flagged_detectors(report)]
     return StoredCheck(row=row, tags=tags)
 
@@ -314,9 +315,9 @@ class Store:
             return int(s.execute(self._where(select(func.count(CheckRow.id)), scope, None)).scalar_one())
 
     @staticmethod
-    def _aggregates() -> list[Any]:
+    def _aggregates() -> builtins.list[Any]:
         n = func.count(CheckRow.id)
-        as_float = lambda cond: func.sum(case((cond, 1.0), else_=0.0))  # noqa: E731
+        as_float: Callable[[Any], Any] = lambda cond: func.sum(case((cond, 1.0), else_=0.0))  # noqa: E731
         return [
             n.label("checks"),
             func.avg(CheckRow.risk_score).label("avg_risk"),
@@ -364,7 +365,7 @@ class Store:
             r = s.execute(self._where(select(*self._aggregates()), scope, flt)).one()
             return self._figures(r)
 
-    def trend(self, scope: Any, bucket_seconds: int, flt: CheckFilter | None = None) -> list[dict[str, Any]]:
+    def trend(self, scope: Any, bucket_seconds: int, flt: CheckFilter | None = None) -> builtins.list[dict[str, Any]]:
         """The same figures per time bucket (oldest first)."""
         bucket = (CheckRow.created_epoch // int(bucket_seconds)).label("bucket")
         with self._session() as s:
@@ -380,7 +381,7 @@ class Store:
         with self._session.begin() as s:
             s.add(ApiKeyRow(id=key_id, name=name, digest=digest, created_at=utcnow()))
 
-    def keys(self) -> list[dict[str, Any]]:
+    def keys(self) -> builtins.list[dict[str, Any]]:
         with self._session() as s:
             rows = s.execute(select(ApiKeyRow).order_by(ApiKeyRow.created_at)).scalars().all()
             return [

@@ -30,7 +30,7 @@ class Duration(NamedTuple):
     start: int
     end: int
     text: str
-    count: float  # the figure's value ("24" in "24 months")
+    count: float  # type: ignore[assignment]  # the figure's value ("24" in "24 months"); shadows tuple.count
     unit: str  # year | month | week | day | hour | minute | second
     scale: str  # calendar | clock
     length: float  # in months (calendar) or seconds (clock)

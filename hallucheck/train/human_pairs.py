@@ -139,9 +139,9 @@ def _converter(config: str) -> Callable[[str], str]:
     import opencc  # training only
 
     try:
-        return opencc.OpenCC(config).convert  # type: ignore[no-any-return]
+        return opencc.OpenCC(config).convert
     except Exception:  # noqa: BLE001 - some builds want the file name
-        return opencc.OpenCC(config + ".json").convert  # type: ignore[no-any-return]
+        return opencc.OpenCC(config + ".json").convert
 
 
 def _script_variants(row: HumanRow, s2t: Callable[[str], str], t2s: Callable[[str], str]) -> list[HumanRow]:

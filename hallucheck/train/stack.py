@@ -62,7 +62,8 @@ def _platt(raw: np.ndarray, y: np.ndarray) -> tuple[float, float]:
 
 
 def _sig(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+    p: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+    return p
 
 
 def _gbm(seed: int) -> Any:
@@ -74,7 +75,7 @@ def _gbm(seed: int) -> Any:
 
 
 def _export_trees(model: Any) -> list[dict[str, list[Any]]]:
-    trees = []
+    trees: list[dict[str, list[Any]]] = []
     for est in model.estimators_[:, 0]:
         t = est.tree_
         trees.append(

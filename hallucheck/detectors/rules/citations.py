@@ -14,7 +14,7 @@ say) when the answer itself uses citation markers.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
@@ -134,7 +134,7 @@ class CitationDetector(BaseDetector):
 
     name = "citations"
 
-    role: Role = "citations"
+    role: ClassVar[Role] = "citations"
     layer = 1
 
     def __init__(

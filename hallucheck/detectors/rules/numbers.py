@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
@@ -104,7 +104,7 @@ class NumbersDetector(BaseDetector):
 
     name = "numbers"
 
-    role: Role = "facts"
+    role: ClassVar[Role] = "facts"
     layer = 1
 
     def __init__(
@@ -146,7 +146,7 @@ class NumbersDetector(BaseDetector):
                 start, end = seg.start - pos, seg.end - pos
                 break
             pos += len(src.text) + 2
-        return Evidence(source_id=source_id, text=seg.text, relation=relation, score=round(score, 4), start=start, end=end)  # type: ignore[arg-type]
+        return Evidence(source_id=source_id, text=seg.text, relation=relation, score=round(score, 4), start=start, end=end)
 
     def _nearest(self, facts: SourceFacts, local: frozenset[str]) -> tuple[int, float]:
         best, best_score = -1, 0.0

@@ -80,7 +80,7 @@ class _ValueIndex:
         if index is None:
             index = cls(mentions)
             vars(owner)[attr] = index
-        return index  # type: ignore[no-any-return]
+        return index
 
     def near(self, m: NumberMention) -> list[NumberMention]:
         if not plain_figure(m):
