@@ -8,6 +8,7 @@ case, within a budget of wall time and LLM calls.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from hallucheck.detectors import Detector, get_detector
 from hallucheck.errors import InputError
 from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.default import default_detectors
+from hallucheck.policies.entailment import no_reject_without_span
 from hallucheck.policies.floors import FloorTable, shipped_floors
 from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
@@ -209,6 +211,10 @@ class Checker:
             notes.extend(f"{f.detector}: {n}" for n in f.notes)
         chosen = verdict.spans if verdict.spans is not None else [s for f in findings for s in f.spans]
         spans = tidy_spans(merge_spans(list(chosen), case.answer), case.answer, analysis.tokens)
+        if verdict.decision == "reject" and not spans:
+            # the spans a verdict chose may all be fragments that tidying drops (a lone stop word)
+            verdict = no_reject_without_span(dataclasses.replace(verdict, spans=[]), findings)
+            notes.extend(verdict.notes[-1:])
         cost = _total_cost(findings)
         timings["total"] = (time.perf_counter() - t0) * 1000.0
         return Report(

@@ -149,3 +149,13 @@ def test_an_empty_answer_runs_no_detector() -> None:
     # nothing was checked, so it is not accepted: review, with a note that says why
     assert report.decision == "review" and report.risk_score == 0.0
     assert report.notes[0] == "the answer is empty: nothing to check, so it goes to review"
+
+
+def test_a_reject_whose_only_span_is_a_dropped_fragment_goes_to_review() -> None:
+    # "in" alone is a stop word: tidying the report's spans drops it, so nothing would show why
+    stop_word = Span(start=15, end=17, text="in", label="baseless", score=0.9, detector="policy")
+    report = _checker([Scripted("rule", 1, [], risk=0.9)], MaxPolicy(spans=[stop_word])).check(CASE)
+    assert report.spans == [] and report.decision == "review"
+    assert any("no span shows" in n for n in report.notes)
+    shown = Span(start=25, end=29, text="Lyon", label="baseless", score=0.9, detector="policy")
+    assert _checker([Scripted("rule", 1, [], risk=0.9)], MaxPolicy(spans=[shown])).check(CASE).decision == "reject"
