@@ -19,6 +19,9 @@ Sets:
 - ``measure``: files that may only measure (XNLI dev, OCNLI, AFQMC, RTE-3, MRPC): the Chinese
   ones in Simplified and, converted with OpenCC, Traditional. Never trained on.
 
+- ``rag``: RAG-shaped cases of the dev part: a paragraph of premises, a three-sentence answer of
+  hypotheses, one of them changed in half the cases (:func:`hallucheck.train.human_pairs.rag_cases`).
+
 Rates: ``faithful flagged`` (decision not accept), ``faithful rejected``, ``changed caught``
 (decision not accept), ``changed caught with a span``. With ``--ragtruth`` (default) also the
 RAGTruth dev response and character-span P/R/F1 of the same checker
@@ -141,7 +144,40 @@ def run_set(checker: object, cases: dict[str, dict[str, list[tuple[str, str, str
     return table
 
 
-def ragtruth_dev(checker: object, limit: int | None) -> dict[str, object]:
+def rag_set(checker: object, per_class: int, seed: int, part: str, langs: list[str]) -> dict[str, dict[str, float]]:
+    """RAG-shaped cases of one part (:func:`hallucheck.train.human_pairs.rag_cases`): a paragraph of
+    premises, an answer of three hypotheses, one of them changed in half the cases. ``changed caught
+    on the change``: flagged with a span on the changed sentence."""
+    from hallucheck.train.human_pairs import human_pairs, rag_cases
+
+    rng = random.Random(seed)
+    pairs = list(human_pairs(PAIRS, part, seed, contrasts=0.5, context_share=0.0))
+    cases = rag_cases(pairs, rng, per_class)
+    table: dict[str, dict[str, float]] = {}
+    for lang in langs:
+        mine = [c for c in cases if c.language == lang]
+        if not mine:
+            continue
+        row: dict[str, float] = {}
+        for cls, items in (("faithful", [c for c in mine if c.changed is None]), ("changed", [c for c in mine if c.changed])):
+            flagged = on_change = 0
+            for c in items:
+                rep = checker.check(question=c.question, contexts=[c.source], answer=c.answer)  # type: ignore[attr-defined]
+                flagged += rep.decision != "accept"
+                if c.changed is not None:
+                    a, b = c.changed
+                    on_change += rep.decision != "accept" and any(sp.start < b and sp.end > a for sp in rep.spans)
+            row[f"{cls}_n"] = len(items)
+            row[f"{cls}_flagged"] = round(flagged / max(1, len(items)), 4)
+            if cls == "changed":
+                row["changed_on_change"] = round(on_change / max(1, len(items)), 4)
+        table[lang] = row
+        print(f"  {lang:8s} faithful flagged {row['faithful_flagged']:.3f}  changed caught {row['changed_flagged']:.3f} "
+              f"(span on the change {row['changed_on_change']:.3f}), n={row['faithful_n']:.0f}+{row['changed_n']:.0f}", flush=True)
+    return table
+
+
+def ragtruth_dev(checker: object, limit: int | None, split: str = "dev") -> dict[str, object]:
     """The RAGTruth dev figures of ``checker``, counted by the same runner as ``hallucheck eval``."""
     from hallucheck.eval.datasets import load_dataset
     from hallucheck.eval.runner import evaluate, prediction_from_report
@@ -156,7 +192,7 @@ def ragtruth_dev(checker: object, limit: int | None) -> dict[str, object]:
             return {"report": prediction_from_report(report, time.perf_counter() - t0)}
 
     data = str(ROOT.parent / "shared" / "data" / "ragtruth" / "train.jsonl.gz")
-    result = evaluate(load_dataset(data, "ragtruth", split="dev", limit=limit), _Checker())  # type: ignore[arg-type]
+    result = evaluate(load_dataset(data, "ragtruth", split=split, limit=limit), _Checker())  # type: ignore[arg-type]
     return result.to_dict()
 
 
@@ -164,9 +200,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--per-class", type=int, default=150)
     ap.add_argument("--langs", default=",".join(LANGS))
-    ap.add_argument("--sets", default="dev,measure")
+    ap.add_argument("--sets", default="dev,rag,measure")
     ap.add_argument("--no-ragtruth", action="store_true")
     ap.add_argument("--ragtruth-limit", type=int, default=None)
+    ap.add_argument("--ragtruth-split", default="dev", help="calib to choose thresholds on, dev to report")
     ap.add_argument("--verify", choices=("on", "off"), default="on", help="the verifier pass of the default checker")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--entailed", type=float, default=None, help="override the entailment threshold (choose it on calib)")
@@ -187,13 +224,19 @@ def main() -> None:
         if part in a.sets.split(","):
             print(f"{part} part of the pairs that may ship:")
             out[part] = run_set(checker, dev_cases(a.per_class, a.seed, part), langs)
+    if "rag" in a.sets.split(","):
+        print("RAG-shaped cases of the dev part (three-sentence answers over a paragraph):")
+        out["rag"] = rag_set(checker, max(20, a.per_class // 3), a.seed, "dev", langs)
     if "measure" in a.sets:
         print("measure-only sets (never trained on):")
         out["measure"] = run_set(checker, measure_cases(a.per_class, a.seed), langs)
     if not a.no_ragtruth:
-        print("RAGTruth dev:")
-        out["ragtruth_dev"] = ragtruth_dev(checker, a.ragtruth_limit)
-        print(json.dumps(out["ragtruth_dev"], indent=1)[:2000])
+        print(f"RAGTruth {a.ragtruth_split}:")
+        res = ragtruth_dev(checker, a.ragtruth_limit, a.ragtruth_split)
+        out[f"ragtruth_{a.ragtruth_split}"] = res
+        res.pop("samples", None)
+        res.pop("curve", None)
+        print(json.dumps({"n": res.get("n"), "throughput": res.get("throughput"), "metrics": res.get("metrics")}, indent=1)[:2500])
     dest = ROOT / "bench" / "results" / f"faithful_{a.tag}.json"
     dest.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {dest}")

@@ -41,7 +41,7 @@ import regex
 
 from hallucheck.train.pair_data import PAIR_LABELS, PairExample
 
-__all__ = ["MEASURE_ONLY", "SHIPPABLE", "HumanRow", "contrast_pairs", "group_of", "human_pairs", "part_of", "read_rows"]
+__all__ = ["MEASURE_ONLY", "SHIPPABLE", "HumanRow", "RagCase", "contrast_pairs", "group_of", "human_pairs", "part_of", "rag_cases", "read_rows"]
 
 SHIPPABLE: tuple[str, ...] = (
     "mnli_dev_en", "mnli_train_taxinli_en", "snli_devtest_en", "snli_devtest_de", "snli_devtest_fr",
@@ -224,3 +224,61 @@ def human_pairs(data_dir: str | Path, part: str, seed: int = 0, *, files: tuple[
             if v.label == _ENTAIL and rng.random() < contrasts and ("paraphrase" in name or name.startswith(
                     ("tatoeba", "ntrex", "flores", "stsb"))):
                 yield from contrast_pairs(v, rng.choice(variants), rng)
+
+
+_QUESTION = {"en": "What does the text say?", "de": "Was steht im Text?", "fr": "Que dit le texte ?",
+             "zh-Hans": "文中说了什么？", "zh-Hant": "文中說了什麼？"}
+
+
+@dataclass(frozen=True)
+class RagCase:
+    """A RAG-shaped case made of pairs: a source paragraph of premises, an answer of their hypotheses.
+
+    ``changed`` is the ``[start, end)`` of the one answer sentence that is not faithful (a neutral,
+    contradicting or non-paraphrase hypothesis, or a rule-made contrast), None for a faithful answer."""
+
+    language: str
+    question: str
+    source: str
+    answer: str
+    changed: tuple[int, int] | None
+    kind: str
+
+
+def rag_cases(pairs: list[PairExample], rng: random.Random, n: int, sentences: int = 3) -> list[RagCase]:
+    """``n`` faithful and ``n`` changed cases per language from same-language ``pairs`` of one part.
+
+    Each case puts ``sentences`` premises (and one unrelated premise) into one source paragraph in
+    shuffled order; the answer restates them in order, each by a human-labelled entailed hypothesis,
+    and a changed case swaps one of them for a not-entailed hypothesis of its own premise."""
+    by_lang: dict[str, dict[str, list[PairExample]]] = {}
+    for p in pairs:
+        if "+" in p.language or p.language not in _QUESTION:
+            continue
+        side = "faithful" if p.label == _ENTAIL else "changed"
+        by_lang.setdefault(p.language, {"faithful": [], "changed": []})[side].append(p)
+    out: list[RagCase] = []
+    joiner = {"zh-Hans": "", "zh-Hant": ""}
+    for lang, sides in sorted(by_lang.items()):
+        faithful, changed = sides["faithful"], sides["changed"]
+        if len(faithful) < sentences + 1 or not changed:
+            continue
+        for k in range(2 * n):
+            picked = rng.sample(faithful, sentences)
+            swap = None if k < n else rng.choice(changed)
+            rows = list(picked)
+            if swap is not None:
+                rows[rng.randrange(sentences)] = swap
+            extra = rng.choice(faithful).premise
+            premises = [r.premise for r in rows] + [extra]
+            rng.shuffle(premises)
+            sep = joiner.get(lang, " ")
+            answer, span = "", None
+            for r in rows:
+                start = len(answer) + (len(sep) if answer else 0)
+                answer = (answer + sep if answer else "") + r.hypothesis.strip()
+                if r is swap:
+                    span = (start, len(answer))
+            out.append(RagCase(lang, _QUESTION[lang], sep.join(p.strip() for p in premises), answer, span,
+                               "faithful" if swap is None else swap.kind))
+    return out
