@@ -582,3 +582,12 @@ def test_a_spelled_duration_in_the_source_gives_the_answer_its_minutes() -> None
     assert labelled(run("The drone flies for up to 80 minutes.", source)) == [("80", "baseless")]
     assert labelled(run("Le drone vole une demi-heure.", "Le drone vole 30 minutes.", language="fr")) == []
     assert labelled(run("Die Drohne fliegt eine halbe Stunde.", "Die Drohne fliegt 30 Minuten.", language="de")) == []
+
+
+def test_a_price_is_not_read_as_a_rounding_of_a_count_of_days() -> None:
+    source = "Refunds take 3 to 5 business days. The fee is 2.50 EUR."
+    f = run("The fee is 4.90 EUR.", source)
+    assert labelled(f) == [("4.90 EUR", "contradiction")]
+    assert "2.50 EUR" in f.spans[0].reason
+    assert labelled(run("The fee is 2.50 EUR.", source)) == []
+    assert labelled(run("Refunds take 3 to 5 business days.", source)) == []
