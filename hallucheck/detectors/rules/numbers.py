@@ -345,18 +345,35 @@ class NumbersDetector(BaseDetector):
             key = (len(close & facts.close[k]), tight, near, score)
             if key > best_key:
                 best, best_key, best_other, best_k = idx, key, other, k
+        best_length = facts.durations[best_k] if duration is not None and best_k >= 0 else None
+        if duration is not None and facts.figureless:
+            # a length the source writes with no figure ("an hour and a half" where the answer
+            # says "80 minutes"), read like a source figure
+            where, neighbours, close_words = facts.figureless_context
+            for j, (other, other_duration) in enumerate(facts.figureless):
+                idx, near = where[j], len(local & neighbours[j])
+                if idx < 0 or not near or same_length(duration, other_duration) is not False:
+                    continue
+                tight = len(close & neighbours[j]) + len(local & close_words[j])
+                score, _ = overlap_share(local, facts.sentence_norms[idx])
+                key = (len(close & close_words[j]), tight, near, score)
+                if key > best_key:
+                    best, best_key, best_other, best_k, best_length = idx, key, other, -1, other_duration
         # The source figure that best matches the answer's in context must measure the same
         # quantity; when it does not, the answer's figure is unsupported, not contradicted (a
         # weaker match further away would only be a guess).
-        both_durations = duration is not None and best_k >= 0 and facts.durations[best_k] is not None
+        both_durations = duration is not None and best_length is not None
+        if both_durations:  # compared by length: "up to 90 minutes" bounds "two hours" as 7,200 seconds
+            m, best_other = m._replace(value=duration.length), best_other._replace(value=best_length.length)  # type: ignore[union-attr]
         if (
             best >= 0 and best_key[3] >= self.contradiction_overlap and best_other is not None
-            and same_quantity(m, best_other, unit, facts.units[best_k], rate, hedged, source_text, both_durations)
+            and same_quantity(m, best_other, unit, facts.units[best_k] if best_k >= 0 else "", rate, hedged, source_text,
+                              both_durations)
         ):
             ev = self._evidence(analysis, facts, best, "contradicts", best_key[3])
             said, given = m.text, best_other.text
             if both_durations:  # "the sources give '24个月' where the answer says '三年'"
-                said, given = duration.text, facts.durations[best_k].text  # type: ignore[union-attr]
+                said, given = duration.text, best_length.text  # type: ignore[union-attr]
             return Span(
                 start=m.start,
                 end=m.end,

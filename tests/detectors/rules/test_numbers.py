@@ -579,7 +579,10 @@ def test_the_model_layer_keeps_its_marks_off_a_figure_given_in_other_words(
 def test_a_spelled_duration_in_the_source_gives_the_answer_its_minutes() -> None:
     source = "The drone flies for up to an hour and a half."
     assert labelled(run("The drone flies for up to 90 minutes.", source)) == []
-    assert labelled(run("The drone flies for up to 80 minutes.", source)) == [("80", "baseless")]
+    changed = run("The drone flies for up to 80 minutes.", source)
+    assert labelled(changed) == [("80", "contradiction")]  # a length the source gives otherwise
+    assert "'an hour and a half'" in changed.spans[0].reason and "'80 minutes'" in changed.spans[0].reason
+    assert changed.spans[0].evidence[0].text == source
     assert labelled(run("Le drone vole une demi-heure.", "Le drone vole 30 minutes.", language="fr")) == []
     assert labelled(run("Die Drohne fliegt eine halbe Stunde.", "Die Drohne fliegt 30 Minuten.", language="de")) == []
 
@@ -591,3 +594,24 @@ def test_a_price_is_not_read_as_a_rounding_of_a_count_of_days() -> None:
     assert "2.50 EUR" in f.spans[0].reason
     assert labelled(run("The fee is 2.50 EUR.", source)) == []
     assert labelled(run("Refunds take 3 to 5 business days.", source)) == []
+
+
+@pytest.mark.parametrize(("language", "source", "answer", "figure"), [
+    ("en", "The flight lasts an hour and a half.", "The flight lasts 80 minutes.", "80"),
+    ("en", "The battery lasts half an hour.", "The battery lasts 45 minutes.", "45"),
+    ("de", "Der Flug dauert anderthalb Stunden.", "Der Flug dauert 80 Minuten.", "80"),
+    ("de", "Der Akku hält eine halbe Stunde.", "Der Akku hält 45 Minuten.", "45"),
+    ("fr", "Le vol dure une heure et demie.", "Le vol dure 80 minutes.", "80"),
+    ("zh-Hans", "电池可以使用半小时。", "电池可以使用45分钟。", "45"),
+    ("zh-Hant", "電池可以使用半年。", "電池可以使用8個月。", "8"),
+])
+def test_a_length_the_source_writes_without_a_figure_contradicts_another(
+    language: str, source: str, answer: str, figure: str,
+) -> None:
+    assert labelled(run(answer, source, language=language)) == [(figure, "contradiction")]
+
+
+def test_a_length_without_a_figure_in_another_context_contradicts_nothing() -> None:
+    source = "The meeting lasts an hour and a half. Tickets are sold online."
+    assert labelled(run("Tickets cost 80 dollars.", source)) == [("80 dollars", "baseless")]
+    assert labelled(run("The flight lasts 80 minutes.", source)) == [("80", "baseless")]
