@@ -50,12 +50,14 @@ from hallucheck.detectors.rules.figure_match import (
     words_around,
     year_or_count,
 )
-from hallucheck.detectors.rules.source_figures import SourceFacts, group_by_sentence, source_facts
+from hallucheck.detectors.rules.source_figures import SourceFacts, group_by_sentence, sentence_of, source_facts
+from hallucheck.detectors.rules.weekday_ranges import answer_weekdays, source_weekdays
 from hallucheck.text import Segment
 from hallucheck.text.durations import Duration, same_length
 from hallucheck.text.entities import EntityMention, entity_words, find_entities, name_words, transliteration_supported, word_supported
 from hallucheck.text.language import detect_language, is_cjk_char
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
+from hallucheck.text.weekdays import WeekdaySpan, find_weekdays, same_days
 from hallucheck.types import Coverage, Evidence, Finding, Role, Span
 
 __all__ = [
@@ -83,6 +85,12 @@ _KIND_NAMES = {
 def _question_numbers(question: str, language: str) -> tuple[NumberMention, ...]:
     """Figures of a question (cached: RAG logs ask the same question of many answers)."""
     return tuple(find_numbers(question, language))
+
+
+@lru_cache(maxsize=1024)
+def _question_weekdays(question: str) -> tuple[WeekdaySpan, ...]:
+    """Weekday ranges of a question (what the user said is given)."""
+    return tuple(w for w in find_weekdays(question) if not w.single)
 
 
 @lru_cache(maxsize=1024)
@@ -253,10 +261,25 @@ class NumbersDetector(BaseDetector):
                     number_spans.append(span)
                     contradicted += 1
 
+        judged: list[tuple[int, int]] = []  # weekday ranges compared with the sources' (no names in them)
+        if stopped_at is None:
+            q_weekdays = _question_weekdays(case.question) if case.question else ()
+            for w, si in zip(ranges := answer_weekdays(analysis), sentence_of(ranges, sentences), strict=True):
+                if si < 0:
+                    continue
+                if any(same_days(w, q) for q in q_weekdays) or source_weekdays(analysis.source).gives(w):
+                    judged.append((w.start, w.end))
+                    continue
+                weekday_span = self._judge_weekdays(analysis, facts, w, si)
+                if weekday_span is not None:
+                    judged.append((w.start, w.end))
+                    number_spans.append(weekday_span)
+                    contradicted += 1
+
         spans.extend(number_spans)
         n_entities = unsupported_entities = 0
         if self.entities:
-            taken = [(m.start, m.end) for m in mentions]
+            taken = [(m.start, m.end) for m in mentions] + judged
             q_words = _question_words(case.question) if case.question else frozenset()
             for ent in find_entities(answer, lang, sentences):
                 if any(not (ent.end <= a or ent.start >= b) for a, b in taken):
@@ -397,6 +420,42 @@ class NumbersDetector(BaseDetector):
             reason=f"the {what} {m.text!r} does not occur in the sources",
             evidence=evidence,
             kind="unsupported_figure",
+        )
+
+    def _judge_weekdays(self, analysis: CaseAnalysis, facts: SourceFacts, w: WeekdaySpan, si: int) -> Span | None:
+        """A contradiction when a source range about the same thing states other days ("Monday to
+        Friday" where the answer says "Monday to Saturday"), else None: days no source range
+        states are left to the other detectors."""
+        given = source_weekdays(analysis.source)
+        if not given.ranges:
+            return None
+        local = self._local(analysis, si, w.start, w.end)
+        close = self._around(analysis, si, w.start, w.end, 1)
+        neighbours, close_words = given.context
+        best, best_key = -1, (0, 0, 0, 0.0)
+        for j, idx in enumerate(given.sentence):
+            near = len(local & neighbours[j])
+            if idx < 0 or not near:
+                continue
+            tight = len(close & neighbours[j]) + len(local & close_words[j])
+            score, _ = overlap_share(local, facts.sentence_norms[idx])
+            key = (len(close & close_words[j]), tight, near, score)
+            if key > best_key:
+                best, best_key = j, key
+        if best < 0 or best_key[3] < self.contradiction_overlap:
+            return None
+        other = given.ranges[best]
+        ev = self._evidence(analysis, facts, given.sentence[best], "contradicts", best_key[3])
+        return Span(
+            start=w.start,
+            end=w.end,
+            text=w.text,
+            label="contradiction",
+            score=self.contradiction_score,
+            detector=self.name,
+            reason=f"the sources give {other.text!r} where the answer says {w.text!r}",
+            evidence=[ev],
+            kind="contradicted_figure",
         )
 
     def _transliterated(self, analysis: CaseAnalysis, facts: SourceFacts, ent: EntityMention) -> Span | None:

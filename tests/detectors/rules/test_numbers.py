@@ -615,3 +615,65 @@ def test_a_length_without_a_figure_in_another_context_contradicts_nothing() -> N
     source = "The meeting lasts an hour and a half. Tickets are sold online."
     assert labelled(run("Tickets cost 80 dollars.", source)) == [("80 dollars", "baseless")]
     assert labelled(run("The flight lasts 80 minutes.", source)) == [("80", "baseless")]
+
+
+WEEKDAYS = [
+    # (language, source, faithful answers, changed answer, the changed range)
+    ("en", "The shop is open Monday to Friday.",
+     ["The shop is open on weekdays.", "The shop is open Mon–Fri.", "The shop is open weekdays.",
+      "The shop is open Monday through Friday.", "The shop is open every weekday."],
+     "The shop is open Monday to Saturday.", "Monday to Saturday"),
+    ("en", "The shop is open on weekdays.", ["The shop is open Monday to Friday.", "The shop is open Mon-Fri."],
+     "The shop is open Mon–Sat.", "Mon–Sat"),
+    ("de", "Der Laden ist Montag bis Freitag geöffnet.",
+     ["Der Laden ist werktags geöffnet.", "Der Laden ist Mo–Fr geöffnet.", "Der Laden ist wochentags geöffnet."],
+     "Der Laden ist Montag bis Samstag geöffnet.", "Montag bis Samstag"),
+    ("de", "Der Laden ist werktags geöffnet.", ["Der Laden ist Montag bis Freitag geöffnet."],
+     "Der Laden ist Dienstag bis Freitag geöffnet.", "Dienstag bis Freitag"),
+    ("fr", "Le magasin est ouvert du lundi au vendredi.",
+     ["Le magasin est ouvert en semaine.", "Le magasin est ouvert lun.-ven.", "Le magasin est ouvert de lundi à vendredi."],
+     "Le magasin est ouvert du lundi au samedi.", "lundi au samedi"),
+    ("zh-Hans", "商店周一至周五营业。", ["商店工作日营业。", "商店星期一到星期五营业。", "商店周一到周五营业。"],
+     "商店周一至周六营业。", "周一至周六"),
+    ("zh-Hant", "商店週一至週五營業。", ["商店工作日營業。", "商店星期一到星期五營業。", "商店禮拜一到禮拜五營業。"],
+     "商店週一至週六營業。", "週一至週六"),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "faithful", "changed", "days"), WEEKDAYS)
+def test_a_weekday_range_in_other_words_is_given_and_a_changed_one_contradicted(
+    language: str, source: str, faithful: list[str], changed: str, days: str,
+) -> None:
+    for answer in faithful:
+        assert labelled(run(answer, source, language=language)) == [], answer
+    f = run(changed, source, language=language)
+    assert labelled(f) == [(days, "contradiction")]
+    assert f.spans[0].evidence[0].text == source and f.features["contradicted_numbers"] == 1.0
+
+
+def test_days_one_source_sentence_names_together_give_their_range() -> None:
+    source = "We are open Monday to Friday from 9 am to 5 pm and on Saturday from 10 am to 2 pm."
+    assert labelled(run("We are open Monday to Saturday.", source)) == []
+    # a weekday range no source range states is left alone (a contradiction needs one)
+    assert labelled(run("The museum is open Tuesday to Sunday.", "The museum opened in 1990.")) == []
+    # a range about something else contradicts nothing
+    assert labelled(run("Deliveries arrive Monday to Saturday.", "The shop is open Monday to Friday. Deliveries are free.")) == []
+
+
+def test_a_weekday_range_the_question_gives_is_given() -> None:
+    f = run("Yes, it is open Monday to Saturday.", "The shop is open Monday to Friday.",
+            question="Is the shop open Monday to Saturday?")
+    assert labelled(f) == []
+
+
+@pytest.mark.parametrize(("language", "source", "faithful", "changed", "days"), WEEKDAYS)
+def test_the_model_layer_keeps_its_marks_off_a_weekday_range_in_other_words(
+    language: str, source: str, faithful: list[str], changed: str, days: str,
+) -> None:
+    from hallucheck.detectors.rules.numbers import figures_in_other_forms
+
+    for answer in faithful:
+        an = CaseAnalysis(Case(contexts=[source], answer=answer, language=language))
+        kept_off = [answer[a:b] for a, b in figures_in_other_forms(an)]
+        assert len(kept_off) == 1 and kept_off[0] in answer and kept_off[0] not in source, answer
+    assert figures_in_other_forms(CaseAnalysis(Case(contexts=[source], answer=changed, language=language))) == []
