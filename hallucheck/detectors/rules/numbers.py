@@ -7,6 +7,8 @@ and looked up among the sources' figures; one the sources do not give is ``basel
 best-matching source sentence talks about the same thing with a different figure, which makes it
 a ``contradiction`` ("coûte 89€" against "coûte 99€"). Names (:mod:`hallucheck.text.entities`)
 absent from the sources are ``baseless``. Figures and names in the question count as given.
+Weekday ranges (:mod:`hallucheck.detectors.rules.weekday_ranges`) are compared as sets of days:
+"weekdays" restates "Monday to Friday", "Monday to Saturday" contradicts it.
 
 Source-side parsing is cached on the shared SourceAnalysis, because RAG logs repeat sources.
 """
