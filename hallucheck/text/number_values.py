@@ -41,6 +41,7 @@ class NumberMention(NamedTuple):
     month: int | None = None
     day: int | None = None
     weak: bool = False
+    bound: bool = False  # an end of a range ("5" in "3 to 5 days"): a limit as written, not a rounded value
 
 
 # Digits of a whole number that a float still tells apart (2**63 has 19): a longer digit string (an
@@ -203,8 +204,9 @@ def same_value(a: NumberMention, b: NumberMention) -> bool:
     decimal) matches 3.47, 3 matches 3.4, 1.2 million matches 1,234,567, 1,200 matches 1,234
     (trailing zeros of an integer of 1000 or more mark it as rounded, at most to a tenth of its
     size); two plain integers (20 and 24), years, times and ordinals must be exact (a time written without am/pm, such as ``5:00``, matches
-    5 am and 5 pm). Dates match when every field both give agrees; phones when
-    their digits agree (ignoring leading zeros and a country code).
+    5 am and 5 pm). An amount or a percentage is no rounding of a bare whole number, nor a figure of
+    two decimals of a small whole number that ends a range (:func:`_may_round`). Dates match when
+    every field both give agrees; phones when their digits agree (ignoring leading zeros and a country code).
     """
     if a.kind == "phone" or b.kind == "phone":
         if a.kind != b.kind:
@@ -225,8 +227,30 @@ def same_value(a: NumberMention, b: NumberMention) -> bool:
         return False
     if a.kind == "time" and "12h" in (a.unit, b.unit):
         return (a.value - b.value) % 720 == 0
+    if a.value != b.value and not _may_round(a, b):
+        return False
     tol = max(a.precision, b.precision) / 2.0
     return abs(a.value - b.value) <= tol + 1e-9 * max(abs(a.value), abs(b.value), 1.0)
+
+
+_WITH_UNIT = frozenset({"money", "percent"})
+
+
+def _may_round(a: NumberMention, b: NumberMention) -> bool:
+    """Whether the coarser of two different values may be a rounding of the finer one at all.
+
+    Not when a figure with a currency or a percent sign meets a bare whole number written to the
+    unit: "4.90 EUR" is no rounding of the "5" of "3 to 5 business days", which counts something
+    else (a bare figure with a scale word, "3.5 million" for "$3.47 million", still is). Nor when
+    the coarser one is a small whole number at an end of a range and the finer one has two
+    decimals or more: "3 to 5" states its limits, and "4.90" is not one of them.
+    """
+    coarse, fine = (a, b) if a.precision >= b.precision else (b, a)
+    if coarse.precision > 1.0:
+        return True
+    if {a.kind, b.kind} & _WITH_UNIT and "number" in (a.kind, b.kind) and a.kind != b.kind:
+        return False
+    return not (coarse.bound and coarse.precision == 1.0 and 0.0 < fine.precision <= 0.01)
 
 
 # ---------------------------------------------------------------- scanning

@@ -68,14 +68,13 @@ def scan_numbers(text: str, language: str = "en") -> NumberScan:
     mentions, spelled, used = _scan(text, language)
     if used:
         return NumberScan(mentions, [])
-    skipped = set(map(id, spelled))
-    return NumberScan(mentions, [m for m in mentions if id(m) not in skipped])
+    return NumberScan(mentions, [m for m in mentions if m.start not in spelled])
 
 
-def _scan(text: str, language: str) -> tuple[list[NumberMention], list[NumberMention], bool]:
-    """The mentions, those found as spelled-out numbers, and whether the language was used."""
+def _scan(text: str, language: str) -> tuple[list[NumberMention], set[int], bool]:
+    """The mentions, the starts of those found as spelled-out numbers, and whether the language was used."""
     if not text:
-        return [], [], False
+        return [], set(), False
     reading = Reading(base_language(language))
     lt = lower_keep_offsets(text if text.isascii() else text.translate(FULLWIDTH))
     out: list[NumberMention] = []
@@ -96,8 +95,27 @@ def _scan(text: str, language: str) -> tuple[list[NumberMention], list[NumberMen
     first_spelled = len(out)
     if reading.lang != "zh":
         scan_spelled(lt, text, out, taken)
-    spelled = out[first_spelled:]
+    spelled = {m.start for m in out[first_spelled:]}
     if not lt.isascii() and _HAS_HAN.search(lt):
         scan_chinese(lt, text, out, taken)
     out.sort(key=lambda m: (m.start, m.end))
-    return out, spelled, reading.used
+    return _mark_bounds(lt, out), spelled, reading.used
+
+
+# Between the two ends of a range: "3 to 5", "3-5", "3 bis 5", "3 à 5", "3至5", "3到5", "3~5".
+_RANGE_BETWEEN = re.compile(r"\s*(?:[-‐‑–—~～]|to|through|bis|à|au|至|到)\s*")
+_RANGE_KINDS = frozenset({"number", "money", "percent"})
+
+
+def _mark_bounds(lt: str, out: list[NumberMention]) -> list[NumberMention]:
+    """``out`` with the two ends of each range marked ``bound`` ("3" and "5" of "3 to 5 days")."""
+    ends: set[int] = set()
+    for k in range(1, len(out)):
+        a, b = out[k - 1], out[k]
+        if a.kind in _RANGE_KINDS and b.kind in _RANGE_KINDS and a.end <= b.start:
+            gap = _RANGE_BETWEEN.fullmatch(lt, a.end, b.start)
+            if gap is not None:
+                ends.update((k - 1, k))
+    if not ends:
+        return out
+    return [m._replace(bound=True) if k in ends else m for k, m in enumerate(out)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hallucheck.text.durations import find_durations
-from hallucheck.text.numbers import find_numbers, parse_chinese_numeral, same_value, scan_numbers
+from hallucheck.text.numbers import NumberMention, find_numbers, parse_chinese_numeral, same_value, scan_numbers
 
 ONES = "1" * 310
 LONG = "7" * 49_990
@@ -65,3 +65,31 @@ def test_a_long_chinese_numeral_is_no_figure() -> None:
     assert parse_chinese_numeral("一" * 5000) is None
     assert parse_chinese_numeral("一亿" * 60) is None
     assert parse_chinese_numeral("三千五百万") == 35_000_000
+
+
+def _one(text: str, at: int = 0) -> NumberMention:
+    return find_numbers(text, "en")[at]
+
+
+def test_an_amount_is_no_rounding_of_a_bare_whole_number() -> None:
+    days = "Refunds take 3 to 5 business days."
+    assert not same_value(_one("The fee is 4.90 EUR."), _one(days, 1))
+    assert not same_value(_one("It costs $5.20."), _one("It takes 5 days."))
+    assert not same_value(_one("It rose 4.5%."), _one("It took 5 days."))
+    # the same value, or a bare figure with a scale word, still restates an amount
+    assert same_value(_one("It costs 5 EUR."), _one(days, 1))
+    assert same_value(_one("Revenue was 3.5 million."), _one("Revenue was $3.47 million."))
+    assert same_value(_one("It costs $2.9 million."), _one("It costs 2.9 million."))
+    # within one kind, rounding stays
+    assert same_value(_one("It costs $5."), _one("It costs $4.90."))
+    assert same_value(_one("It took 3.4 days."), _one("It took 3 days."))
+
+
+def test_two_decimals_are_no_rounding_of_a_small_whole_number_ending_a_range() -> None:
+    ranged = find_numbers("Shipping costs 3 to 5 EUR.", "en")
+    assert [m.bound for m in ranged] == [True, True]
+    assert not same_value(_one("Shipping costs 4.90 EUR."), ranged[1])
+    assert same_value(_one("Shipping costs 5 EUR."), ranged[1])
+    for text in ("3-5 Werktage", "3 bis 5 Tage", "de 3 à 5 jours", "3至5天", "3到5天", "3~5天"):
+        assert [m.bound for m in find_numbers(text, "de")] == [True, True], text
+    assert [m.bound for m in find_numbers("It costs 5 EUR for 3 days.", "en")] == [False, False]

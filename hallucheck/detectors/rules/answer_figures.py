@@ -57,21 +57,28 @@ def figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     times written another way ("5:30 PM" over "17:30") lie in a labelled hallucination (opening
     hours given for the wrong days), and keeping the marks off them cost 0.007 of span F1. A
     Chinese clock time the sources write as one too ("早上八点" over "上午8点") is listed: a reader of
-    characters cannot tell 八点 from 8点, and RAGTruth, in English, holds none."""
+    characters cannot tell 八点 from 8点, and RAGTruth, in English, holds none. Weekday ranges a
+    source range states in other words ("weekdays" over "Monday to Friday", "工作日" over
+    "周一至周五": :func:`~hallucheck.detectors.rules.weekday_ranges.weekdays_in_other_forms`) are
+    listed too."""
     return analysis.shared_result("figures_in_other_forms", lambda: _figures_in_other_forms(analysis))
 
 
 def _figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     if not analysis.answer.strip() or not analysis.source.text.strip():
         return []
+    from hallucheck.detectors.rules.weekday_ranges import weekdays_in_other_forms
+
+    weekdays = weekdays_in_other_forms(analysis)
     figures = answer_figures(analysis)
     mentions = [m for m in figures.found if not m.weak and m.kind != "phone" and (m.kind != "time" or _HAN.search(m.text))
                 and m.start not in figures.durations]
     if not mentions:
-        return []
+        return weekdays
     facts = source_facts(analysis.source)
-    return [(m.start, m.end) for m in mentions if m.text.lower() not in facts.written and facts.gives(m)
-            and (m.kind != "time" or _chinese_clock_given(m, facts))]
+    found = [(m.start, m.end) for m in mentions if m.text.lower() not in facts.written and facts.gives(m)
+             and (m.kind != "time" or _chinese_clock_given(m, facts))]
+    return sorted(found + weekdays) if weekdays else found
 
 
 def _chinese_clock_given(m: NumberMention, facts: SourceFacts) -> bool:

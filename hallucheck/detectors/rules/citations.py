@@ -42,8 +42,11 @@ def resolve_citation(cid: str, contexts: list[Source], known: dict[str, str]) ->
     hit = known.get(cid) or known.get(cid.lower())
     if hit is not None:
         return hit
-    if cid.isdigit():
-        n = int(cid)
+    # Only decimal digits make a number ("²" is a digit to ``str.isdigit`` but no number), and one
+    # longer than the count of contexts names none of them (``int`` of 5,000 digits even raises).
+    digits = cid.lstrip("0")
+    if cid.isdecimal() and len(digits) <= len(str(len(contexts))):
+        n = int(digits or "0")
         if 1 <= n <= len(contexts):
             return contexts[n - 1].id
     return None

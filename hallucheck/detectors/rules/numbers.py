@@ -7,6 +7,8 @@ and looked up among the sources' figures; one the sources do not give is ``basel
 best-matching source sentence talks about the same thing with a different figure, which makes it
 a ``contradiction`` ("coûte 89€" against "coûte 99€"). Names (:mod:`hallucheck.text.entities`)
 absent from the sources are ``baseless``. Figures and names in the question count as given.
+Weekday ranges (:mod:`hallucheck.detectors.rules.weekday_ranges`) are compared as sets of days:
+"weekdays" restates "Monday to Friday", "Monday to Saturday" contradicts it.
 
 Source-side parsing is cached on the shared SourceAnalysis, because RAG logs repeat sources.
 """
@@ -50,12 +52,14 @@ from hallucheck.detectors.rules.figure_match import (
     words_around,
     year_or_count,
 )
-from hallucheck.detectors.rules.source_figures import SourceFacts, group_by_sentence, source_facts
+from hallucheck.detectors.rules.source_figures import SourceFacts, group_by_sentence, sentence_of, source_facts
+from hallucheck.detectors.rules.weekday_ranges import answer_weekdays, source_weekdays
 from hallucheck.text import Segment
 from hallucheck.text.durations import Duration, same_length
 from hallucheck.text.entities import EntityMention, entity_words, find_entities, name_words, transliteration_supported, word_supported
 from hallucheck.text.language import detect_language, is_cjk_char
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
+from hallucheck.text.weekdays import WeekdaySpan, find_weekdays, same_days
 from hallucheck.types import Coverage, Evidence, Finding, Role, Span
 
 __all__ = [
@@ -83,6 +87,12 @@ _KIND_NAMES = {
 def _question_numbers(question: str, language: str) -> tuple[NumberMention, ...]:
     """Figures of a question (cached: RAG logs ask the same question of many answers)."""
     return tuple(find_numbers(question, language))
+
+
+@lru_cache(maxsize=1024)
+def _question_weekdays(question: str) -> tuple[WeekdaySpan, ...]:
+    """Weekday ranges of a question (what the user said is given)."""
+    return tuple(w for w in find_weekdays(question) if not w.single)
 
 
 @lru_cache(maxsize=1024)
@@ -253,10 +263,25 @@ class NumbersDetector(BaseDetector):
                     number_spans.append(span)
                     contradicted += 1
 
+        judged: list[tuple[int, int]] = []  # weekday ranges compared with the sources' (no names in them)
+        if stopped_at is None:
+            q_weekdays = _question_weekdays(case.question) if case.question else ()
+            for w, si in zip(ranges := answer_weekdays(analysis), sentence_of(ranges, sentences), strict=True):
+                if si < 0:
+                    continue
+                if any(same_days(w, q) for q in q_weekdays) or source_weekdays(analysis.source).gives(w):
+                    judged.append((w.start, w.end))
+                    continue
+                weekday_span = self._judge_weekdays(analysis, facts, w, si)
+                if weekday_span is not None:
+                    judged.append((w.start, w.end))
+                    number_spans.append(weekday_span)
+                    contradicted += 1
+
         spans.extend(number_spans)
         n_entities = unsupported_entities = 0
         if self.entities:
-            taken = [(m.start, m.end) for m in mentions]
+            taken = [(m.start, m.end) for m in mentions] + judged
             q_words = _question_words(case.question) if case.question else frozenset()
             for ent in find_entities(answer, lang, sentences):
                 if any(not (ent.end <= a or ent.start >= b) for a, b in taken):
@@ -345,18 +370,35 @@ class NumbersDetector(BaseDetector):
             key = (len(close & facts.close[k]), tight, near, score)
             if key > best_key:
                 best, best_key, best_other, best_k = idx, key, other, k
+        best_length = facts.durations[best_k] if duration is not None and best_k >= 0 else None
+        if duration is not None and facts.figureless:
+            # a length the source writes with no figure ("an hour and a half" where the answer
+            # says "80 minutes"), read like a source figure
+            where, neighbours, close_words = facts.figureless_context
+            for j, (other, other_duration) in enumerate(facts.figureless):
+                idx, near = where[j], len(local & neighbours[j])
+                if idx < 0 or not near or same_length(duration, other_duration) is not False:
+                    continue
+                tight = len(close & neighbours[j]) + len(local & close_words[j])
+                score, _ = overlap_share(local, facts.sentence_norms[idx])
+                key = (len(close & close_words[j]), tight, near, score)
+                if key > best_key:
+                    best, best_key, best_other, best_k, best_length = idx, key, other, -1, other_duration
         # The source figure that best matches the answer's in context must measure the same
         # quantity; when it does not, the answer's figure is unsupported, not contradicted (a
         # weaker match further away would only be a guess).
-        both_durations = duration is not None and best_k >= 0 and facts.durations[best_k] is not None
+        both_durations = duration is not None and best_length is not None
+        if both_durations:  # compared by length: "up to 90 minutes" bounds "two hours" as 7,200 seconds
+            m, best_other = m._replace(value=duration.length), best_other._replace(value=best_length.length)  # type: ignore[union-attr]
         if (
             best >= 0 and best_key[3] >= self.contradiction_overlap and best_other is not None
-            and same_quantity(m, best_other, unit, facts.units[best_k], rate, hedged, source_text, both_durations)
+            and same_quantity(m, best_other, unit, facts.units[best_k] if best_k >= 0 else "", rate, hedged, source_text,
+                              both_durations)
         ):
             ev = self._evidence(analysis, facts, best, "contradicts", best_key[3])
             said, given = m.text, best_other.text
             if both_durations:  # "the sources give '24个月' where the answer says '三年'"
-                said, given = duration.text, facts.durations[best_k].text  # type: ignore[union-attr]
+                said, given = duration.text, best_length.text  # type: ignore[union-attr]
             return Span(
                 start=m.start,
                 end=m.end,
@@ -380,6 +422,42 @@ class NumbersDetector(BaseDetector):
             reason=f"the {what} {m.text!r} does not occur in the sources",
             evidence=evidence,
             kind="unsupported_figure",
+        )
+
+    def _judge_weekdays(self, analysis: CaseAnalysis, facts: SourceFacts, w: WeekdaySpan, si: int) -> Span | None:
+        """A contradiction when a source range about the same thing states other days ("Monday to
+        Friday" where the answer says "Monday to Saturday"), else None: days no source range
+        states are left to the other detectors."""
+        given = source_weekdays(analysis.source)
+        if not given.ranges:
+            return None
+        local = self._local(analysis, si, w.start, w.end)
+        close = self._around(analysis, si, w.start, w.end, 1)
+        neighbours, close_words = given.context
+        best, best_key = -1, (0, 0, 0, 0.0)
+        for j, idx in enumerate(given.sentence):
+            near = len(local & neighbours[j])
+            if idx < 0 or not near:
+                continue
+            tight = len(close & neighbours[j]) + len(local & close_words[j])
+            score, _ = overlap_share(local, facts.sentence_norms[idx])
+            key = (len(close & close_words[j]), tight, near, score)
+            if key > best_key:
+                best, best_key = j, key
+        if best < 0 or best_key[3] < self.contradiction_overlap:
+            return None
+        other = given.ranges[best]
+        ev = self._evidence(analysis, facts, given.sentence[best], "contradicts", best_key[3])
+        return Span(
+            start=w.start,
+            end=w.end,
+            text=w.text,
+            label="contradiction",
+            score=self.contradiction_score,
+            detector=self.name,
+            reason=f"the sources give {other.text!r} where the answer says {w.text!r}",
+            evidence=[ev],
+            kind="contradicted_figure",
         )
 
     def _transliterated(self, analysis: CaseAnalysis, facts: SourceFacts, ent: EntityMention) -> Span | None:

@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Sequence
 from functools import cached_property
 from itertools import compress
-from typing import Any
+from typing import Any, Protocol
 
 from hallucheck.analysis import SourceAnalysis, string_set
 from hallucheck.text import Segment
@@ -23,11 +23,13 @@ from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, sam
 __all__ = [
     "DOUBLE_WORDS",
     "HALF_WORDS",
+    "Located",
     "SourceFacts",
     "group_by_sentence",
     "meta_word",
     "plain_figure",
     "restated_by",
+    "sentence_of",
     "source_facts",
 ]
 
@@ -50,6 +52,16 @@ def meta_word(text: str, end: int) -> str | None:
     word = mt.group().strip().lower()
     return word[:-1] if word.endswith("s") else word
 
+
+
+class Located(Protocol):
+    """Something found in a text at ``[start, end)``: a figure, a weekday range."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
 
 
 class _ValueIndex:
@@ -181,12 +193,26 @@ class SourceFacts:
         return out
 
     @cached_property
-    def halves(self) -> list[Duration]:
+    def figureless(self) -> list[tuple[NumberMention, Duration]]:
         """Lengths of time the source writes without a figure: Chinese halves of a unit ("半年")
-        and spelled ones ("an hour and a half", "une demi-heure")."""
+        and spelled ones ("an hour and a half", "une demi-heure"), each with the weak mention
+        that stands for its figure, in text order."""
         text = self.source.text
-        return [*(d for _, d in half_durations(text)), *(d for _, d in spelled_durations(text))] if "半" in text \
-            else [d for _, d in spelled_durations(text)]
+        found = [*half_durations(text), *spelled_durations(text)] if "半" in text else spelled_durations(text)
+        return sorted(found, key=lambda pair: pair[0].start)
+
+    @property
+    def halves(self) -> list[Duration]:
+        """The lengths of :attr:`figureless`."""
+        return [d for _, d in self.figureless]
+
+    @cached_property
+    def figureless_context(self) -> tuple[list[int], list[frozenset[str]], list[frozenset[str]]]:
+        """The sentence of each of :attr:`figureless` (-1 when none), the content lemmas near it
+        and the one right before and after it: what it measures, read as for a figure."""
+        where = sentence_of([m for m, _ in self.figureless], self.sentences)
+        neighbours, close, _ = self.words_near([m for m, _ in self.figureless], where)
+        return where, neighbours, close
 
     @cached_property
     def _lengths(self) -> tuple[list[Duration], frozenset[tuple[str, float]], list[Duration], frozenset[int]]:
@@ -251,9 +277,7 @@ class SourceFacts:
     @cached_property
     def mention_sentence(self) -> list[int]:
         """The sentence index of each figure (-1 when none)."""
-        by_sentence = group_by_sentence(self.mentions, self.sentences)
-        where = {id(m): i for i, group in enumerate(by_sentence) for m in group}
-        return [where.get(id(m), -1) for m in self.mentions]
+        return sentence_of(self.mentions, self.sentences)
 
     @cached_property
     def _around(self) -> tuple[list[frozenset[str]], list[frozenset[str]], list[tuple[str, str]]]:
@@ -263,6 +287,13 @@ class SourceFacts:
         in a list of short lines ("100+ years : Acid free paper with ink" / "100 years : Optical
         storage") it would make a figure look like the one of the line before.
         """
+        return self.words_near(self.mentions, self.mention_sentence)
+
+    def words_near(
+        self, mentions: Sequence[Located], in_sentence: Sequence[int],
+    ) -> tuple[list[frozenset[str]], list[frozenset[str]], list[tuple[str, str]]]:
+        """For each of ``mentions`` (in ``in_sentence`` its sentence): the content lemmas within
+        ``_NEIGHBOURS`` of it in its sentence, the one right before and after it, and those two as a pair."""
         cols = self.source.columns
         starts = list(compress(cols.starts, cols.facts))  # content words, numbers left out
         norms = list(compress(cols.norms, cols.facts))
@@ -270,7 +301,7 @@ class SourceFacts:
         neighbours: list[frozenset[str]] = []
         close: list[frozenset[str]] = []
         sides: list[tuple[str, str]] = []
-        for m, si in zip(self.mentions, self.mention_sentence, strict=True):
+        for m, si in zip(mentions, in_sentence, strict=True):
             lo, hi = 0, len(starts)
             if si >= 0:
                 lo, hi = bisect_left(starts, sentences[si].start), bisect_left(starts, sentences[si].end)
@@ -322,7 +353,7 @@ class SourceFacts:
 
 
 
-def group_by_sentence(items: list[Any], sentences: list[Segment]) -> list[list[Any]]:
+def group_by_sentence(items: Sequence[Any], sentences: list[Segment]) -> list[list[Any]]:
     """Items with ``start`` offsets grouped by the sentence they fall in (both sorted)."""
     out: list[list[Any]] = [[] for _ in sentences]
     if not sentences:
@@ -334,6 +365,13 @@ def group_by_sentence(items: list[Any], sentences: list[Segment]) -> list[list[A
         if sentences[i].start <= it.start < sentences[i].end:
             out[i].append(it)
     return out
+
+
+def sentence_of(mentions: Sequence[Located], sentences: list[Segment]) -> list[int]:
+    """The sentence index of each of ``mentions`` (sorted; -1 when none)."""
+    by_sentence = group_by_sentence(mentions, sentences)
+    where = {id(m): i for i, group in enumerate(by_sentence) for m in group}
+    return [where.get(id(m), -1) for m in mentions]
 
 
 def source_facts(source: SourceAnalysis) -> SourceFacts:

@@ -579,6 +579,103 @@ def test_the_model_layer_keeps_its_marks_off_a_figure_given_in_other_words(
 def test_a_spelled_duration_in_the_source_gives_the_answer_its_minutes() -> None:
     source = "The drone flies for up to an hour and a half."
     assert labelled(run("The drone flies for up to 90 minutes.", source)) == []
-    assert labelled(run("The drone flies for up to 80 minutes.", source)) == [("80", "baseless")]
+    changed = run("The drone flies for up to 80 minutes.", source)
+    assert labelled(changed) == [("80", "contradiction")]  # a length the source gives otherwise
+    assert "'an hour and a half'" in changed.spans[0].reason and "'80 minutes'" in changed.spans[0].reason
+    assert changed.spans[0].evidence[0].text == source
     assert labelled(run("Le drone vole une demi-heure.", "Le drone vole 30 minutes.", language="fr")) == []
     assert labelled(run("Die Drohne fliegt eine halbe Stunde.", "Die Drohne fliegt 30 Minuten.", language="de")) == []
+
+
+def test_a_price_is_not_read_as_a_rounding_of_a_count_of_days() -> None:
+    source = "Refunds take 3 to 5 business days. The fee is 2.50 EUR."
+    f = run("The fee is 4.90 EUR.", source)
+    assert labelled(f) == [("4.90 EUR", "contradiction")]
+    assert "2.50 EUR" in f.spans[0].reason
+    assert labelled(run("The fee is 2.50 EUR.", source)) == []
+    assert labelled(run("Refunds take 3 to 5 business days.", source)) == []
+
+
+@pytest.mark.parametrize(("language", "source", "answer", "figure"), [
+    ("en", "The flight lasts an hour and a half.", "The flight lasts 80 minutes.", "80"),
+    ("en", "The battery lasts half an hour.", "The battery lasts 45 minutes.", "45"),
+    ("de", "Der Flug dauert anderthalb Stunden.", "Der Flug dauert 80 Minuten.", "80"),
+    ("de", "Der Akku hält eine halbe Stunde.", "Der Akku hält 45 Minuten.", "45"),
+    ("fr", "Le vol dure une heure et demie.", "Le vol dure 80 minutes.", "80"),
+    ("zh-Hans", "电池可以使用半小时。", "电池可以使用45分钟。", "45"),
+    ("zh-Hant", "電池可以使用半年。", "電池可以使用8個月。", "8"),
+])
+def test_a_length_the_source_writes_without_a_figure_contradicts_another(
+    language: str, source: str, answer: str, figure: str,
+) -> None:
+    assert labelled(run(answer, source, language=language)) == [(figure, "contradiction")]
+
+
+def test_a_length_without_a_figure_in_another_context_contradicts_nothing() -> None:
+    source = "The meeting lasts an hour and a half. Tickets are sold online."
+    assert labelled(run("Tickets cost 80 dollars.", source)) == [("80 dollars", "baseless")]
+    assert labelled(run("The flight lasts 80 minutes.", source)) == [("80", "baseless")]
+
+
+WEEKDAYS = [
+    # (language, source, faithful answers, changed answer, the changed range)
+    ("en", "The shop is open Monday to Friday.",
+     ["The shop is open on weekdays.", "The shop is open Mon–Fri.", "The shop is open weekdays.",
+      "The shop is open Monday through Friday.", "The shop is open every weekday."],
+     "The shop is open Monday to Saturday.", "Monday to Saturday"),
+    ("en", "The shop is open on weekdays.", ["The shop is open Monday to Friday.", "The shop is open Mon-Fri."],
+     "The shop is open Mon–Sat.", "Mon–Sat"),
+    ("de", "Der Laden ist Montag bis Freitag geöffnet.",
+     ["Der Laden ist werktags geöffnet.", "Der Laden ist Mo–Fr geöffnet.", "Der Laden ist wochentags geöffnet."],
+     "Der Laden ist Montag bis Samstag geöffnet.", "Montag bis Samstag"),
+    ("de", "Der Laden ist werktags geöffnet.", ["Der Laden ist Montag bis Freitag geöffnet."],
+     "Der Laden ist Dienstag bis Freitag geöffnet.", "Dienstag bis Freitag"),
+    ("fr", "Le magasin est ouvert du lundi au vendredi.",
+     ["Le magasin est ouvert en semaine.", "Le magasin est ouvert lun.-ven.", "Le magasin est ouvert de lundi à vendredi."],
+     "Le magasin est ouvert du lundi au samedi.", "lundi au samedi"),
+    ("zh-Hans", "商店周一至周五营业。", ["商店工作日营业。", "商店星期一到星期五营业。", "商店周一到周五营业。"],
+     "商店周一至周六营业。", "周一至周六"),
+    ("zh-Hant", "商店週一至週五營業。", ["商店工作日營業。", "商店星期一到星期五營業。", "商店禮拜一到禮拜五營業。"],
+     "商店週一至週六營業。", "週一至週六"),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "faithful", "changed", "days"), WEEKDAYS)
+def test_a_weekday_range_in_other_words_is_given_and_a_changed_one_contradicted(
+    language: str, source: str, faithful: list[str], changed: str, days: str,
+) -> None:
+    for answer in faithful:
+        assert labelled(run(answer, source, language=language)) == [], answer
+    f = run(changed, source, language=language)
+    assert labelled(f) == [(days, "contradiction")]
+    assert f.spans[0].evidence[0].text == source and f.features["contradicted_numbers"] == 1.0
+
+
+def test_days_one_source_sentence_names_together_give_their_range() -> None:
+    source = "We are open Monday to Friday from 9 am to 5 pm and on Saturday from 10 am to 2 pm."
+    assert labelled(run("We are open Monday to Saturday.", source)) == []
+    # a weekday range no source range states is no contradiction (its day names are checked as names)
+    assert labelled(run("The museum is open Tuesday to Sunday.", "The museum opened in 1990.")) == [
+        ("Tuesday", "baseless"), ("Sunday", "baseless")]
+    # a range about something else contradicts nothing
+    assert labelled(run("Deliveries arrive Monday to Saturday.", "The shop is open Monday to Friday. Deliveries are free.")) == [
+        ("Saturday", "baseless")]
+
+
+def test_a_weekday_range_the_question_gives_is_given() -> None:
+    f = run("Yes, it is open Monday to Saturday.", "The shop is open Monday to Friday.",
+            question="Is the shop open Monday to Saturday?")
+    assert labelled(f) == []
+
+
+@pytest.mark.parametrize(("language", "source", "faithful", "changed", "days"), WEEKDAYS)
+def test_the_model_layer_keeps_its_marks_off_a_weekday_range_in_other_words(
+    language: str, source: str, faithful: list[str], changed: str, days: str,
+) -> None:
+    from hallucheck.detectors.rules.numbers import figures_in_other_forms
+
+    for answer in faithful:
+        an = CaseAnalysis(Case(contexts=[source], answer=answer, language=language))
+        kept_off = [answer[a:b] for a, b in figures_in_other_forms(an)]
+        assert len(kept_off) == 1 and kept_off[0] in answer and kept_off[0] not in source, answer
+    assert figures_in_other_forms(CaseAnalysis(Case(contexts=[source], answer=changed, language=language))) == []
