@@ -20,7 +20,8 @@ def config_split(data_format: str, split: str | None) -> str:
 
 
 def _fmt(x: Any) -> str:
-    return "—" if x is None else f"{x:.3f}"
+    """A score, or "n/a" where the data cannot define it (no span labels, one class only)."""
+    return "n/a" if x is None else f"{x:.3f}"
 
 
 def print_summary(console: Any, result: Any, title: str = "") -> None:
