@@ -54,18 +54,12 @@ def calibrate_command(
     HALLUCHECK_POLICY, or Checker(policy="POLICY.json"). Useful from about 100 labelled answers.
     """
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
     from rich.table import Table
 
     from hallucheck.analysis import CaseAnalysis
     from hallucheck.checker import Checker
     from hallucheck.cli.options import check_policy
+    from hallucheck.cli.progress import progress_bar
     from hallucheck.errors import InputError
     from hallucheck.eval.datasets import FORMATS, load_dataset, sniff_format
     from hallucheck.policies.learned import LearnedPolicy
@@ -94,8 +88,7 @@ def calibrate_command(
         raise InputError(f"calibrate refits a learned policy; {policy!r} is the {checker.policy.name} policy")
     err = Console(stderr=True)
     samples: list[Sample] = []
-    with Progress(TextColumn("[bold]checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True, disable=quiet) as progress:
+    with progress_bar(err, "checking", quiet) as progress:
         bar = progress.add_task("calibrate", total=limit)
         for ex in load_dataset(data, data_format, split=split, limit=limit, tasks=task_set):
             report = checker.check(ex.case)
