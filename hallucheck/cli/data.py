@@ -78,6 +78,7 @@ def synth_command(
         True, "--antonym/--no-antonym",
         help="Write the antonym cases, one a section (--no-antonym: the files made before this kind existed).",
     ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Labelled QA and summary cases from your own documents, split train/calib/dev by section.
 
@@ -86,6 +87,9 @@ def synth_command(
     """
     import sys
 
+    from rich.console import Console
+
+    from hallucheck.cli.progress import progress_bar
     from hallucheck.errors import InputError
     from hallucheck.synth.cases import SynthOptions, default_partner, make_cases
     from hallucheck.synth.corpus import LANGUAGES, read_corpus
@@ -115,7 +119,10 @@ def synth_command(
             f"dev parts need at least {MIN_SECTIONS} (each heading starts a section): add documents or headings"
         )
     partners = read_corpus(source_dir, partner_lang) if partner_lang else []
-    counts = _write(make_cases(sections, SynthOptions(seed=seed, paraphrase=paraphrase, antonym=antonym), partners), out)
+    options = SynthOptions(seed=seed, paraphrase=paraphrase, antonym=antonym)
+    with progress_bar(Console(stderr=True), "sections", quiet) as progress:
+        bar = progress.add_task("synth", total=len(sections))
+        counts = _write(make_cases(sections, options, partners, on_section=lambda n: progress.update(bar, completed=n)), out)
     sys.stderr.write(_summary(counts, out) + "\n")
 
 

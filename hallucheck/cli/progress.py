@@ -1,4 +1,5 @@
-"""The progress bar of long commands (eval, calibrate): done / total, rate and time left.
+"""The progress bar of long commands (eval, calibrate, data synth, detect --batch): done / total,
+rate and time left.
 
 It draws on stderr only when stderr is a terminal; piped or redirected, it prints nothing, so
 logs and files that capture a run hold only its results.
@@ -6,9 +7,26 @@ logs and files that capture a run hold only its results.
 
 from __future__ import annotations
 
+import zlib
+from pathlib import Path
 from typing import Any
 
-__all__ = ["progress_bar"]
+__all__ = ["count_lines", "progress_bar"]
+
+
+def count_lines(path: str | Path) -> int | None:
+    """The non-blank lines of a JSON Lines file (``.gz`` read through), the total a bar shows;
+    None for stdin or a file that cannot be read to the end (reading it properly says why)."""
+    from hallucheck.errors import InputError
+    from hallucheck.jsonio import open_binary
+
+    if str(path) == "-":
+        return None
+    try:
+        with open_binary(path) as stream:
+            return sum(1 for raw in stream if raw.strip())
+    except (InputError, OSError, EOFError, zlib.error):
+        return None
 
 
 def progress_bar(console: Any, label: str, quiet: bool = False) -> Any:

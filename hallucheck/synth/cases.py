@@ -27,7 +27,7 @@ which other files are in the folder.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -584,15 +584,19 @@ def make_cases(
     sections: Sequence[Section],
     options: SynthOptions | None = None,
     partners: Sequence[Section] = (),
+    on_section: Callable[[int], None] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The labelled cases of ``sections`` (one language); ``partners`` are the same sections in the
     language of the cross-lingual sources (matched by key; none: no cross-lingual cases). Each
     section's part is :func:`hallucheck.synth.parts.assign_parts`' (every part has a section when
-    there are three or more)."""
+    there are three or more). ``on_section`` is told how many sections are done after each one
+    (a progress bar's count)."""
     options = options or SynthOptions()
     parts = assign_parts(sec.key for sec in sections)
     pools = _pools(sections, parts)
     partner_pools = _pools(partners, parts)
     by_key = {p.key: p for p in partners}
-    for sec in sorted(sections, key=lambda s: s.key):
+    for done, sec in enumerate(sorted(sections, key=lambda s: s.key), start=1):
         yield from _SectionWriter(sec, parts[sec.key], options, pools, by_key.get(sec.key), partner_pools).cases()
+        if on_section is not None:
+            on_section(done)
