@@ -48,6 +48,14 @@ def test_every_language_has_an_example(demo_reports: dict[str, dict[str, Any]]) 
     assert set(demo_reports) == set(EXAMPLES)
 
 
+def test_every_language_has_a_grounded_example_that_is_accepted(demo_reports: dict[str, dict[str, Any]]) -> None:
+    grounded = [name for name, case in EXAMPLES.items() if case["metadata"]["expect"]["decision"] == "accept"]
+    assert {demo_reports[name]["language"] for name in grounded} >= {"en", "de", "fr", "zh-Hans", "zh-Hant"}
+    for name in grounded:
+        report = demo_reports[name]
+        assert (report["decision"], report["spans"]) == ("accept", []), (name, report["risk_score"], report["spans"])
+
+
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_example_flags_exactly_what_it_describes(name: str, demo_reports: dict[str, dict[str, Any]]) -> None:
     case = EXAMPLES[name]
