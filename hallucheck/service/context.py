@@ -124,15 +124,10 @@ class ServiceContext:
         return self.keys.configured
 
     def check_limits(self, case: Case, index: int | None = None) -> None:
-        where = f"cases[{index}]: " if index is not None else ""
-        s = self.settings
-        if len(case.answer) > s.max_answer_chars:
-            raise ApiError(413, "case_too_large",
-                           f"{where}answer is {len(case.answer)} characters; the limit is {s.max_answer_chars}")
-        total = sum(len(c.text) for c in case.contexts)
-        if total > s.max_source_chars:
-            raise ApiError(413, "case_too_large",
-                           f"{where}sources are {total} characters; the limit is {s.max_source_chars}")
+        from hallucheck.service.limits import check_case_fields
+
+        check_case_fields(case.model_dump(include={"answer", "contexts"}), self.settings.max_answer_chars,
+                          self.settings.max_source_chars, f"cases[{index}]: " if index is not None else "")
 
     def run_and_store(self, cases: list[Case], key_id: str | None, batch_id: str | None = None,
                       ticket: Ticket | None = None) -> list[tuple[str, str, Report, dict[str, float]]]:

@@ -13,6 +13,7 @@ from hallucheck.report_view import compact_report, parse_include
 from hallucheck.service.context import Principal, ServiceContext
 from hallucheck.service.deps import caller, get_context, principal, take
 from hallucheck.service.errors import ApiError
+from hallucheck.service.limits import check_case_fields
 from hallucheck.service.schemas import BatchRequest, BatchResponse, CheckRequest, CheckResponse, ErrorResponse
 from hallucheck.service.store import new_id
 from hallucheck.service.work import run_checks
@@ -49,6 +50,7 @@ def _case(req: CheckRequest, ctx: ServiceContext, index: int | None = None) -> C
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise ApiError(422, "invalid_text", f"{where}the case contains invalid Unicode (a lone surrogate)") from None
+    check_case_fields(data, ctx.settings.max_answer_chars, ctx.settings.max_source_chars, where)
     try:
         case = make_case(data)
     except ValueError as exc:  # InputError from make_case
