@@ -6,8 +6,8 @@ claim they look up in all of them. 400,000 one-character contexts are 1.6 MB of 
 minutes of work, so a case's *weight* counts each context as ``CONTEXT_WEIGHT`` characters and
 each answer sentence as ``SENTENCE_WEIGHT`` more; admission multiplies the weight by the
 number of detectors. Sentences are counted cheaply here (sentence-ending punctuation followed
-by a space or the end, and line breaks), an upper bound of the splitter's count for the
-limits, not the splitter itself.
+by a space or the end, CJK full stops anywhere, and line breaks), an estimate for the limits,
+not the sentence splitter itself.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ __all__ = ["CONTEXT_WEIGHT", "SENTENCE_WEIGHT", "case_chars", "case_weight", "co
 CONTEXT_WEIGHT = 50
 SENTENCE_WEIGHT = 100
 
-_END = re.compile(r"[.!?;。！？；…]+(?=\s|$)|\n+")
+_END = re.compile(r"[。！？；]+|[.!?;…]+(?=\s|$)|\n+")
 
 
 def count_sentences(text: str) -> int:

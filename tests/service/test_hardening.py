@@ -327,3 +327,25 @@ def test_the_retry_wait_in_the_message_is_the_retry_after_header(server_factory)
     r = httpx.get(srv.url + "/v1/stats")
     err = error(r, 429)
     assert f"retry in {r.headers['retry-after']} s" in err["message"]
+
+
+@pytest.mark.postgres
+def test_on_postgresql_nul_is_422_and_never_fails_another_request(server_factory):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from test_store import PG_URL, _reset_pg
+
+    if not PG_URL:
+        pytest.skip("HALLUCHECK_TEST_PG_URL is not set (source .ci/setup-postgres.sh to start a PostgreSQL)")
+    _reset_pg(PG_URL)
+    srv = server_factory(HALLUCHECK_DB_URL=PG_URL)
+    bad = {**CLEAN, "answer": "Paris\u0000 is the capital of France [1]."}
+    with ThreadPoolExecutor(16) as pool:
+        futures = [pool.submit(httpx.post, srv.url + "/v1/check", json=bad if i % 4 == 0 else
+                               {**CLEAN, "metadata": {"i": i}}, timeout=60) for i in range(120)]
+        answers = [f.result() for f in futures]
+    assert [r.status_code for r in answers[::4]] == [422] * 30
+    assert all(r.json()["error"]["code"] == "invalid_text" for r in answers[::4])
+    good = [r for i, r in enumerate(answers) if i % 4]
+    assert [r.status_code for r in good] == [200] * 90
+    assert httpx.get(srv.url + "/v1/checks").json()["total"] == 90
