@@ -13,14 +13,15 @@ import logging
 from collections.abc import AsyncIterator
 
 from anyio import CapacityLimiter, to_thread
-from fastapi import APIRouter, Depends, FastAPI
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import DatabaseError, ProgrammingError
 
 import hallucheck
 from hallucheck.service import dashboard, routes_check, routes_guard, routes_store, routes_stream
 from hallucheck.service.context import ServiceContext
 from hallucheck.service.deps import get_context
-from hallucheck.service.errors import install_error_handlers
+from hallucheck.service.errors import error_response, install_error_handlers
 from hallucheck.service.gate import AuthMiddleware
 from hallucheck.service.headers import SecurityHeadersMiddleware
 from hallucheck.service.limits import BodyLimitMiddleware
@@ -30,6 +31,7 @@ from hallucheck.service.request_metrics import RequestMetricsMiddleware
 from hallucheck.service.retention import retention_loop
 from hallucheck.service.schemas import Health
 from hallucheck.service.settings import Settings
+from hallucheck.service.store import store_problem
 
 __all__ = ["create_app", "warn_if_open"]
 
@@ -100,6 +102,17 @@ def create_app(settings: Settings | None = None, *, context: ServiceContext | No
     )
     app.state.ctx = ctx
     install_error_handlers(app)
+
+    @app.exception_handler(DatabaseError)
+    async def _store_failed(request: Request, exc: DatabaseError) -> Response:
+        if isinstance(exc, ProgrammingError):  # a query hallucheck got wrong: a bug, 500
+            log.exception("unhandled error on %s %s", request.method, request.url.path)
+            return error_response(500, "internal", "internal error; the server log has the details")
+        # the store itself failed (damaged file, full disk, database gone): say so, name the file
+        log.error("store %s failed on %s %s: %s", ctx.store.where, request.method, request.url.path,
+                  store_problem(exc))
+        return error_response(503, "store_unavailable", "the store cannot be read right now; retry later",
+                              headers={"Retry-After": "5"})
     for router in _routers():
         app.include_router(router)
 

@@ -192,6 +192,9 @@ def test_health_fails_when_the_store_breaks_under_a_running_server(server_factor
     assert r.status_code == 503, r.text
     body = r.json()
     assert body["status"] == "failing" and any(str(tmp_path / "checks.db") in p for p in body["problems"])
+    r = httpx.get(srv.url + "/v1/checks")  # a store that fails is the store's trouble (503), not a bug (500)
+    assert error(r, 503)["code"] == "store_unavailable"
+    assert str(tmp_path / "checks.db") in srv.log.read_text()  # the log names the file
 
 
 # ---- 6: many tiny contexts -------------------------------------------------------------------------

@@ -20,9 +20,9 @@ def test_redirects_keep_only_the_path_and_query(location, relative):
 
 def test_api_answers_are_not_cached_and_redirects_are_relative(tmp_path):
     pytest.importorskip("fastapi")
+    import hc_test_plugin  # noqa: F401
     from fastapi.testclient import TestClient
 
-    import hc_test_plugin  # noqa: F401
     from hallucheck.service.app import create_app
     from hallucheck.service.settings import Settings
 

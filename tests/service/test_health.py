@@ -30,10 +30,8 @@ def test_a_full_disk_is_a_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 
 def test_a_damaged_file_is_a_problem(tmp_path: Path):
-    from hallucheck.service.store import Store
+    from hallucheck.service.store import Store, build_record
     from hallucheck.types import Case, Report
-
-    from hallucheck.service.store import build_record
 
     db = tmp_path / "checks.db"
     store = Store(f"sqlite:///{db}")

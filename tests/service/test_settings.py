@@ -8,7 +8,9 @@ import string
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings as hyp_settings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from hallucheck.service.settings import ENV_VARS, Settings, SettingsError
 

@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
+from sqlalchemy.exc import SQLAlchemyError
 from test_store import _reset_pg
 
 from hallucheck.types import Case, Report
@@ -85,7 +86,7 @@ def test_one_bad_row_fails_only_its_own_request(store):
             threading.Event().wait(0.3)  # all queued behind the gate: they form one group
             gated.gate.set()
             assert first.result(10) == ["dup"]
-            with pytest.raises(Exception):
+            with pytest.raises(SQLAlchemyError):
                 bad.result(10)
             for fut in good + more:
                 assert len(fut.result(10)) == 1  # stored despite the bad row in their group
@@ -107,7 +108,7 @@ def test_a_store_failure_is_reported_until_a_write_succeeds(store):
             conn.execute(text("ALTER TABLE hc_check_tags RENAME TO hc_check_tags_away"))
         rec = record()
         rec.tags.append(("label", "fabrication"))
-        with pytest.raises(Exception):
+        with pytest.raises(SQLAlchemyError):
             writer.add([rec])
         assert writer.failing
         with store.engine.begin() as conn:
