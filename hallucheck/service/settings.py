@@ -20,12 +20,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from hallucheck.errors import InputError
+
 __all__ = ["ENV_VARS", "Settings", "SettingsError", "default_data_dir", "default_db_url"]
 
 
-class SettingsError(ValueError):
+class SettingsError(InputError):
     """An invalid setting: ``variable`` (the HALLUCHECK_* name, or the field name for a value
-    given in code), the ``value`` as given and what is wrong with it, in one line."""
+    given in code), the ``value`` as given and what is wrong with it, in one line. A ValueError,
+    like every InputError."""
 
     def __init__(self, variable: str, value: Any, problem: str) -> None:
         self.variable, self.value, self.problem = variable, value, problem
