@@ -4,8 +4,9 @@ On SIGTERM/SIGINT uvicorn stops accepting connections and lets requests in fligh
 (up to ``graceful_s``), so a check that was accepted is answered and stored.
 
 A start that fails says why in one line on stderr: exit 1 for a bad configuration (a setting,
-the store, a plugin, a key file or a policy; the line names the variable, the value and the file),
-70 for anything else, which is a bug (``HALLUCHECK_DEBUG=1`` shows its traceback).
+the store, a plugin, a key file or a policy; the line names the variable, the value and the file)
+or a machine that cannot run it (a full disk, a missing permission), 70 for anything else,
+which is a bug (``HALLUCHECK_DEBUG=1`` shows its traceback).
 """
 
 from __future__ import annotations
@@ -84,6 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CONFIG
     except ImportError as exc:  # an optional module of the service extra is missing
         _say(f"the service needs the 'service' extra: pip install 'hallucheck[service]' ({exc})")
+        return EXIT_CONFIG
+    except OSError as exc:  # the machine's trouble (a full disk, a permission), not a bug
+        where = f"{exc.filename}: " if exc.filename else ""
+        _say(f"cannot start: {where}{exc.strerror or exc}")
         return EXIT_CONFIG
     except Exception as exc:
         if os.environ.get("HALLUCHECK_DEBUG", "") not in ("", "0"):

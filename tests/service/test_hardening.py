@@ -352,3 +352,42 @@ def test_on_postgresql_nul_is_422_and_never_fails_another_request(server_factory
     good = [r for i, r in enumerate(answers) if i % 4]
     assert [r.status_code for r in good] == [200] * 90
     assert httpx.get(srv.url + "/v1/checks").json()["total"] == 90
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 24 MiB filesystem of its own (tmpfs; needs the right to mount, else the test is skipped)."""
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(mnt)], capture_output=True)
+    if proc.returncode != 0:
+        pytest.skip(f"cannot mount a small filesystem here: {proc.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+def test_a_full_disk_makes_health_fail_until_there_is_room_again(server_factory, small_disk):
+    srv = server_factory(HALLUCHECK_DB_URL=f"sqlite:///{small_disk / 'checks.db'}")
+    assert httpx.post(srv.url + "/v1/check", json=CLEAN).status_code == 200
+    assert httpx.get(srv.url + "/healthz").status_code == 200
+    st = os.statvfs(small_disk)
+    filler = small_disk / "filler"
+    with filler.open("wb") as fh:  # leave about 64 KiB
+        fh.write(b"\0" * max(0, st.f_bavail * st.f_frsize - 64 * 1024))
+    r = httpx.get(srv.url + "/healthz")
+    deadline = time.monotonic() + 15
+    while r.status_code == 200 and time.monotonic() < deadline:
+        time.sleep(0.5)
+        r = httpx.get(srv.url + "/healthz")
+    assert r.status_code == 503 and any("disk is full" in p for p in r.json()["problems"]), r.text
+    big = {**CLEAN, "answer": "Paris is the capital of France [1]. " + "Paris is big. " * 3000}
+    statuses = {httpx.post(srv.url + "/v1/check", json=big, timeout=60).status_code for _ in range(10)}
+    assert statuses <= {200, 503}  # refused as unavailable once the disk is full, never a 500
+    filler.unlink()
+    deadline = time.monotonic() + 15
+    while httpx.get(srv.url + "/healthz").status_code != 200 and time.monotonic() < deadline:
+        assert httpx.post(srv.url + "/v1/check", json=CLEAN).status_code in (200, 503)
+        time.sleep(0.5)
+    assert httpx.get(srv.url + "/healthz").status_code == 200
