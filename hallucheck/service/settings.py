@@ -332,10 +332,12 @@ class Settings(BaseModel):
         from_vars: dict[str, str] = {}
         for name, var in ENV_VARS.items():
             raw = e.get(var)
-            if raw is None or raw == "" or (not raw.strip() and name != "api_keys"
-                                            and var not in _EMPTY_MEANS_SOMETHING):
-                if raw is None or var not in _EMPTY_MEANS_SOMETHING:
-                    continue
+            if raw is None:
+                continue
+            # empty = unset, unless empty has a meaning; but a key list of blanks (" , ,") is a
+            # key source that yields no key, an error
+            if not raw.strip() and var not in _EMPTY_MEANS_SOMETHING and not (name == "api_keys" and raw):
+                continue
             kw[name] = raw
             from_vars[name] = var
         for name, value in overrides.items():
