@@ -103,9 +103,11 @@ def test_a_store_failure_is_reported_until_a_write_succeeds(store):
     from hallucheck.service.writer import GroupWriter
 
     writer = GroupWriter(store)
+    moved = False
     try:
         with store.engine.begin() as conn:
             conn.execute(text("ALTER TABLE hc_check_tags RENAME TO hc_check_tags_away"))
+        moved = True
         rec = record()
         rec.tags.append(("label", "fabrication"))
         with pytest.raises(SQLAlchemyError):
@@ -113,7 +115,11 @@ def test_a_store_failure_is_reported_until_a_write_succeeds(store):
         assert writer.failing
         with store.engine.begin() as conn:
             conn.execute(text("ALTER TABLE hc_check_tags_away RENAME TO hc_check_tags"))
+        moved = False
         writer.add([record()])
         assert writer.failing is None
     finally:
         writer.close()
+        if moved:  # leave the database as the other tests expect it
+            with store.engine.begin() as conn:
+                conn.execute(text("ALTER TABLE hc_check_tags_away RENAME TO hc_check_tags"))
