@@ -14,12 +14,19 @@ from hallucheck.service.context import Principal, ServiceContext
 from hallucheck.service.deps import caller, get_context, principal, take
 from hallucheck.service.errors import ApiError
 from hallucheck.service.limits import check_case_fields
-from hallucheck.service.schemas import BatchRequest, BatchResponse, CheckRequest, CheckResponse, ErrorResponse
+from hallucheck.service.schemas import (
+    BatchRequest,
+    BatchResponse,
+    CheckRequest,
+    CheckResponse,
+    ErrorResponse,
+    unstorable,
+)
 from hallucheck.service.store import new_id
 from hallucheck.service.work import run_checks
 from hallucheck.types import Case
 
-__all__ = ["router"]
+__all__ = ["refuse_unstorable", "router"]
 
 router = APIRouter(prefix="/v1", tags=["check"])
 
@@ -42,9 +49,24 @@ def _parts(include: str | None) -> frozenset[str]:
         raise ApiError(422, "invalid_include", str(exc)) from None
 
 
+def refuse_unstorable(data: object, where: str = "") -> None:
+    """422 when ``data`` holds what the store cannot keep (a NUL character, NaN or Infinity),
+    before anything is checked or written."""
+    found = unstorable(data, "body")
+    if found is not None:
+        path, why = found
+        path = path.removeprefix("body.").removeprefix("body")
+        code = "invalid_text" if "NUL" in why else "invalid_request"
+        raise ApiError(422, code, f"{where}{path or 'body'} {why}")
+
+
 def _case(req: CheckRequest, ctx: ServiceContext, index: int | None = None) -> Case:
     where = f"cases[{index}]: " if index is not None else ""
+    if len(req.contexts) > ctx.settings.max_contexts:  # before the case is built: it costs per context
+        raise ApiError(413, "case_too_large", f"{where}the case has {len(req.contexts)} contexts; the limit is "
+                       f"{ctx.settings.max_contexts} (HALLUCHECK_MAX_CONTEXTS)")
     data = req.model_dump()
+    refuse_unstorable(data, where)
     try:
         # JSON allows lone surrogates (\ud800) that no UTF-8 store or response can hold.
         json.dumps(data, ensure_ascii=False).encode("utf-8")

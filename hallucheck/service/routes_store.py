@@ -32,17 +32,21 @@ RiskLevelQ = Literal["low", "moderate", "high"]
 DecisionQ = Literal["accept", "review", "reject"]
 
 
-def _naive_utc(t: datetime | None) -> datetime | None:
+def _naive_utc(t: datetime | None, name: str = "since") -> datetime | None:
+    """``t`` as naive UTC; 422 when its offset moves it out of the calendar (year 1 to 9999)."""
     if t is None or t.tzinfo is None:
         return t
-    return t.astimezone(UTC).replace(tzinfo=None)
+    try:
+        return t.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:
+        raise ApiError(422, "invalid_request", f"{name}: {t.isoformat()} is outside the years 1 to 9999 in UTC") from None
 
 
 def _filter(since: datetime | None, until: datetime | None, risk_level: str | None, detector: str | None,
             label: str | None, decision: str | None) -> CheckFilter:
     if label is not None and label not in LABELS:
         raise ApiError(422, "invalid_request", f"label must be one of: {', '.join(LABELS)}")
-    return CheckFilter(since=_naive_utc(since), until=_naive_utc(until), risk_level=risk_level,
+    return CheckFilter(since=_naive_utc(since), until=_naive_utc(until, "until"), risk_level=risk_level,
                        detector=detector, label=label, decision=decision)
 
 
@@ -97,6 +101,6 @@ async def trend(
     who: Principal = Depends(principal), ctx: ServiceContext = Depends(get_context),
 ) -> Trend:
     since_n = _naive_utc(since) or utcnow() - _DEFAULT_WINDOW[bucket]
-    flt = CheckFilter(since=since_n, until=_naive_utc(until))
+    flt = CheckFilter(since=since_n, until=_naive_utc(until, "until"))
     points = await to_thread.run_sync(ctx.store.trend, who.scope, _BUCKETS[bucket], flt)
     return Trend(bucket=bucket, points=points)
