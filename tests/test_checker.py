@@ -218,7 +218,7 @@ def test_the_floors_still_apply_after_a_step_before_them_failed(monkeypatch: pyt
         def apply(self, verdict: Verdict, findings: list[Finding], language: str) -> Verdict:
             return Verdict(hallucinated=True, risk_score=0.95, risk_level="high", decision="reject", notes=[*verdict.notes, "floor"])
 
-    report = _checker([Scripted("rule", 1, [], risk=0.9)], floors=Floored()).check(CASE)  # type: ignore[arg-type]
+    report = _checker([Scripted("rule", 1, [], risk=0.9)], floors=Floored()).check(CASE)
     assert report.decision == "reject" and "floor" in report.notes
     assert "restated review failed: RuntimeError: broken rule; the answer needs review" in report.notes
 
@@ -228,7 +228,7 @@ def test_failing_floors_leave_the_verdict_before_them_for_review() -> None:
         def apply(self, verdict: Verdict, findings: list[Finding], language: str) -> Verdict:
             raise ValueError("no table for xx")
 
-    report = _checker([Scripted("rule", 1, [], risk=0.1)], floors=Broken()).check(CASE)  # type: ignore[arg-type]
+    report = _checker([Scripted("rule", 1, [], risk=0.1)], floors=Broken()).check(CASE)
     assert report.decision == "review"
     assert "floors failed: ValueError: no table for xx; the answer needs review" in report.notes
 

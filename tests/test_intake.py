@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from hallucheck import check
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.cases import make_case
-from hallucheck.checker import Checker
+from hallucheck.checker import Checker, check
 from hallucheck.intake import take_in
 from hallucheck.policies.base import Verdict
 from hallucheck.types import Coverage, Evidence, Finding, Span
@@ -109,7 +108,7 @@ class Reject:
 def test_span_evidence_and_coverage_offsets_point_into_the_texts_as_written() -> None:
     answer = f"{BOM}Lyon{ZWSP} has 9{ZWSP}00 thou{SHY}sand in{SHY}habitants, a big{ZWSP} city."
     source = f"Lyon is a city in Fran{SHY}ce. It has 5{ZWSP}00 thou{SHY}sand inhabitants."
-    checker = Checker(detectors=[Marks("900 thousand", "500 thousand", coverage_from="big")], policy=Reject())  # type: ignore[list-item]
+    checker = Checker(detectors=[Marks("900 thousand", "500 thousand", coverage_from="big")], policy=Reject())
     report = checker.check(question="q", contexts=[source], answer=answer)
     [span] = report.findings[0].spans
     assert (span.start, span.end) == (answer.index("9"), answer.index("sand") + 4)

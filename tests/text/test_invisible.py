@@ -6,7 +6,8 @@ import pytest
 
 from hallucheck.text.invisible import INVISIBLE_CHARS, strip_invisible
 
-ZWSP, SHY, LRO, PDF, BOM, WJ, LRM, RLI, PDI, ZWJ = "\u200b", "\u00ad", "\u202d", "\u202c", "\ufeff", "\u2060", "\u200e", "\u2067", "\u2069", "\u200d"
+ZWSP, SHY, LRO, PDF, BOM = "\u200b", "\u00ad", "\u202d", "\u202c", "\ufeff"
+WJ, LRM, RLI, PDI, ZWJ = "\u2060", "\u200e", "\u2067", "\u2069", "\u200d"
 
 
 def test_a_text_without_invisible_characters_is_kept_as_it_is() -> None:
