@@ -35,7 +35,8 @@ _case = st.fixed_dictionaries(
     {"question": _text, "answer": _text,
      "contexts": st.one_of(st.lists(_text, min_size=1, max_size=3),
                            st.lists(st.text(st.characters(codec="utf-8"), max_size=1), min_size=1, max_size=200),
-                           st.lists(st.fixed_dictionaries({"id": _text, "text": _text}), min_size=1, max_size=3))},
+                           st.lists(st.fixed_dictionaries({"id": st.text(st.characters(codec="utf-8"), max_size=6), "text": _text}),
+                                    min_size=1, max_size=3))},
     optional={
         "task": st.sampled_from(["qa", "summary", "data2txt", "dialogue", "generic", "chat"]),
         "language": st.sampled_from(["en", "zh", "de", "xx"]),
