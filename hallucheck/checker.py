@@ -9,24 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.cases import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS, make_case
 from hallucheck.deadline import current_deadline
 from hallucheck.detectors import Detector, get_detector
 from hallucheck.errors import InputError
+from hallucheck.intake import Intake, take_in
 from hallucheck.policies import Policy, get_policy
+from hallucheck.policies.base import Verdict
 from hallucheck.policies.default import default_detectors
 from hallucheck.policies.entailment import no_reject_without_span
 from hallucheck.policies.floors import FloorTable, shipped_floors
 from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans, tidy_spans
-from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report
+from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report, Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from hallucheck.streaming import CheckStream
@@ -127,8 +131,9 @@ class Checker:
         built = make_case(case, **fields)
         if built.citations_expected is None and self.citations_expected is not None:
             built = built.model_copy(update={"citations_expected": self.citations_expected})
-        narrowed, window = narrow_sources(built)
-        report = self._run(CaseAnalysis(narrowed))
+        intake = take_in(built)
+        narrowed, window = narrow_sources(intake.case)
+        report = self._run(CaseAnalysis(narrowed), intake)
         return report if window is None else _with_window(report, window, len(built.answer))
 
     async def acheck(self, case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Report:
@@ -156,7 +161,9 @@ class Checker:
         for c in cases:
             yield self.check(c)
 
-    def _run(self, analysis: CaseAnalysis) -> Report:
+    def _run(self, analysis: CaseAnalysis, intake: Intake | None = None) -> Report:
+        """The report on ``analysis``; with ``intake``, its offsets mapped back onto the case as
+        written (``analysis`` is of the text the detectors read: :mod:`hallucheck.intake`)."""
         case = analysis.case
         t0 = time.perf_counter()
         notes: list[str] = [f"detector {n} skipped: no LLM backend configured" for n in self.skipped]
@@ -182,13 +189,15 @@ class Checker:
         if deadline is not None:
             analysis.deadline = deadline
             analysis.shared["llm_deadline"] = deadline
+        stages = _Stages()
         findings: list[Finding] = []
         timings: dict[str, float] = {}
         current_layer = None
         for det in self.detectors:
             if det.layer != current_layer:
                 current_layer = det.layer
-                if self.cascade and findings and not self.policy.escalate(analysis, findings, det.layer):
+                if self.cascade and findings and not stages.run(
+                        "cascade", partial(self.policy.escalate, analysis, findings, det.layer), True, then="the next layer runs"):
                     notes.append(f"cascade stopped before layer {det.layer}: earlier layers were conclusive")
                     break
                 if findings and analysis.out_of_time():
@@ -197,24 +206,34 @@ class Checker:
             finding = _safe_detect(det, analysis)
             findings.append(finding)
             timings[det.name] = finding.latency_ms
-        coverage = merge_coverage(findings, len(case.answer))
-        verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage)
+        # Coverage is mapped onto the answer as written before the verdict names its characters.
+        coverage = stages.run("coverage", partial(_coverage, findings, len(case.answer), intake), None,
+                              then="the answer is not accepted", hold=True)
+        verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage,
+                                guard=stages.verdict_step)
         if self.verifier is not None and verdict.decision != "accept" and not analysis.out_of_time():
             rows = _suspect_sentences(analysis, verdict, findings)
             if rows:
                 checked = _safe_verify(self.verifier, analysis, rows)
                 findings.append(checked)
                 timings[checked.detector] = checked.latency_ms
-                verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage)
-        notes.extend(verdict.notes)
-        for f in findings:
-            notes.extend(f"{f.detector}: {n}" for n in f.notes)
+                verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped,
+                                        coverage=coverage, guard=stages.verdict_step)
         chosen = verdict.spans if verdict.spans is not None else [s for f in findings for s in f.spans]
-        spans = tidy_spans(merge_spans(list(chosen), case.answer), case.answer, analysis.tokens)
+        spans = stages.run("span merging", partial(_report_spans, chosen, analysis), sorted(chosen, key=_span_order),
+                           then="spans shown unmerged")
         if verdict.decision == "reject" and not spans:
             # the spans a verdict chose may all be fragments that tidying drops (a lone stop word)
             verdict = no_reject_without_span(dataclasses.replace(verdict, spans=[]), findings)
-            notes.extend(verdict.notes[-1:])
+        if intake is not None and intake.changed:
+            unplaced: tuple[list[Span], list[Finding]] = ([], [f.model_copy(update={"spans": []}) for f in findings])
+            spans, findings = stages.run("offset mapping", partial(_placed, intake, spans, findings), unplaced,
+                                          then="no spans shown")
+        verdict = stages.held(verdict)
+        notes.extend(verdict.notes)
+        notes.extend(stages.notes)
+        for f in findings:
+            notes.extend(f"{f.detector}: {n}" for n in f.notes)
         cost = _total_cost(findings)
         timings["total"] = (time.perf_counter() - t0) * 1000.0
         return Report(
@@ -268,6 +287,103 @@ def _safe_verify(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int]) -> 
                        latency_ms=(time.perf_counter() - t0) * 1000.0)
     finding.latency_ms = (time.perf_counter() - t0) * 1000.0
     return finding
+
+
+_T = TypeVar("_T")
+
+
+class _Stages:
+    """The steps after the detectors (the cascade's question, coverage, the policy and each rule of
+    the verdict, span merging, offsets mapped back), each under the error guard detectors run
+    under: a step that raises leaves a note and never sinks the others or the check.
+
+    A failed step of the verdict hands on the verdict before it (a stand-in when the policy itself
+    failed), held for review; so does a step that returns no valid verdict (a risk that is no
+    finite number, an unknown decision). Later steps still run: a floor can still reject. When the
+    coverage is unknown the answer is not accepted. Other steps fall back to what is safe to show
+    (spans unmerged; no spans when their offsets cannot be mapped back).
+    """
+
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+        self.hold = False
+
+    def run(self, name: str, step: Callable[[], _T], fallback: _T, *, then: str, hold: bool = False) -> _T:
+        """``step()``, or ``fallback`` with a note (``then``: what happens instead) when it raises."""
+        try:
+            return step()
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one failing step must not sink the check
+            self.notes.append(f"{name} failed: {_describe(exc)}; {then}")
+            self.hold = self.hold or hold
+            return fallback
+
+    def verdict_step(self, name: str, step: Callable[[], Verdict], before: Verdict | None) -> Verdict:
+        """A step of ``final_verdict`` (its ``guard``)."""
+        try:
+            verdict = step()
+            problem = _invalid(verdict)
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one failing step must not sink the check
+            problem = _describe(exc)
+        if problem is None:
+            return verdict
+        self.notes.append(f"{name} failed: {problem}; the answer needs review")
+        self.hold = True
+        if before is None:
+            return Verdict(hallucinated=False, risk_score=0.5, risk_level="moderate", decision="review")
+        return _review(before)
+
+    def held(self, verdict: Verdict) -> Verdict:
+        """``verdict``, accepted only when no step that bears on it failed."""
+        return _review(verdict) if self.hold and verdict.decision == "accept" else verdict
+
+
+def _describe(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def _review(verdict: Verdict) -> Verdict:
+    """``verdict`` as a review (the risk kept within the guideline's moderate tier)."""
+    return dataclasses.replace(verdict, hallucinated=False, risk_score=min(verdict.risk_score, 0.6),
+                               risk_level="moderate", decision="review")
+
+
+def _invalid(verdict: object) -> str | None:
+    """What makes ``verdict`` no Verdict a report can be made of, or None when it is one."""
+    if not isinstance(verdict, Verdict):
+        return f"returned {type(verdict).__name__}, not a Verdict"
+    risk = verdict.risk_score
+    if isinstance(risk, bool) or not isinstance(risk, (int, float)) or not math.isfinite(risk):
+        return f"returned the risk {risk!r}, not a finite number"
+    if verdict.risk_level not in ("low", "moderate", "high") or verdict.decision not in ("accept", "review", "reject"):
+        return f"returned the level {verdict.risk_level!r} and decision {verdict.decision!r}"
+    if not isinstance(verdict.notes, list) or not all(isinstance(n, str) for n in verdict.notes):
+        return "returned notes that are not strings"
+    if verdict.spans is not None and not (isinstance(verdict.spans, list) and all(isinstance(s, Span) for s in verdict.spans)):
+        return "returned spans that are not Spans"
+    return None
+
+
+def _coverage(findings: list[Finding], answer_chars: int, intake: Intake | None) -> Coverage | None:
+    coverage = merge_coverage(findings, answer_chars)
+    return intake.coverage(coverage) if intake is not None else coverage
+
+
+def _report_spans(chosen: list[Span], analysis: CaseAnalysis) -> list[Span]:
+    answer = analysis.case.answer
+    return tidy_spans(merge_spans(list(chosen), answer), answer, analysis.tokens)
+
+
+def _span_order(span: Span) -> tuple[int, int]:
+    return span.start, span.end
+
+
+def _placed(intake: Intake, spans: list[Span], findings: list[Finding]) -> tuple[list[Span], list[Finding]]:
+    return intake.spans(spans), intake.findings(findings)
 
 
 def _needs_llm(name: str) -> bool:
