@@ -214,7 +214,7 @@ class Checker:
         if self.verifier is not None and verdict.decision != "accept" and not analysis.out_of_time():
             rows = _suspect_sentences(analysis, verdict, findings)
             if rows:
-                checked = _safe_verify(self.verifier, analysis, rows)
+                checked = _verify_until_unsupported(self.verifier, analysis, rows)
                 findings.append(checked)
                 timings[checked.detector] = checked.latency_ms
                 verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped,
@@ -275,6 +275,38 @@ def _suspect_sentences(analysis: CaseAnalysis, verdict: Any, findings: Sequence[
         return list(range(len(analysis.sentences)))
     soft = [s for s in shown if s.kind is None and s.label not in KEPT_ON_ENTAILED]
     return [i for i, seg in enumerate(analysis.sentences) if any(s.start < seg.end and s.end > seg.start for s in soft)]
+
+
+def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int], first: int = 2, step: int = 4) -> Finding:
+    """The verifier's finding over ``rows``, read a few sentences at a time until one is not entailed.
+
+    Why: one sentence the verifier does not find entailed is enough to keep the verdict (and to
+    give it a span to show), so the rest of a long flagged answer need not be read; a faithful
+    answer is read whole. The finding holds the sentences read, and says how many were left."""
+    from hallucheck.policies.entailment import entailed_sentences
+
+    done: list[Finding] = []
+    pos = 0
+    while pos < len(rows):
+        size = first if pos == 0 else step
+        part = _safe_verify(verifier, analysis, rows[pos : pos + size])
+        done.append(part)
+        pos += size
+        if not part.usable or part.sentence_verdicts is None:
+            break
+        if len(entailed_sentences(part.sentence_verdicts)) < len(part.sentence_verdicts):
+            break
+    if len(done) == 1 and pos >= len(rows):
+        return done[0]
+    if any(not f.usable or f.sentence_verdicts is None for f in done):
+        return next(f for f in done if not f.usable or f.sentence_verdicts is None)
+    verdicts = [v for f in done for v in f.sentence_verdicts or []]
+    notes = [n for f in done for n in f.notes]
+    if pos < len(rows):
+        notes.append(f"read {len(verdicts)} of the {len(rows)} sentences the verdict rests on: one not entailed was enough")
+    return Finding(detector=done[0].detector, role=done[0].role, risk=max(f.risk for f in done),
+                   flagged=any(f.flagged for f in done), spans=[sp for f in done for sp in f.spans], notes=notes,
+                   features=done[-1].features, sentence_verdicts=verdicts, latency_ms=sum(f.latency_ms for f in done))
 
 
 def _safe_verify(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int]) -> Finding:

@@ -281,3 +281,54 @@ def test_bad_input_from_a_policy_is_not_swallowed() -> None:
 
     with pytest.raises(InputError, match="task not supported"):
         _checker([Scripted("rule", 1, [])], Strict()).check(CASE)
+
+
+class FakeVerifier:
+    """Entails every sentence but those listed; records which sentences it was asked about."""
+
+    name = "nli"
+
+    def __init__(self, unsupported: set[int]) -> None:
+        self.unsupported = unsupported
+        self.asked: list[list[int]] = []
+
+    def verify(self, analysis: CaseAnalysis, rows: Any) -> Finding:
+        from hallucheck.types import SentenceVerdict
+
+        self.asked.append(list(rows))
+        verdicts = [SentenceVerdict(start=analysis.sentences[i].start, end=analysis.sentences[i].end,
+                                    entailment=0.1 if i in self.unsupported else 0.95, neutral=0.05 if i not in self.unsupported else 0.8,
+                                    contradiction=0.1 if i in self.unsupported else 0.0) for i in rows]
+        return Finding(detector="nli", role="entailment", risk=0.5, sentence_verdicts=verdicts)
+
+
+EIGHT = {"question": "q", "contexts": ["It rains."], "answer": " ".join(f"Sentence number {w} is here." for w in
+                                                                        "one two three four five six seven eight".split())}
+
+
+def _eight_checker(unsupported: set[int]) -> tuple[Checker, FakeVerifier]:
+    answer = EIGHT["answer"]
+    marks = [Span(start=answer.index(w), end=answer.index(w) + len(w), text=w, label="baseless", score=0.9, detector="model")
+             for w in "one two three four five six seven eight".split()]
+    checker = _checker([Scripted("rule", 1, [], risk=0.9)], MaxPolicy(spans=marks))
+    fake = FakeVerifier(unsupported)
+    checker.verifier = fake
+    return checker, fake
+
+
+def test_the_verifier_reads_a_few_sentences_at_a_time_and_stops_at_one_not_entailed() -> None:
+    checker, fake = _eight_checker({3})
+    report = checker.check(EIGHT)
+    assert fake.asked == [[0, 1], [2, 3, 4, 5]]
+    assert report.decision == "reject"
+    assert [s.text for s in report.spans] == ["four", "seven", "eight"]  # marks in entailed sentences dropped
+    nli = next(f for f in report.findings if f.detector == "nli")
+    assert len(nli.sentence_verdicts or []) == 6
+    assert any("read 6 of the 8 sentences" in n for n in nli.notes)
+
+
+def test_a_verdict_whose_every_sentence_is_entailed_is_accepted() -> None:
+    checker, fake = _eight_checker(set())
+    report = checker.check(EIGHT)
+    assert sum(len(a) for a in fake.asked) == 8
+    assert report.decision == "accept" and report.spans == [] and report.risk_score <= 0.29
