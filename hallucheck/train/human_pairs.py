@@ -41,7 +41,7 @@ import regex
 
 from hallucheck.train.pair_data import PAIR_LABELS, PairExample
 
-__all__ = ["MEASURE_ONLY", "SHIPPABLE", "HumanRow", "RagCase", "contrast_pairs", "group_of", "human_pairs", "part_of", "rag_cases", "read_rows"]
+__all__ = ["MEASURE_ONLY", "SHIPPABLE", "HumanRow", "RagCase", "contrast_pairs", "group_of", "human_pairs", "part_of", "rag_cases", "read_rows", "write_fit_texts"]
 
 SHIPPABLE: tuple[str, ...] = (
     "mnli_dev_en", "mnli_train_taxinli_en", "snli_devtest_en", "snli_devtest_de", "snli_devtest_fr",
@@ -282,3 +282,30 @@ def rag_cases(pairs: list[PairExample], rng: random.Random, n: int, sentences: i
             out.append(RagCase(lang, _QUESTION[lang], sep.join(p.strip() for p in premises), answer, span,
                                "faithful" if swap is None else swap.kind))
     return out
+
+
+def write_fit_texts(data_dir: str | Path, out: str | Path) -> int:
+    """Every premise and hypothesis of the ship-able files as generic-format lines (answer + one
+    context), the texts whose pieces a pruned encoder vocabulary keeps (``python -m
+    hallucheck.train.e5_base OUT --fit THIS_FILE --pairs``); returns the number of rows."""
+    n = 0
+    with open(out, "w", encoding="utf-8") as fh:
+        for name in SHIPPABLE:
+            for r in read_rows(data_dir, name):
+                fh.write(json.dumps({"answer": r.premise, "contexts": [r.hypothesis]}, ensure_ascii=False) + "\n")
+                n += 1
+    return n
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Write the texts of the ship-able human-labelled pairs for vocabulary pruning.")
+    ap.add_argument("data_dir", help="the folder of human-labelled pairs (../shared/data/pairs)")
+    ap.add_argument("out", help="the JSONL file to write")
+    a = ap.parse_args(argv)
+    print(f"{write_fit_texts(a.data_dir, a.out)} rows written to {a.out}")
+
+
+if __name__ == "__main__":
+    main()
