@@ -41,7 +41,8 @@ import regex
 
 from hallucheck.train.pair_data import PAIR_LABELS, PairExample
 
-__all__ = ["MEASURE_ONLY", "SHIPPABLE", "HumanRow", "RagCase", "contrast_pairs", "group_of", "human_pairs", "part_of", "rag_cases", "read_rows", "write_fit_texts"]
+__all__ = ["MEASURE_ONLY", "SHIPPABLE", "HumanRow", "RagCase", "contrast_pairs", "group_of", "human_pairs", "main", "part_of",
+           "rag_cases", "read_rows", "write_fit_texts"]
 
 SHIPPABLE: tuple[str, ...] = (
     "mnli_dev_en", "mnli_train_taxinli_en", "snli_devtest_en", "snli_devtest_de", "snli_devtest_fr",
