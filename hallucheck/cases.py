@@ -17,10 +17,26 @@ from pydantic import ValidationError
 from hallucheck.errors import InputError
 from hallucheck.types import Case
 
-__all__ = ["make_case", "MAX_ANSWER_CHARS", "MAX_SOURCE_CHARS"]
+__all__ = ["make_case", "check_size", "MAX_ANSWER_CHARS", "MAX_SOURCE_CHARS"]
 
 MAX_ANSWER_CHARS = 200_000
 MAX_SOURCE_CHARS = 5_000_000
+
+
+def check_size(answer_chars: int, source_chars: int, *, max_answer_chars: int | None = None,
+               max_source_chars: int | None = None, where: str = "") -> None:
+    """InputError when a field is over its limit, naming the limit that applied.
+
+    One limit per field: the caller's own (a service's settings) when it is tighter than the
+    package's, else the package's. Every entry point words the refusal the same way, so the
+    CLI, the Python API and the HTTP service (422) say the same thing about the same case.
+    """
+    answer_limit = min(max_answer_chars or MAX_ANSWER_CHARS, MAX_ANSWER_CHARS)
+    if answer_chars > answer_limit:
+        raise InputError(f"{where}answer is {answer_chars} characters; the limit is {answer_limit}")
+    source_limit = min(max_source_chars or MAX_SOURCE_CHARS, MAX_SOURCE_CHARS)
+    if source_chars > source_limit:
+        raise InputError(f"{where}sources are {source_chars} characters; the limit is {source_limit}")
 
 
 def make_case(case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Case:
@@ -44,11 +60,7 @@ def make_case(case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Ca
         raise InputError(f"invalid case: {where}: {err.get('msg', 'invalid value')}") from None
     if not built.contexts:
         raise InputError("invalid case: contexts: at least one source is needed to check an answer against")
-    if len(built.answer) > MAX_ANSWER_CHARS:
-        raise InputError(f"answer is {len(built.answer)} characters; the limit is {MAX_ANSWER_CHARS}")
-    total = sum(len(s.text) for s in built.contexts)
-    if total > MAX_SOURCE_CHARS:
-        raise InputError(f"sources are {total} characters; the limit is {MAX_SOURCE_CHARS}")
+    check_size(len(built.answer), sum(len(s.text) for s in built.contexts))
     return built
 
 

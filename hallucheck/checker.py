@@ -8,25 +8,31 @@ case, within a budget of wall time and LLM calls.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import math
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.cases import MAX_ANSWER_CHARS, MAX_SOURCE_CHARS, make_case
 from hallucheck.deadline import current_deadline
 from hallucheck.detectors import Detector, detector_layer, get_detector
 from hallucheck.errors import InputError
+from hallucheck.intake import Intake, take_in
 from hallucheck.policies import Policy, get_policy
+from hallucheck.policies.base import Verdict
 from hallucheck.policies.default import default_detectors
+from hallucheck.policies.entailment import no_reject_without_span
 from hallucheck.policies.floors import FloorTable, shipped_floors
 from hallucheck.policies.policy_file import is_policy_file, load_policy_file
 from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans, tidy_spans
 from hallucheck.streaming import CheckStream, stream_case
-from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report
+from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report, Span
 from hallucheck.verdict_facts import settle_facts
 
 __all__ = ["Budget", "Checker", "check", "make_case", "MAX_ANSWER_CHARS", "MAX_SOURCE_CHARS"]
@@ -58,6 +64,13 @@ class Checker:
     it has one, else the one shipped with the learned policy; see
     :mod:`hallucheck.policies.floors`), an answer partly unchecked is not accepted, and an answer
     nothing checked goes to review (:mod:`hallucheck.policies.safeguards`).
+
+    ``verify`` (default: on with the default detectors, when the shipped verifier is installed):
+    when a verdict would not accept, the sentence-pair verifier reads the sentences it rests on
+    (those its word-level spans touch, or all when it shows none), and the verdict is decided
+    again with what it found: a sentence its evidence entails is not flagged on word-level
+    evidence alone, and a sentence it finds unsupported gets a span with its evidence
+    (:mod:`hallucheck.policies.entailment`). Precise findings keep their floors either way.
     """
 
     def __init__(
@@ -71,6 +84,7 @@ class Checker:
         detector_options: Mapping[str, Mapping[str, Any]] | None = None,
         citations_expected: bool | None = None,
         floors: FloorTable | None = None,
+        verify: bool | None = None,
     ) -> None:
         self.policy: Policy = get_policy(policy) if isinstance(policy, str) else policy
         own = getattr(self.policy, "floors", None)
@@ -95,6 +109,11 @@ class Checker:
             else:
                 self.detectors.append(d)
         self.detectors.sort(key=lambda d: d.layer)
+        # The sentence-pair verifier reads the sentences a non-accepting verdict rests on (see
+        # hallucheck.policies.entailment); on by default with the default detectors.
+        self.verifier: Any = None
+        if (verify if verify is not None else detectors is None) and not any(d.name == "nli" for d in self.detectors):
+            self.verifier = _verifier(required=bool(verify), options=opts.get("nli", {}))
 
     def _llm_detector(self, name: str, options: dict[str, Any]) -> Detector | None:
         if self.llm is None and "llm" not in options:
@@ -112,8 +131,9 @@ class Checker:
         built = make_case(case, **fields)
         if built.citations_expected is None and self.citations_expected is not None:
             built = built.model_copy(update={"citations_expected": self.citations_expected})
-        narrowed, window = narrow_sources(built)
-        report = self._run(CaseAnalysis(narrowed))
+        intake = take_in(built)
+        narrowed, window = narrow_sources(intake.case)
+        report = self._run(CaseAnalysis(narrowed), intake)
         return report if window is None else _with_window(report, window, len(built.answer))
 
     async def acheck(self, case: Case | Mapping[str, Any] | None = None, **fields: Any) -> Report:
@@ -139,7 +159,9 @@ class Checker:
         for c in cases:
             yield self.check(c)
 
-    def _run(self, analysis: CaseAnalysis) -> Report:
+    def _run(self, analysis: CaseAnalysis, intake: Intake | None = None) -> Report:
+        """The report on ``analysis``; with ``intake``, its offsets mapped back onto the case as
+        written (``analysis`` is of the text the detectors read: :mod:`hallucheck.intake`)."""
         case = analysis.case
         t0 = time.perf_counter()
         notes: list[str] = [f"detector {n} skipped: no LLM backend configured" for n in self.skipped]
@@ -147,9 +169,9 @@ class Checker:
             return Report(
                 hallucinated=False,
                 risk_score=0.0,
-                risk_level="low",
-                decision="accept",
-                notes=["Answer is empty, cannot detect hallucinations", *notes],
+                risk_level="moderate",
+                decision="review",
+                notes=["the answer is empty: nothing to check, so it goes to review", *notes],
                 policy=self.policy.name,
                 language=analysis.language if case.answer else (case.language or ""),
                 task=case.task,
@@ -165,13 +187,15 @@ class Checker:
         if deadline is not None:
             analysis.deadline = deadline
             analysis.shared["llm_deadline"] = deadline
+        stages = _Stages()
         findings: list[Finding] = []
         timings: dict[str, float] = {}
         current_layer = None
         for det in self.detectors:
             if det.layer != current_layer:
                 current_layer = det.layer
-                if self.cascade and findings and not self.policy.escalate(analysis, findings, det.layer):
+                if self.cascade and findings and not stages.run(
+                        "cascade", partial(self.policy.escalate, analysis, findings, det.layer), True, then="the next layer runs"):
                     notes.append(f"cascade stopped before layer {det.layer}: earlier layers were conclusive")
                     break
                 if findings and analysis.out_of_time():
@@ -180,14 +204,36 @@ class Checker:
             finding = _safe_detect(det, analysis)
             findings.append(finding)
             timings[det.name] = finding.latency_ms
-        coverage = merge_coverage(findings, len(case.answer))
-        settle_facts(analysis, findings)
-        verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage)
+        # Coverage is mapped onto the answer as written before the verdict names its characters.
+        coverage = stages.run("coverage", partial(_coverage, findings, len(case.answer), intake), None,
+                              then="the answer is not accepted", hold=True)
+        _settle(stages, analysis, findings)
+        verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage,
+                                guard=stages.verdict_step)
+        if self.verifier is not None and verdict.decision != "accept" and not analysis.out_of_time():
+            rows = _suspect_sentences(analysis, verdict, findings)
+            if rows:
+                checked = _verify_until_unsupported(self.verifier, analysis, rows)
+                findings.append(checked)
+                timings[checked.detector] = checked.latency_ms
+                _settle(stages, analysis, findings)
+                verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped,
+                                        coverage=coverage, guard=stages.verdict_step)
+        chosen = verdict.spans if verdict.spans is not None else [s for f in findings for s in f.spans]
+        spans = stages.run("span merging", partial(_report_spans, chosen, analysis), sorted(chosen, key=_span_order),
+                           then="spans shown unmerged")
+        if verdict.decision == "reject" and not spans:
+            # the spans a verdict chose may all be fragments that tidying drops (a lone stop word)
+            verdict = no_reject_without_span(dataclasses.replace(verdict, spans=[]), findings)
+        if intake is not None and intake.changed:
+            unplaced: tuple[list[Span], list[Finding]] = ([], [f.model_copy(update={"spans": []}) for f in findings])
+            spans, findings = stages.run("offset mapping", partial(_placed, intake, spans, findings), unplaced,
+                                          then="no spans shown")
+        verdict = stages.held(verdict)
         notes.extend(verdict.notes)
+        notes.extend(stages.notes)
         for f in findings:
             notes.extend(f"{f.detector}: {n}" for n in f.notes)
-        chosen = verdict.spans if verdict.spans is not None else [s for f in findings for s in f.spans]
-        spans = tidy_spans(merge_spans(list(chosen), case.answer), case.answer, analysis.tokens)
         cost = _total_cost(findings)
         timings["total"] = (time.perf_counter() - t0) * 1000.0
         return Report(
@@ -206,6 +252,178 @@ class Checker:
             language=analysis.language,
             task=case.task,
         )
+
+
+def _verifier(*, required: bool, options: Mapping[str, Any]) -> Any:
+    """The ``nli`` detector with the shipped verifier, or None when this installation has none
+    (an error instead when the caller asked for it)."""
+    try:
+        return get_detector("nli", **options)
+    except InputError:
+        if required:
+            raise
+        return None
+
+
+def _suspect_sentences(analysis: CaseAnalysis, verdict: Any, findings: Sequence[Finding]) -> list[int]:
+    """The sentences a non-accepting verdict rests on: those its word-level spans touch (precise
+    findings need no second opinion), or every sentence when it shows no span at all."""
+    from hallucheck.policies.entailment import KEPT_ON_ENTAILED
+
+    shown = verdict.spans if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
+    if not shown:
+        return list(range(len(analysis.sentences)))
+    soft = [s for s in shown if s.kind is None and s.label not in KEPT_ON_ENTAILED]
+    return [i for i, seg in enumerate(analysis.sentences) if any(s.start < seg.end and s.end > seg.start for s in soft)]
+
+
+def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int], first: int = 2, step: int = 4) -> Finding:
+    """The verifier's finding over ``rows``, read a few sentences at a time until one is not entailed.
+
+    Why: one sentence the verifier does not find entailed is enough to keep the verdict (and to
+    give it a span to show), so the rest of a long flagged answer need not be read; a faithful
+    answer is read whole. The finding holds the sentences read, and says how many were left."""
+    from hallucheck.policies.entailment import entailed_sentences
+
+    done: list[Finding] = []
+    pos = 0
+    while pos < len(rows):
+        size = first if pos == 0 else step
+        part = _safe_verify(verifier, analysis, rows[pos : pos + size])
+        done.append(part)
+        pos += size
+        if not part.usable or part.sentence_verdicts is None:
+            break
+        if len(entailed_sentences(part.sentence_verdicts)) < len(part.sentence_verdicts):
+            break
+    if len(done) == 1 and pos >= len(rows):
+        return done[0]
+    if any(not f.usable or f.sentence_verdicts is None for f in done):
+        return next(f for f in done if not f.usable or f.sentence_verdicts is None)
+    verdicts = [v for f in done for v in f.sentence_verdicts or []]
+    notes = [n for f in done for n in f.notes]
+    if pos < len(rows):
+        notes.append(f"read {len(verdicts)} of the {len(rows)} sentences the verdict rests on: one not entailed was enough")
+    return Finding(detector=done[0].detector, role=done[0].role, risk=max(f.risk for f in done),
+                   flagged=any(f.flagged for f in done), spans=[sp for f in done for sp in f.spans], notes=notes,
+                   features=done[-1].features, sentence_verdicts=verdicts, latency_ms=sum(f.latency_ms for f in done))
+
+
+def _safe_verify(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int]) -> Finding:
+    """The verifier's finding over ``rows``, timed; a failure becomes an error finding, as a detector's does."""
+    t0 = time.perf_counter()
+    try:
+        finding: Finding = verifier.verify(analysis, rows)
+    except Exception as exc:  # noqa: BLE001 - one failing part degrades with a note, like a detector
+        return Finding(detector=verifier.name, role="entailment", risk=0.0, ran=False, error=f"{type(exc).__name__}: {exc}",
+                       latency_ms=(time.perf_counter() - t0) * 1000.0)
+    finding.latency_ms = (time.perf_counter() - t0) * 1000.0
+    return finding
+
+
+_T = TypeVar("_T")
+
+
+class _Stages:
+    """The steps after the detectors (the cascade's question, coverage, the policy and each rule of
+    the verdict, span merging, offsets mapped back), each under the error guard detectors run
+    under: a step that raises leaves a note and never sinks the others or the check.
+
+    A failed step of the verdict hands on the verdict before it (a stand-in when the policy itself
+    failed), held for review; so does a step that returns no valid verdict (a risk that is no
+    finite number, an unknown decision). Later steps still run: a floor can still reject. When the
+    coverage is unknown the answer is not accepted. Other steps fall back to what is safe to show
+    (spans unmerged; no spans when their offsets cannot be mapped back).
+    """
+
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+        self.hold = False
+
+    def run(self, name: str, step: Callable[[], _T], fallback: _T, *, then: str, hold: bool = False) -> _T:
+        """``step()``, or ``fallback`` with a note (``then``: what happens instead) when it raises."""
+        try:
+            return step()
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one failing step must not sink the check
+            self.notes.append(f"{name} failed: {_describe(exc)}; {then}")
+            self.hold = self.hold or hold
+            return fallback
+
+    def verdict_step(self, name: str, step: Callable[[], Verdict], before: Verdict | None) -> Verdict:
+        """A step of ``final_verdict`` (its ``guard``)."""
+        try:
+            verdict = step()
+            problem = _invalid(verdict)
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one failing step must not sink the check
+            problem = _describe(exc)
+        if problem is None:
+            return verdict
+        self.notes.append(f"{name} failed: {problem}; the answer needs review")
+        self.hold = True
+        if before is None:
+            return Verdict(hallucinated=False, risk_score=0.5, risk_level="moderate", decision="review")
+        return _review(before)
+
+    def held(self, verdict: Verdict) -> Verdict:
+        """``verdict``, accepted only when no step that bears on it failed."""
+        return _review(verdict) if self.hold and verdict.decision == "accept" else verdict
+
+
+def _describe(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+def _review(verdict: Verdict) -> Verdict:
+    """``verdict`` as a review (the risk kept within the guideline's moderate tier)."""
+    return dataclasses.replace(verdict, hallucinated=False, risk_score=min(verdict.risk_score, 0.6),
+                               risk_level="moderate", decision="review")
+
+
+def _invalid(verdict: object) -> str | None:
+    """What makes ``verdict`` no Verdict a report can be made of, or None when it is one."""
+    if not isinstance(verdict, Verdict):
+        return f"returned {type(verdict).__name__}, not a Verdict"
+    risk = verdict.risk_score
+    if isinstance(risk, bool) or not isinstance(risk, (int, float)) or not math.isfinite(risk):
+        return f"returned the risk {risk!r}, not a finite number"
+    if verdict.risk_level not in ("low", "moderate", "high") or verdict.decision not in ("accept", "review", "reject"):
+        return f"returned the level {verdict.risk_level!r} and decision {verdict.decision!r}"
+    if not isinstance(verdict.notes, list) or not all(isinstance(n, str) for n in verdict.notes):
+        return "returned notes that are not strings"
+    if verdict.spans is not None and not (isinstance(verdict.spans, list) and all(isinstance(s, Span) for s in verdict.spans)):
+        return "returned spans that are not Spans"
+    return None
+
+
+def _settle(stages: _Stages, analysis: CaseAnalysis, findings: list[Finding]) -> None:
+    """The facts the verdict's safeguards read (:mod:`hallucheck.verdict_facts`), set for these
+    findings under the error guard: when they cannot be computed the rule that reads them does not
+    apply and the answer is not accepted."""
+    stages.run("restatement facts", partial(settle_facts, analysis, findings), None,
+               then="a restated answer is not told apart; the answer is not accepted", hold=True)
+
+
+def _coverage(findings: list[Finding], answer_chars: int, intake: Intake | None) -> Coverage | None:
+    coverage = merge_coverage(findings, answer_chars)
+    return intake.coverage(coverage) if intake is not None else coverage
+
+
+def _report_spans(chosen: list[Span], analysis: CaseAnalysis) -> list[Span]:
+    answer = analysis.case.answer
+    return tidy_spans(merge_spans(list(chosen), answer), answer, analysis.tokens)
+
+
+def _span_order(span: Span) -> tuple[int, int]:
+    return span.start, span.end
+
+
+def _placed(intake: Intake, spans: list[Span], findings: list[Finding]) -> tuple[list[Span], list[Finding]]:
+    return intake.spans(spans), intake.findings(findings)
 
 
 def _needs_llm(name: str) -> bool:

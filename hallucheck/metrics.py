@@ -255,7 +255,13 @@ class SpanCounts:
         self.recall_sum += other.recall_sum
         self.recall_n += other.recall_n
 
-    def summary(self) -> dict[str, float | int]:
+    def summary(self) -> dict[str, float | int | None]:
+        """Micro and per-answer P / R / F1; all None when no answer has a gold span (data
+        without span labels, or none hallucinated), where span scores are not defined."""
+        if not self.gold:
+            none: dict[str, float | int | None] = dict.fromkeys(
+                ("precision", "recall", "f1", "answer_mean_precision", "answer_mean_recall", "answer_mean_f1"))
+            return {**none, "overlap_chars": self.overlap, "predicted_chars": self.predicted, "gold_chars": 0}
         p, r, f = prf(self.overlap, self.predicted, self.gold)
         mp = self.precision_sum / self.precision_n if self.precision_n else 0.0
         mr = self.recall_sum / self.recall_n if self.recall_n else 0.0

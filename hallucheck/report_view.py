@@ -82,4 +82,5 @@ def compact_report(report: Any, include: Iterable[str] = ()) -> Any:
 
 def report_dict(report: Any, include: Iterable[str] = ()) -> dict[str, Any]:
     """``report`` (a :class:`hallucheck.types.Report`) as a JSON-ready dict, compacted."""
-    return compact_report(report, include).model_dump(mode="json")
+    out: dict[str, Any] = compact_report(report, include).model_dump(mode="json")
+    return out

@@ -28,6 +28,7 @@ __all__ = [
     "Span",
     "Cost",
     "Coverage",
+    "SentenceVerdict",
     "Finding",
     "CitationSummary",
     "Report",
@@ -282,6 +283,21 @@ class CitationSummary(_Model):
     level: RiskLevel = "low"
 
 
+class SentenceVerdict(_Model):
+    """A sentence-pair verifier's reading of one answer sentence against its best evidence.
+
+    ``[start, end)`` indexes the answer; the three probabilities sum to one. A policy reads these
+    to tell a sentence said in other words (entailed) from one that adds or changes a fact, without
+    calling the verifier itself."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    entailment: float = Field(ge=0.0, le=1.0)
+    neutral: float = Field(ge=0.0, le=1.0)
+    contradiction: float = Field(ge=0.0, le=1.0)
+    evidence: list[Evidence] = Field(default_factory=list)
+
+
 class Finding(_Model):
     """What one detector says about one case.
 
@@ -307,6 +323,8 @@ class Finding(_Model):
     cost: Cost = Field(default_factory=Cost)
     coverage: Coverage | None = None
     error: str | None = None
+    # Set by a sentence-pair verifier (role ``entailment``): one verdict per sentence it read.
+    sentence_verdicts: list[SentenceVerdict] | None = None
 
     @model_validator(mode="after")
     def _default_flagged(self) -> Finding:

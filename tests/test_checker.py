@@ -146,3 +146,189 @@ def test_an_empty_answer_runs_no_detector() -> None:
     log: list[str] = []
     report = _checker([Scripted("rule", 1, log)]).check({**CASE, "answer": "  "})
     assert log == [] and not report.hallucinated and report.findings == []
+    # nothing was checked, so it is not accepted: review, with a note that says why
+    assert report.decision == "review" and report.risk_score == 0.0
+    assert report.notes[0] == "the answer is empty: nothing to check, so it goes to review"
+
+
+def test_a_reject_whose_only_span_is_a_dropped_fragment_goes_to_review() -> None:
+    # "in" alone is a stop word: tidying the report's spans drops it, so nothing would show why
+    stop_word = Span(start=15, end=17, text="in", label="baseless", score=0.9, detector="policy")
+    report = _checker([Scripted("rule", 1, [], risk=0.9)], MaxPolicy(spans=[stop_word])).check(CASE)
+    assert report.spans == [] and report.decision == "review"
+    assert any("no span shows" in n for n in report.notes)
+    shown = Span(start=25, end=29, text="Lyon", label="baseless", score=0.9, detector="policy")
+    assert _checker([Scripted("rule", 1, [], risk=0.9)], MaxPolicy(spans=[shown])).check(CASE).decision == "reject"
+
+
+# ---------------------------------------------------------------- every step after the detectors is guarded
+
+
+class Raising(MaxPolicy):
+    """MaxPolicy whose decide or escalate raises, or whose verdict carries a risk that is no number."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__()
+        self.where = where
+
+    def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
+        if self.where == "decide":
+            raise ZeroDivisionError("division by zero")
+        verdict = super().decide(analysis, findings)
+        if self.where == "nan":
+            verdict.risk_score = float("nan")
+        return verdict
+
+    def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
+        if self.where == "escalate":
+            raise KeyError("band")
+        return super().escalate(analysis, findings, next_layer)
+
+
+@pytest.mark.parametrize("where", ["decide", "nan"])
+def test_a_failing_policy_gives_a_review_with_a_note_and_keeps_the_findings(where: str) -> None:
+    log: list[str] = []
+    report = _checker([Scripted("rule", 1, log, risk=0.1, spans=[(26, 30)])], Raising(where)).check(CASE)
+    assert report.decision == "review" and report.risk_level == "moderate" and not report.hallucinated
+    expected = "policy failed: ZeroDivisionError: division by zero" if where == "decide" else "policy failed: returned the risk nan"
+    assert any(n.startswith(expected) and n.endswith("the answer needs review") for n in report.notes), report.notes
+    assert log == ["rule"] and report.findings[0].detector == "rule" and "rule: rule looked" in report.notes
+    assert [(s.start, s.end) for s in report.spans] == [(26, 30)]
+
+
+def test_a_failing_escalate_lets_the_next_layer_run() -> None:
+    log: list[str] = []
+    report = _checker([Scripted("rule", 1, log), Scripted("ngram", 2, log)], Raising("escalate"), cascade=True).check(CASE)
+    assert log == ["rule", "ngram"] and report.decision == "accept"
+    assert "cascade failed: KeyError: 'band'; the next layer runs" in report.notes
+
+
+@pytest.mark.parametrize("step", ["restated_review", "_not_accepted"])
+def test_a_failing_safeguard_gives_a_review_with_a_note(monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    from hallucheck.policies import safeguards
+
+    def boom(*_: Any) -> Verdict:
+        raise OverflowError("cannot convert float infinity to integer")
+
+    monkeypatch.setattr(safeguards, step, boom)
+    for risk in (0.1, 0.9):  # an accept and a reject both go to review
+        report = _checker([Scripted("rule", 1, [], risk=risk)]).check(CASE)
+        assert report.decision == "review" and report.risk_score <= 0.6
+        name = {"restated_review": "restated review", "_not_accepted": "never accepted"}[step]
+        assert f"{name} failed: OverflowError: cannot convert float infinity to integer; the answer needs review" in report.notes
+        assert "max decided" in report.notes  # the policy's own verdict went on
+
+
+def test_the_floors_still_apply_after_a_step_before_them_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hallucheck.policies import safeguards
+
+    def boom(*_: Any) -> Verdict:
+        raise RuntimeError("broken rule")
+
+    monkeypatch.setattr(safeguards, "restated_review", boom)
+
+    class Floored:
+        def apply(self, verdict: Verdict, findings: list[Finding], language: str) -> Verdict:
+            figure = Span(start=18, end=22, text="2012", label="contradiction", score=1.0, detector="numbers", kind="contradicted_figure")
+            return Verdict(hallucinated=True, risk_score=0.95, risk_level="high", decision="reject", notes=[*verdict.notes, "floor"],
+                           spans=[figure])
+
+    report = _checker([Scripted("rule", 1, [], risk=0.9)], floors=Floored()).check(CASE)
+    assert report.decision == "reject" and "floor" in report.notes
+    assert "restated review failed: RuntimeError: broken rule; the answer needs review" in report.notes
+
+
+def test_failing_floors_leave_the_verdict_before_them_for_review() -> None:
+    class Broken:
+        def apply(self, verdict: Verdict, findings: list[Finding], language: str) -> Verdict:
+            raise ValueError("no table for xx")
+
+    report = _checker([Scripted("rule", 1, [], risk=0.1)], floors=Broken()).check(CASE)
+    assert report.decision == "review"
+    assert "floors failed: ValueError: no table for xx; the answer needs review" in report.notes
+
+
+def test_failing_span_merging_shows_the_spans_unmerged_and_keeps_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hallucheck import checker
+
+    def boom(*_: Any) -> list[Span]:
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(checker, "merge_spans", boom)
+    dets = [Scripted("a", 1, [], risk=0.9, spans=[(20, 31)]), Scripted("b", 2, [], risk=0.6, spans=[(18, 22)])]
+    report = _checker(dets).check(CASE)
+    assert report.decision == "reject"
+    assert [(s.start, s.end) for s in report.spans] == [(18, 22), (20, 31)]
+    assert "span merging failed: IndexError: list index out of range; spans shown unmerged" in report.notes
+
+
+def test_failing_coverage_keeps_an_answer_from_accept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hallucheck import checker
+
+    def boom(*_: Any) -> None:
+        raise TypeError("bad range")
+
+    monkeypatch.setattr(checker, "merge_coverage", boom)
+    report = _checker([Scripted("rule", 1, [], risk=0.1)]).check(CASE)
+    assert report.decision == "review" and report.coverage is None
+    assert "coverage failed: TypeError: bad range; the answer is not accepted" in report.notes
+
+
+def test_bad_input_from_a_policy_is_not_swallowed() -> None:
+    class Strict(MaxPolicy):
+        def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
+            raise InputError("task not supported")
+
+    with pytest.raises(InputError, match="task not supported"):
+        _checker([Scripted("rule", 1, [])], Strict()).check(CASE)
+
+
+class FakeVerifier:
+    """Entails every sentence but those listed; records which sentences it was asked about."""
+
+    name = "nli"
+
+    def __init__(self, unsupported: set[int]) -> None:
+        self.unsupported = unsupported
+        self.asked: list[list[int]] = []
+
+    def verify(self, analysis: CaseAnalysis, rows: Any) -> Finding:
+        from hallucheck.types import SentenceVerdict
+
+        self.asked.append(list(rows))
+        verdicts = [SentenceVerdict(start=analysis.sentences[i].start, end=analysis.sentences[i].end,
+                                    entailment=0.1 if i in self.unsupported else 0.95, neutral=0.05 if i not in self.unsupported else 0.8,
+                                    contradiction=0.1 if i in self.unsupported else 0.0) for i in rows]
+        return Finding(detector="nli", role="entailment", risk=0.5, sentence_verdicts=verdicts)
+
+
+EIGHT = {"question": "q", "contexts": ["It rains."], "answer": " ".join(f"Sentence number {w} is here." for w in
+                                                                        "one two three four five six seven eight".split())}
+
+
+def _eight_checker(unsupported: set[int]) -> tuple[Checker, FakeVerifier]:
+    answer = EIGHT["answer"]
+    marks = [Span(start=answer.index(w), end=answer.index(w) + len(w), text=w, label="baseless", score=0.9, detector="model")
+             for w in "one two three four five six seven eight".split()]
+    checker = _checker([Scripted("rule", 1, [], risk=0.9)], MaxPolicy(spans=marks))
+    fake = FakeVerifier(unsupported)
+    checker.verifier = fake
+    return checker, fake
+
+
+def test_the_verifier_reads_a_few_sentences_at_a_time_and_stops_at_one_not_entailed() -> None:
+    checker, fake = _eight_checker({3})
+    report = checker.check(EIGHT)
+    assert fake.asked == [[0, 1], [2, 3, 4, 5]]
+    assert report.decision == "reject"
+    assert [s.text for s in report.spans] == ["four", "seven", "eight"]  # marks in entailed sentences dropped
+    nli = next(f for f in report.findings if f.detector == "nli")
+    assert len(nli.sentence_verdicts or []) == 6
+    assert any("read 6 of the 8 sentences" in n for n in nli.notes)
+
+
+def test_a_verdict_whose_every_sentence_is_entailed_is_accepted() -> None:
+    checker, fake = _eight_checker(set())
+    report = checker.check(EIGHT)
+    assert sum(len(a) for a in fake.asked) == 8
+    assert report.decision == "accept" and report.spans == [] and report.risk_score <= 0.29

@@ -162,7 +162,7 @@ def test_empty_answer_closes_like_check(checker: Checker) -> None:
     stream = checker.stream(question="q", contexts=["a source"])
     assert stream.feed("") == [] and stream.flush() == []
     report = stream.close()
-    assert report.decision == "accept" and report.notes[0].startswith("Answer is empty")
+    assert report.decision == "review" and report.notes[0].startswith("the answer is empty")
 
 
 def test_answer_over_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -18,6 +18,12 @@ language), so it flags too few or too many. Given labelled answers this module
 Everything reported as "after" is out-of-fold: folds are grouped by source (answers written from
 the same sources never straddle folds), each fold is predicted by a policy fitted on the others.
 The policy written at the end is fitted on all the data.
+
+Given the Checker's floor table (``floors``), "before" and "after" are counted as
+``hallucheck eval`` counts them: "before" is the verdict of the Checker's own report when the
+sample carries it (``Sample.reported``), and every refitted verdict goes through the same floors
+and safeguards the Checker applies (:func:`hallucheck.policies.safeguards.final_verdict`), so the
+two numbers compare the policy the user has with the one that would be written.
 """
 
 from __future__ import annotations
@@ -35,14 +41,19 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.calibration.stage_fit import fit_stage
 from hallucheck.errors import InputError
 from hallucheck.metrics import THRESHOLD_GRID, prf_of
+from hallucheck.policies.base import Verdict, decision_for
+from hallucheck.policies.floors import FloorTable
 from hallucheck.policies.learned import (
     LearnedPolicy,
     Stage,
     _summaries,
     case_features,
+    level_from_probability,
     stack_features,
 )
+from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.types import Finding
+from hallucheck.verdict_facts import settle_facts
 
 __all__ = [
     "MIN_ANSWERS",
@@ -79,12 +90,17 @@ ThresholdMethod = Literal["resampled", "expected", "shifted"]
 
 @dataclass
 class Sample:
-    """One labelled answer with what the detectors found (``findings`` empty: nothing to check)."""
+    """One labelled answer with what the detectors found (``findings`` empty: nothing to check).
+
+    ``reported``: the verdict of the Checker's report on it (what ``hallucheck eval`` counts), when
+    the answer went through a Checker; None: "before" is the policy's own decision.
+    """
 
     analysis: CaseAnalysis
     findings: list[Finding]
     label: bool
     group: str
+    reported: bool | None = None
 
 
 @dataclass
@@ -93,6 +109,11 @@ class Calibration:
 
     spec: dict[str, Any]
     report: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def improved(self) -> bool:
+        """Whether the refitted policy's F1 ("after") beats the one it started from ("before")."""
+        return bool(self.report["after"]["f1"] > self.report["before"]["f1"])
 
 
 def source_group(analysis: CaseAnalysis) -> str:
@@ -315,10 +336,40 @@ def _recalibrated(spec: Mapping[str, Any], platt: Mapping[str, tuple[float, floa
     return out
 
 
-def _verdicts(spec: Mapping[str, Any], samples: Sequence[Sample], idx: Sequence[int]) -> np.ndarray:
+@dataclass
+class _Given:
+    """A policy whose verdict is already made (the refitted stack's out-of-fold probability), so
+    that it goes through the Checker's safeguards as any policy's verdict does."""
+
+    verdict: Verdict
+    name: str = "learned"
+
+    def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
+        return self.verdict
+
+    def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
+        return False
+
+
+def _judged(policy: Any, sample: Sample, floors: FloorTable | None) -> bool:
+    """The verdict on ``sample``: the policy's decision alone (``floors`` None) or, as the Checker
+    makes it, with the floors and safeguards on top."""
+    if floors is None:
+        return bool(policy.decide(sample.analysis, sample.findings).hallucinated) if sample.findings else False
+    coverage = merge_coverage(sample.findings, len(sample.analysis.case.answer))
+    settle_facts(sample.analysis, sample.findings)
+    return final_verdict(policy, sample.analysis, sample.findings, floors, coverage=coverage).hallucinated
+
+
+def _verdicts(spec: Mapping[str, Any], samples: Sequence[Sample], idx: Sequence[int],
+              floors: FloorTable | None = None) -> np.ndarray:
     policy = LearnedPolicy(spec=spec)
-    return np.array([policy.decide(samples[i].analysis, samples[i].findings).hallucinated if samples[i].findings else False
-                     for i in idx], dtype=bool)
+    return np.array([_judged(policy, samples[i], floors) for i in idx], dtype=bool)
+
+
+def _stack_verdict(p: float, threshold: float) -> Verdict:
+    level = level_from_probability(p, threshold)
+    return Verdict(hallucinated=p >= threshold, risk_score=p, risk_level=level, decision=decision_for(level))
 
 
 def calibrate_policy(
@@ -331,6 +382,7 @@ def calibrate_policy(
     threshold_method: ThresholdMethod = "shifted",
     threshold_rounds: int = BOOTSTRAP_ROUNDS,
     threshold_width: int = SMOOTH_WIDTH,
+    floors: FloorTable | None = None,
     log: Callable[[str], None] = lambda _: None,
 ) -> Calibration:
     """Refit ``spec`` (a learned-policy spec) on ``samples``; see the module docstring.
@@ -338,7 +390,8 @@ def calibrate_policy(
     ``refit_stack``: None refits the full stage's trees when there is enough data and
     scikit-learn is installed; True requires it; False never does. ``threshold_method``,
     ``threshold_rounds`` and ``threshold_width``: see :func:`choose_threshold` (``"resampled"``
-    with 0 and 1: the plain best threshold).
+    with 0 and 1: the plain best threshold). ``floors``: the floor table of the Checker the
+    verdicts are measured as (None: the policy's decision alone).
     """
     spec, group_note = _language_spec(spec, samples)
     usable = [i for i, s in enumerate(samples) if s.findings]
@@ -367,12 +420,12 @@ def calibrate_policy(
         return platt, choose_threshold(p, y[train], [groups[i] for i in train], method=threshold_method, seed=seed,
                                        rounds=threshold_rounds, width=threshold_width)
 
-    before = _verdicts(spec, samples, range(len(samples)))
+    before = np.array([s.reported if s.reported is not None else _judged(base, s, floors) for s in samples], dtype=bool)
     oof = np.zeros(len(usable), dtype=bool)
     for test in parts:
         train = np.setdiff1d(np.arange(len(usable)), test)
         platt, thr = fit(train)
-        oof[test] = _verdicts(_recalibrated(spec, platt, thr), [samples[usable[i]] for i in test], range(len(test)))
+        oof[test] = _verdicts(_recalibrated(spec, platt, thr), [samples[usable[i]] for i in test], range(len(test)), floors)
     after = before.copy()
     after[usable] = oof
     platt, thr = fit(np.arange(len(usable)))
@@ -397,7 +450,9 @@ def calibrate_policy(
             thr_s = choose_threshold(p_oof, y, groups, method=threshold_method, seed=seed, rounds=threshold_rounds,
                                      width=threshold_width)
             after_s = before.copy()
-            after_s[usable] = np.where(used == "full", p_oof >= thr_s, oof)
+            stacked = [_judged(_Given(_stack_verdict(float(p_oof[j]), thr_s)), samples[i], floors) if floors is not None
+                       else bool(p_oof[j] >= thr_s) for j, i in enumerate(usable)]
+            after_s[usable] = np.where(used == "full", stacked, oof)
             report["stack"] = {"threshold": thr_s, **prf_of(after_s, y_all)}
             if report["stack"]["f1"] > report["after"]["f1"]:
                 out = _recalibrated(spec, {n: v for n, v in platt.items() if n != "full"}, thr_s, {"full": stage_spec})

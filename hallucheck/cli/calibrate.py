@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
+from hallucheck.cli.errors import EXIT_FAILED
 from hallucheck.cli.options import CITATIONS_OPTION, POLICY_OPTION
 from hallucheck.cli.root import app
 
@@ -49,23 +51,19 @@ def calibrate_command(
     """Fit the policy's calibration and threshold (and, with enough data, its stack) to your labels.
 
     Reads the same formats as ``eval``; prints precision, recall and F1 before (the policy as it
-    is) and after (cross-validated); writes POLICY.json for ``--policy`` on detect, eval and serve,
-    HALLUCHECK_POLICY, or Checker(policy="POLICY.json"). Useful from about 100 labelled answers.
+    is, counted as ``eval`` counts it) and after (cross-validated, through the same floors and
+    safeguards); writes POLICY.json for ``--policy`` on detect, eval and serve, HALLUCHECK_POLICY,
+    or Checker(policy="POLICY.json"), only when "after" beats "before": otherwise it writes
+    nothing, says so and exits 1. Useful from about 100 labelled answers.
     """
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
     from rich.table import Table
 
-    from hallucheck.analysis import CaseAnalysis
-    from hallucheck.calibration.calibrate import Sample, calibrate_policy, source_group
-    from hallucheck.checker import Checker
+    from hallucheck.batch import CheckerSpec, checker_for
+    from hallucheck.calibration.calibrate import Sample, calibrate_policy
+    from hallucheck.calibration.checked_samples import checked_sample
     from hallucheck.cli.options import check_policy
+    from hallucheck.cli.progress import progress_bar
     from hallucheck.errors import InputError
     from hallucheck.eval.datasets import FORMATS, load_dataset, sniff_format
     from hallucheck.policies.learned import LearnedPolicy
@@ -89,30 +87,24 @@ def calibrate_command(
     if split is None and data_format == "ragtruth":
         split = "calib"
     task_set = {t.strip().lower() for t in tasks.split(",") if t.strip()} if tasks else None
-    checker = Checker(policy=policy, citations_expected=citations_expected)
+    # The Checker `hallucheck eval` builds for the same options: "before" is its reports' verdicts.
+    spec = CheckerSpec.of(None, policy, citations_expected)
+    checker = checker_for(spec)
     if not isinstance(checker.policy, LearnedPolicy):
         raise InputError(f"calibrate refits a learned policy; {policy!r} is the {checker.policy.name} policy")
     err = Console(stderr=True)
     samples: list[Sample] = []
-    with Progress(TextColumn("[bold]checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True, disable=quiet) as progress:
+    with progress_bar(err, "checking", quiet) as progress:
         bar = progress.add_task("calibrate", total=limit)
         for ex in load_dataset(data, data_format, split=split, limit=limit, tasks=task_set):
-            report = checker.check(ex.case)
-            analysis = CaseAnalysis(ex.case if citations_expected is None or ex.case.citations_expected is not None
-                                    else ex.case.model_copy(update={"citations_expected": citations_expected}))
-            samples.append(Sample(analysis, list(report.findings), bool(ex.gold.hallucinated), source_group(analysis)))
+            samples.append(checked_sample(spec, ex))
             progress.advance(bar)
     if not samples:
         raise InputError(f"{data}: no records matched")
     result = calibrate_policy(checker.policy.spec, samples, folds=folds, seed=seed, refit_stack=refit_stack,
-                              threshold_method=THRESHOLD_METHODS[threshold_method],
+                              threshold_method=THRESHOLD_METHODS[threshold_method], floors=checker.floors,
                               log=lambda m: err.print(m, style="dim", highlight=False))
     rep = result.report
-    result.spec["calibration"]["data"] = str(data)
-    result.spec["calibration"]["format"] = data_format
-    result.spec["calibration"]["split"] = split or "all"
-    write_spec(result.spec, out)
     console = Console()
     table = Table(title=f"{rep['answers']} answers, {rep['hallucinated']} hallucinated; "
                         f"after = {rep['folds']}-fold cross-validation grouped by source", title_justify="left")
@@ -122,5 +114,17 @@ def calibrate_command(
         r = rep[name]
         table.add_row(name, f"{r['threshold']:.2f}", f"{r['precision']:.3f}", f"{r['recall']:.3f}", f"[bold]{r['f1']:.3f}[/]")
     console.print(table)
+    if not result.improved:
+        # Nothing better to offer: the file is left as it was, and a script chaining on the exit code stops.
+        sys.stderr.write(
+            f"hallucheck: calibrate: {out} not written: the refitted policy (F1 {rep['after']['f1']:.3f}, cross-validated) "
+            f"does not beat the policy you have (F1 {rep['before']['f1']:.3f}, as `hallucheck eval` measures it) "
+            f"on these labels; keep using --policy {policy}\n"
+        )
+        raise SystemExit(EXIT_FAILED)
+    result.spec["calibration"]["data"] = str(data)
+    result.spec["calibration"]["format"] = data_format
+    result.spec["calibration"]["split"] = split or "all"
+    write_spec(result.spec, out)
     console.print(f"stack refitted: {'yes' if rep['stack_refit'] else 'no'}; wrote {out} "
                   f"(use: --policy {out}, HALLUCHECK_POLICY={out}, or Checker(policy=\"{out}\"))", highlight=False)

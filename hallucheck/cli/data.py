@@ -39,7 +39,7 @@ def _write(records: object, out: Path) -> dict[str, int]:
     tmp = out.with_name(out.name + ".part")
     opener = gzip.open if out.suffix == ".gz" else open
     try:
-        with opener(tmp, "wt", encoding="utf-8") as fh:  # type: ignore[operator]
+        with opener(tmp, "wt", encoding="utf-8") as fh:
             for rec in records:  # type: ignore[attr-defined]
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
                 for key in ("total", f"part:{rec['part']}", "hallucinated" if rec["label"] else "faithful"):
@@ -78,17 +78,22 @@ def synth_command(
         True, "--antonym/--no-antonym",
         help="Write the antonym cases, one a section (--no-antonym: the files made before this kind existed).",
     ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
-    """Labelled QA and summary cases from your own documents, split train/calib/dev by document.
+    """Labelled QA and summary cases from your own documents, split train/calib/dev by section.
 
     Output: one JSON object a line with question, contexts, answer, label, spans (start, end,
     label), part and metadata.edit: what `hallucheck eval --format generic` reads.
     """
     import sys
 
+    from rich.console import Console
+
+    from hallucheck.cli.progress import progress_bar
     from hallucheck.errors import InputError
     from hallucheck.synth.cases import SynthOptions, default_partner, make_cases
     from hallucheck.synth.corpus import LANGUAGES, read_corpus
+    from hallucheck.synth.parts import MIN_SECTIONS
     from hallucheck.text.language import normalize_language
 
     language = normalize_language(lang)
@@ -107,8 +112,17 @@ def synth_command(
     sections = read_corpus(source_dir, language)
     if not sections:
         raise InputError(f"{source_dir}: no paragraphs in {language} found in .html, .md or .txt files")
+    found = len({sec.key for sec in sections})
+    if found < MIN_SECTIONS:
+        raise InputError(
+            f"{source_dir}: {found} section{'s' if found != 1 else ''} with text in {language}; the train, calib and "
+            f"dev parts need at least {MIN_SECTIONS} (each heading starts a section): add documents or headings"
+        )
     partners = read_corpus(source_dir, partner_lang) if partner_lang else []
-    counts = _write(make_cases(sections, SynthOptions(seed=seed, paraphrase=paraphrase, antonym=antonym), partners), out)
+    options = SynthOptions(seed=seed, paraphrase=paraphrase, antonym=antonym)
+    with progress_bar(Console(stderr=True), "sections", quiet) as progress:
+        bar = progress.add_task("synth", total=len(sections))
+        counts = _write(make_cases(sections, options, partners, on_section=lambda n: progress.update(bar, completed=n)), out)
     sys.stderr.write(_summary(counts, out) + "\n")
 
 

@@ -58,7 +58,9 @@ def demo(
     for name in chosen:
         if name not in examples:
             matches = [n for n in examples if name in n]
-            if len(matches) != 1:
+            if len(matches) > 1:
+                raise InputError(f"example {name!r} names {len(matches)} examples ({', '.join(matches)}): give more of its name")
+            if not matches:
                 raise InputError(f"unknown example {name!r} (known: {', '.join(examples)})")
             chosen[chosen.index(name)] = matches[0]
     det_names = parse_detectors(detectors)

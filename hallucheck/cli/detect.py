@@ -119,28 +119,23 @@ def _batch(
     import json
 
     from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
     from rich.text import Text
 
     from hallucheck.batch import iter_checked
     from hallucheck.cli.errors import EXIT_FAILED, EXIT_INPUT, fail
+    from hallucheck.cli.progress import count_lines, progress_bar
     from hallucheck.jsonio import iter_jsonl
     from hallucheck.report_view import compact_report_dict
 
     err = Console(stderr=True)
+    # The total (for the time left) costs one quick pass over the file; only worth it for a bar that is drawn.
+    total = count_lines(batch) if err.is_terminal else None
     sink = out.open("w", encoding="utf-8") if out is not None else sys.stdout
     done = failed = 0
     t0 = time.perf_counter()
     try:
-        with Progress(
-            SpinnerColumn(),
-            TextColumn("checked {task.completed} cases"),
-            TextColumn("[dim]{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-        ) as progress:
-            bar = progress.add_task("batch", total=None, rate="")
+        with progress_bar(err, "checking") as progress:
+            bar = progress.add_task("batch", total=total)
             records = iter_jsonl(batch, require_objects=False, on_error="yield" if keep_going else "raise")
             if ray:
                 from hallucheck.distributed import iter_checked_ray
@@ -158,8 +153,7 @@ def _batch(
                     err.print(Text.assemble((f"skipped {where}: ", "yellow"), message), highlight=False)
                 sink.write(json.dumps(compact_report_dict(result, parts), ensure_ascii=False) + "\n")
                 done += 1
-                elapsed = time.perf_counter() - t0
-                progress.update(bar, completed=done, rate=f"{done / elapsed:.1f}/s" if elapsed > 0 else "")
+                progress.update(bar, completed=done)
     finally:
         if sink is not sys.stdout:
             sink.close()

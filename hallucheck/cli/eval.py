@@ -20,7 +20,8 @@ def config_split(data_format: str, split: str | None) -> str:
 
 
 def _fmt(x: Any) -> str:
-    return "—" if x is None else f"{x:.3f}"
+    """A score, or "n/a" where the data cannot define it (no span labels, one class only)."""
+    return "n/a" if x is None else f"{x:.3f}"
 
 
 def print_summary(console: Any, result: Any, title: str = "") -> None:
@@ -176,30 +177,15 @@ def _data_format(data: str, data_format: str) -> str:
 
 
 def _evaluate_with_progress(err: Any, examples: Any, spec: Any, total: int | None, quiet: bool, **options: Any) -> Any:
-    """``eval.runner.evaluate`` behind a progress bar on stderr (responses done and their rate)."""
-    import time
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
+    """``eval.runner.evaluate`` behind a progress bar on stderr (responses done, rate, time left)."""
+    from hallucheck.cli.progress import progress_bar
     from hallucheck.eval.runner import ReportPredictor, evaluate
 
-    with Progress(
-        TextColumn("[bold]evaluating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=quiet,
-    ) as progress:
-        bar = progress.add_task("eval", total=total, rate="")
-        t0 = time.perf_counter()
+    with progress_bar(err, "evaluating", quiet) as progress:
+        bar = progress.add_task("eval", total=total)
 
         def tick(n: int) -> None:
-            elapsed = time.perf_counter() - t0
-            progress.update(bar, completed=n, rate=f"{n / elapsed:.1f}/s" if elapsed > 0 else "")
+            progress.update(bar, completed=n)
 
         return evaluate(examples, ReportPredictor(spec), on_progress=tick, **options)
 

@@ -25,12 +25,13 @@ def serve(
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
 ) -> None:
     """Serve POST /v1/check, the check store, /metrics and the dashboard (settings: HALLUCHECK_* env vars)."""
+    from hallucheck.cli.errors import EXIT_FAILED, fail
     from hallucheck.cli.options import check_policy, parse_detectors
     from hallucheck.errors import InputError
 
     try:
         from hallucheck.service.server import run
-        from hallucheck.service.settings import Settings
+        from hallucheck.service.settings import Settings, SettingsError
     except ImportError as exc:
         raise InputError(f"the service needs the 'service' extra: pip install 'hallucheck[service]' ({exc})") from None
     names = parse_detectors(detectors)
@@ -40,9 +41,9 @@ def serve(
         raise InputError("--port must be between 1 and 65535")
     if workers is not None and workers < 1:
         raise InputError("--workers must be at least 1")
-    try:
+    try:  # a bad configuration (setting, store, plugin, key file, policy) is one line and exit 1
         settings = Settings.from_env(db_url=db, detectors=tuple(names) if names else None, policy=policy,
                                      workers=workers)
-    except ValueError as exc:
-        raise InputError(f"bad HALLUCHECK_* setting: {exc}") from None
-    run(settings, host, port, log_level=log_level)
+        run(settings, host, port, log_level=log_level)
+    except SettingsError as exc:
+        fail(f"bad configuration: {exc}", EXIT_FAILED)

@@ -132,7 +132,7 @@ class ViewsPredictor:
                                         coverage=report.coverage)
                 decided = time.perf_counter() - t1
                 # As the Checker does: the policy's own choice of spans when it makes one.
-                chosen = verdict.spans if getattr(verdict, "spans", None) is not None else union
+                chosen = verdict.spans if verdict.spans is not None else union
                 spans = tidy_spans(merge_spans(list(chosen), case.answer), case.answer, analysis.tokens)
                 out[f"policy:{name}"] = Prediction(
                     hallucinated=verdict.hallucinated,
@@ -262,7 +262,7 @@ class _Samples:
             return
         key = -pred.risk if kind == "false_negative" else pred.risk
         heap = self.heaps[kind]
-        item = (key, -n, {})
+        item: tuple[float, int, dict[str, Any]] = (key, -n, {})
         if len(heap) < self.size:
             heapq.heappush(heap, (key, -n, {**_sample(example, pred), "outcome": kind}))
         elif item[:2] > heap[0][:2]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from hallucheck.errors import InputError
 from hallucheck.integrations.common import Verdict, as_contexts, missing_extra
@@ -149,8 +149,8 @@ def _answer_text(value: Any) -> str:
     if isinstance(value, Mapping):
         for k in ("content", "text"):
             if isinstance(value.get(k), str):
-                return value[k]
+                return cast(str, value[k])
         kwargs = value.get("kwargs")
         if isinstance(kwargs, Mapping) and isinstance(kwargs.get("content"), str):
-            return kwargs["content"]
+            return cast(str, kwargs["content"])
     raise InputError(f"the run's answer is a {type(value).__name__}, not text")

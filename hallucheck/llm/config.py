@@ -109,7 +109,7 @@ class LLMConfig:
         if backend == "local":
             from hallucheck.llm.local import LocalClient
 
-            return LocalClient(self.model, **common)  # type: ignore[return-value]
+            return LocalClient(self.model, **common)
         from hallucheck.llm.retry import RetryPolicy
 
         http: dict[str, Any] = {"timeout": self.timeout, "retry": RetryPolicy(max_retries=max(0, self.max_retries)),
@@ -120,14 +120,14 @@ class LLMConfig:
             if not self.model:
                 raise InputError("the anthropic backend needs a model (HALLUCHECK_LLM_MODEL or --llm-model)")
             key = self.api_key or os.environ.get("ANTHROPIC_API_KEY")
-            return AnthropicClient(self.model, base_url=self.base_url or "https://api.anthropic.com",  # type: ignore[return-value]
+            return AnthropicClient(self.model, base_url=self.base_url or "https://api.anthropic.com",
                                    api_key=key, **http)
         from hallucheck.llm.openai import OpenAIClient
 
         if not self.model and not self.deployment:
             raise InputError("an OpenAI-compatible backend needs a model (HALLUCHECK_LLM_MODEL or --llm-model)")
         key = self.api_key or os.environ.get("OPENAI_API_KEY")
-        return OpenAIClient(self.model or "", base_url=self.base_url or "https://api.openai.com/v1",  # type: ignore[return-value]
+        return OpenAIClient(self.model or "", base_url=self.base_url or "https://api.openai.com/v1",
                             api_key=key, deployment=self.deployment, api_version=self.api_version,
                             json_mode=self.json_mode, **http)
 

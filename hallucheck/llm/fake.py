@@ -57,7 +57,7 @@ class FakeLLM:
         stream_piece: int = 4,
     ) -> None:
         if callable(replies) or isinstance(replies, (str, Exception)):
-            self._replies: list[Reply] = [replies]  # type: ignore[list-item]
+            self._replies: list[Reply] = [replies]
         else:
             self._replies = list(replies or [])
         self.rules = dict(rules or {})

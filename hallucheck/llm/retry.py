@@ -35,7 +35,7 @@ class RetryPolicy:
         told = retry_after_seconds(headers) if headers is not None else None
         if told is not None:
             return min(max(told, 0.0), self.max_delay)
-        wait = self.base_delay * (2**attempt) + random.uniform(0.0, self.base_delay)
+        wait: float = self.base_delay * (2**attempt) + random.uniform(0.0, self.base_delay)
         return min(wait, self.max_delay)
 
 

@@ -78,7 +78,7 @@ class LLMSession:
         """One call (thread-safe); BudgetExhausted when the budget is spent, LLMError on failure."""
         self._take()
         with deadline_scope(self.shared.get(DEADLINE_KEY)):
-            out = self.llm.complete(to_messages(messages), **settings)
+            out: Completion = self.llm.complete(to_messages(messages), **settings)
         with _LOCK:
             self.meter.add(out)
         return out

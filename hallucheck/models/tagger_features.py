@@ -409,7 +409,7 @@ def _piece_label(start: int, end: int, spans: list[LabelSpan]) -> int:
     label = 0
     for sp in spans:
         if sp[0] < end and start < sp[1]:
-            kind = sp[2] if len(sp) > 2 else _BASELESS  # type: ignore[misc]
+            kind = sp[2] if len(sp) > 2 else _BASELESS
             if kind == _CONFLICT:
                 return kind
             label = kind

@@ -64,8 +64,8 @@ def probs_to_spans(
                 continue
         out.append([s, e, p, p, 1])
     spans = []
-    for s, e, mx, total, n in out:
-        a, b = int(s), int(e)
+    for start, end, mx, total, n in out:
+        a, b = int(start), int(end)
         while b > a and answer[b - 1] in " \t\n,;:":
             b -= 1
         if b > a:

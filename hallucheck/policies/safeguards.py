@@ -22,7 +22,12 @@ was looked at, whichever policy is chosen:
    swap or a term the rules do not read; ``bench/restated.py``), so such an answer is worth a
    look, not a rejection. Floors and
    the never-accepted kinds come after it and still decide.
-4. What was not checked cannot be accepted: when some part of the answer was not read by a
+4. Entailment is trusted (:mod:`hallucheck.policies.entailment`): where a sentence-pair verifier
+   read the answer, word-level marks in the sentences it finds entailed are dropped, and an answer
+   left with nothing but entailed sentences and no precise finding is accepted. It runs before the
+   floors, so precise evidence still decides.
+5. No reject without a span: a rejecting verdict that shows no span goes to review with a note.
+6. What was not checked cannot be accepted: when some part of the answer was not read by a
    detector that ran (long answers are read in windows), an accept becomes review and the note
    names the unchecked characters.
 """
@@ -30,15 +35,17 @@ was looked at, whichever policy is chosen:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Policy, Verdict
+from hallucheck.policies.entailment import no_reject_without_span, trust_entailment
 from hallucheck.policies.floors import FloorTable
 from hallucheck.types import Coverage, Finding
 
-__all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "final_verdict", "nothing_checked", "merge_coverage", "restated_review",
-           "restatement_matters"]
+__all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "StageGuard", "final_verdict", "nothing_checked", "merge_coverage",
+           "restated_review", "restatement_matters"]
 
 # Span kinds that keep an answer from being accepted wherever the floor table does not decide them.
 NEVER_ACCEPTED: frozenset[str] = frozenset({"misattributed_citation"})
@@ -117,6 +124,14 @@ def restated_review(verdict: Verdict, analysis: CaseAnalysis, findings: Sequence
                                decision="review", notes=[*verdict.notes, note])
 
 
+# guard(step name, step, verdict before the step) -> the step's verdict, or what stands when it fails
+StageGuard = Callable[[str, Callable[[], Verdict], "Verdict | None"], Verdict]
+
+
+def _unguarded(_name: str, step: Callable[[], Verdict], _before: Verdict | None) -> Verdict:
+    return step()
+
+
 def final_verdict(
     policy: Policy,
     analysis: CaseAnalysis,
@@ -125,15 +140,19 @@ def final_verdict(
     *,
     skipped: Sequence[str] = (),
     coverage: Coverage | None = None,
+    guard: StageGuard = _unguarded,
 ) -> Verdict:
-    """The policy's verdict with the rules above applied (in that order)."""
+    """The policy's verdict with the rules above applied (in that order); ``guard`` runs each step
+    (the Checker's keeps a failing one from sinking the rest)."""
     empty = nothing_checked(findings, skipped)
     if empty is not None:
         return empty
-    verdict = policy.decide(analysis, findings)
-    verdict = restated_review(verdict, analysis, findings)
-    verdict = floors.apply(verdict, findings, analysis.language)
-    verdict = _not_accepted(verdict, findings)
+    verdict = guard("policy", partial(policy.decide, analysis, findings), None)
+    verdict = guard("restated review", partial(restated_review, verdict, analysis, findings), verdict)
+    verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer), verdict)
+    verdict = guard("floors", partial(floors.apply, verdict, findings, analysis.language), verdict)
+    verdict = guard("never accepted", partial(_not_accepted, verdict, findings), verdict)
+    verdict = guard("no reject without a span", partial(no_reject_without_span, verdict, findings), verdict)
     if coverage is not None and coverage.unchecked:
         # named whatever the decision: a rejected answer may hide more in the part not read
         ranges = ", ".join(f"{a}-{b}" for a, b in coverage.unchecked[:5])

@@ -14,7 +14,7 @@ LlamaIndex-like), and ``(text, score)`` pairs. Higher scores must mean more rele
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -67,7 +67,7 @@ def filter_retrieved(
     if max_chunks is not None and max_chunks < 1:
         raise InputError("max_chunks must be at least 1")
     chunks = [_chunk(item, i) for i, item in enumerate(results, start=1)]
-    passes = (lambda s: s > threshold) if higher_is_better else (lambda s: s < threshold)
+    passes: Callable[[float], bool] = (lambda s: s > threshold) if higher_is_better else (lambda s: s < threshold)
     kept = [c for c in chunks if passes(c.score)]
     kept.sort(key=lambda c: c.score, reverse=higher_is_better)
     kept_ids = {id(c) for c in kept}

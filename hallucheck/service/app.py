@@ -13,34 +13,42 @@ import logging
 from collections.abc import AsyncIterator
 
 from anyio import CapacityLimiter, to_thread
-from fastapi import APIRouter, Depends, FastAPI
-from fastapi.responses import Response
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import DatabaseError, ProgrammingError
 
 import hallucheck
 from hallucheck.service import dashboard, routes_check, routes_guard, routes_store, routes_stream
 from hallucheck.service.context import ServiceContext
 from hallucheck.service.deps import get_context
-from hallucheck.service.errors import install_error_handlers
+from hallucheck.service.errors import error_response, install_error_handlers
 from hallucheck.service.gate import AuthMiddleware
 from hallucheck.service.headers import SecurityHeadersMiddleware
 from hallucheck.service.limits import BodyLimitMiddleware
+from hallucheck.service.media import JsonBodyMiddleware
 from hallucheck.service.metrics import CONTENT_TYPE_LATEST
 from hallucheck.service.request_metrics import RequestMetricsMiddleware
+from hallucheck.service.retention import retention_loop
 from hallucheck.service.schemas import Health
 from hallucheck.service.settings import Settings
+from hallucheck.service.store import store_problem
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "warn_if_open"]
 
 log = logging.getLogger("hallucheck.service")
 
 ops = APIRouter(tags=["operations"])
 
 
-@ops.get("/healthz", response_model=Health, summary="Liveness and configuration")
-async def healthz(ctx: ServiceContext = Depends(get_context)) -> Health:
-    return Health(status="ok", version=hallucheck.__version__, store=ctx.store.backend,
-                  schema_version=ctx.store.version, detectors=ctx.checker.detector_names,
-                  policy=ctx.checker.policy.name, auth=ctx.auth_enabled)
+@ops.get("/healthz", response_model=Health, summary="Liveness, the store's state and the configuration",
+         responses={503: {"model": Health, "description": "the store cannot be read or written"}})
+async def healthz(ctx: ServiceContext = Depends(get_context)) -> Response:
+    problems = await to_thread.run_sync(ctx.health)
+    health = Health(status="failing" if problems else "ok", version=hallucheck.__version__, store=ctx.store.backend,
+                    schema_version=ctx.store.version, detectors=ctx.checker.detector_names,
+                    policy=ctx.checker.policy.name, auth=ctx.auth_enabled, problems=problems)
+    return JSONResponse(health.model_dump(mode="json"), status_code=503 if problems else 200,
+                        headers={"Cache-Control": "no-store"})
 
 
 @ops.get("/metrics", summary="Prometheus metrics", response_class=Response)
@@ -52,18 +60,13 @@ def _routers() -> list[APIRouter]:
     return [routes_check.router, routes_stream.router, routes_guard.router, routes_store.router, ops, dashboard.router]
 
 
-async def _retention_loop(ctx: ServiceContext) -> None:
-    days = ctx.settings.retention_days
-    if not days:
-        return
-    while True:
-        try:
-            removed = await to_thread.run_sync(ctx.store.purge, days)
-            if removed:
-                log.info("retention: removed %d checks older than %s days", removed, days)
-        except Exception:  # a failed purge must not stop the server; it retries
-            log.exception("retention purge failed")
-        await asyncio.sleep(ctx.settings.retention_interval_s)
+def warn_if_open(ctx: ServiceContext) -> str | None:
+    """The warning logged on every start while requests need no API key."""
+    if ctx.auth_enabled:
+        return None
+    why = "HALLUCHECK_AUTH=off" if ctx.settings.auth is False else "no API key is configured"
+    return (f"AUTHENTICATION IS OFF ({why}): every /v1 request is served without a key and can read every "
+            "stored check; create a key with 'hallucheck keys create' or set HALLUCHECK_API_KEYS_FILE")
 
 
 def create_app(settings: Settings | None = None, *, context: ServiceContext | None = None) -> FastAPI:
@@ -74,7 +77,10 @@ def create_app(settings: Settings | None = None, *, context: ServiceContext | No
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ctx.thread_limiter = CapacityLimiter(max(1, settings.workers))
-        task = asyncio.create_task(_retention_loop(ctx))
+        warning = warn_if_open(ctx)
+        if warning:
+            log.warning(warning)
+        task = asyncio.create_task(retention_loop(ctx.store, settings.retention_days, settings.retention_interval_s))
         try:
             yield
         finally:
@@ -96,6 +102,17 @@ def create_app(settings: Settings | None = None, *, context: ServiceContext | No
     )
     app.state.ctx = ctx
     install_error_handlers(app)
+
+    @app.exception_handler(DatabaseError)
+    async def _store_failed(request: Request, exc: DatabaseError) -> Response:
+        if isinstance(exc, ProgrammingError):  # a query hallucheck got wrong: a bug, 500
+            log.exception("unhandled error on %s %s", request.method, request.url.path)
+            return error_response(500, "internal", "internal error; the server log has the details")
+        # the store itself failed (damaged file, full disk, database gone): say so, name the file
+        log.error("store %s failed on %s %s: %s", ctx.store.where, request.method, request.url.path,
+                  store_problem(exc))
+        return error_response(503, "store_unavailable", "the store cannot be read right now; retry later",
+                              headers={"Retry-After": "5"})
     for router in _routers():
         app.include_router(router)
 
@@ -104,6 +121,7 @@ def create_app(settings: Settings | None = None, *, context: ServiceContext | No
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes,
                        stream_paths=(routes_stream.STREAM_PATH,), body_timeout_s=settings.body_timeout_s,
                        on_slow_client=ctx.metrics.refused.labels("slow_client").inc)
+    app.add_middleware(JsonBodyMiddleware, own_types=(routes_stream.STREAM_PATH,))
     app.add_middleware(AuthMiddleware, ctx=ctx)
     if settings.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware

@@ -10,25 +10,29 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sqlite3
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DataError, IntegrityError, SQLAlchemyError
 
 from hallucheck.checker import Checker
 from hallucheck.service.admission import Admission
 from hallucheck.service.auth import KeyRing, RateLimiter, digests_of, read_key_file
+from hallucheck.service.cost import count_sentences
 from hallucheck.service.deadline import Abandoned, Ticket, guard_detectors, working_on
 from hallucheck.service.errors import ApiError
 from hallucheck.service.metrics import ServiceMetrics
-from hallucheck.service.settings import Settings
-from hallucheck.service.store import Store, build_record, new_id, utcnow
+from hallucheck.service.settings import Settings, SettingsError
+from hallucheck.service.store import Store, build_record, new_id, store_problem, utcnow
 from hallucheck.service.writer import GroupWriter
 from hallucheck.types import Case, Report
 
-__all__ = ["Principal", "ServiceContext", "build_admission", "build_checker"]
+__all__ = ["Principal", "ServiceContext", "build_admission", "build_checker", "open_store"]
 
 log = logging.getLogger("hallucheck.service")
 
@@ -54,16 +58,53 @@ def build_checker(settings: Settings) -> Checker:
     """The Checker for these settings, warmed up on one small case per language so that no
     request pays for loading lemma tables, word lists and models (seconds per language)."""
     from hallucheck.batch import CheckerSpec
+    from hallucheck.detectors.base import UnknownDetectorError
+    from hallucheck.errors import HallucheckError
 
     for module in settings.plugins:  # modules that register extra detectors or policies
-        importlib.import_module(module)
-    checker: Checker = CheckerSpec.of(
-        settings.detectors, settings.policy, settings.citations_expected, settings.detector_options
-    ).build()
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise SettingsError("HALLUCHECK_PLUGINS", ",".join(settings.plugins),
+                                f"cannot import {module!r}: {exc}") from None
+    try:
+        checker: Checker = CheckerSpec.of(
+            settings.detectors, settings.policy, settings.citations_expected, settings.detector_options
+        ).build()
+    except UnknownDetectorError as exc:
+        raise SettingsError("HALLUCHECK_DETECTORS", ",".join(settings.detectors or ()),
+                            str(exc.args[0] if exc.args else exc)) from None
+    except (HallucheckError, KeyError, ValueError, OSError) as exc:
+        message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+        if isinstance(exc, OSError) and exc.filename:
+            message = f"{exc.filename}: {exc.strerror or exc}"
+        raise SettingsError("HALLUCHECK_POLICY", settings.policy, " ".join(message.split())) from None
     for lang in settings.warmup:
         answer, source = _WARMUP.get(lang, _WARMUP["en"])
         checker.check(question="?", contexts=[source], answer=answer + " [1]")
-    return guard_detectors(checker)
+    guarded: Checker = guard_detectors(checker)
+    return guarded
+
+
+def open_store(settings: Settings) -> Store:
+    """The store, migrated and read back once; a store that cannot be opened or read is a
+    configuration error naming the file (or the URL without its password)."""
+    url = settings.db_url
+    parsed = make_url(url)
+    where = parsed.database if parsed.get_backend_name() == "sqlite" and parsed.database else \
+        parsed.render_as_string(hide_password=True)
+    try:
+        store = Store(url)
+    except (SQLAlchemyError, sqlite3.Error) as exc:
+        raise SettingsError("HALLUCHECK_DB_URL", url, f"cannot open the store {where}: {store_problem(exc)}") from None
+    except OSError as exc:
+        raise SettingsError("HALLUCHECK_DB_URL", url,
+                            f"cannot open the store {exc.filename or where}: {exc.strerror or exc}") from None
+    problems = store.probe(space=False)
+    if problems:
+        store.close()
+        raise SettingsError("HALLUCHECK_DB_URL", url, "; ".join(problems))
+    return store
 
 
 def build_admission(settings: Settings, detectors: int) -> Admission:
@@ -72,7 +113,7 @@ def build_admission(settings: Settings, detectors: int) -> Admission:
     workers = max(1, settings.workers)
     heavy = max(1, workers // 2)
     small = workers - heavy
-    per_case = (settings.max_answer_chars + settings.max_source_chars) * max(1, detectors)
+    per_case = (settings.max_answer_chars + settings.max_source_chars) * max(1, detectors)  # a full case's characters
     return Admission(capacity=float(settings.max_cost or per_case), small_chars=settings.small_request_chars,
                      heavy_slots=heavy, small_slots=small, max_waiting=settings.max_waiting)
 
@@ -91,10 +132,24 @@ class ServiceContext:
     executor: ThreadPoolExecutor = field(init=False)
 
     def __post_init__(self) -> None:
+        self._probe_lock = threading.Lock()
+        self._probed: tuple[float, list[str]] | None = None
         self.writer = GroupWriter(self.store)
         self.admission = build_admission(self.settings, len(self.checker.detectors))
         # One thread per admission slot: an admitted check never queues for a thread.
         self.executor = ThreadPoolExecutor(max_workers=self.admission.slots, thread_name_prefix="hallucheck-check")
+
+    def health(self, max_age_s: float = 5.0) -> list[str]:
+        """What keeps the store from working now (empty when all is well): the store's probe
+        (taken at most every ``max_age_s``) and a last write that failed for the store's sake."""
+        with self._probe_lock:
+            now = time.monotonic()
+            if self._probed is None or now - self._probed[0] > max_age_s:
+                self._probed = (now, self.store.probe())
+            problems = list(self._probed[1])
+        if self.writer.failing:
+            problems.append(f"{self.store.where}: the last write failed: {self.writer.failing}")
+        return problems
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
@@ -103,7 +158,7 @@ class ServiceContext:
 
     @classmethod
     def build(cls, settings: Settings) -> ServiceContext:
-        store = Store(settings.db_url)
+        store = open_store(settings)
         static = digests_of(settings.api_keys)
         if settings.api_keys_file:
             static.update(read_key_file(settings.api_keys_file))
@@ -123,15 +178,21 @@ class ServiceContext:
         return self.keys.configured
 
     def check_limits(self, case: Case, index: int | None = None) -> None:
-        where = f"cases[{index}]: " if index is not None else ""
+        from hallucheck.service.limits import check_case_fields
+
+        check_case_fields(case.model_dump(include={"answer", "contexts"}), self.settings.max_answer_chars,
+                          self.settings.max_source_chars, f"cases[{index}]: " if index is not None else "")
         s = self.settings
-        if len(case.answer) > s.max_answer_chars:
+        where = f"cases[{index}]: " if index is not None else ""
+        if len(case.contexts) > s.max_contexts:
             raise ApiError(413, "case_too_large",
-                           f"{where}answer is {len(case.answer)} characters; the limit is {s.max_answer_chars}")
-        total = sum(len(c.text) for c in case.contexts)
-        if total > s.max_source_chars:
+                           f"{where}the case has {len(case.contexts)} contexts; the limit is {s.max_contexts} "
+                           "(HALLUCHECK_MAX_CONTEXTS)")
+        sentences = count_sentences(case.answer)
+        if sentences > s.max_sentences:
             raise ApiError(413, "case_too_large",
-                           f"{where}sources are {total} characters; the limit is {s.max_source_chars}")
+                           f"{where}the answer has {sentences} sentences; the limit is {s.max_sentences} "
+                           "(HALLUCHECK_MAX_SENTENCES)")
 
     def run_and_store(self, cases: list[Case], key_id: str | None, batch_id: str | None = None,
                       ticket: Ticket | None = None) -> list[tuple[str, str, Report, dict[str, float]]]:
@@ -163,8 +224,11 @@ class ServiceContext:
         t1 = time.perf_counter()
         try:
             self.writer.add(records)
+        except (DataError, IntegrityError) as exc:
+            log.error("store %s refused a check: %s", self.store.where, store_problem(exc))
+            raise ApiError(422, "invalid_text", "the store refused the case's text; nothing was kept") from None
         except SQLAlchemyError as exc:
-            log.error("store write failed: %s", exc)
+            log.error("store write failed on %s: %s", self.store.where, store_problem(exc))
             raise ApiError(503, "store_unavailable", "the check could not be stored; nothing was kept, retry later",
                            headers={"Retry-After": "5"}) from None
         store_ms = (time.perf_counter() - t1) * 1000.0

@@ -40,5 +40,6 @@ def principal(request: Request) -> Principal:
 def take(ctx: ServiceContext, who: Principal, cost: float) -> None:
     wait = ctx.limiter.take(who.rate_key, cost)
     if wait > 0:
-        raise ApiError(429, "rate_limited", f"rate limit exceeded; retry in {wait:.2f} s",
-                       headers={"Retry-After": str(max(1, math.ceil(wait)))})
+        seconds = max(1, math.ceil(wait))  # whole seconds, the same figure as Retry-After
+        raise ApiError(429, "rate_limited", f"rate limit exceeded; retry in {seconds} s",
+                       headers={"Retry-After": str(seconds)})

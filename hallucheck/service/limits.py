@@ -1,4 +1,10 @@
-"""Request body limit, enforced before any parsing (an ASGI middleware).
+"""The service's size limits: the request body (an ASGI middleware, enforced before any
+parsing) and each field of a case (:func:`check_case_fields`).
+
+One status per kind of oversize input: a body over ``max_body_bytes`` gets 413; a case whose
+answer or sources are over ``max_answer_chars`` / ``max_source_chars`` gets 422
+``case_too_large``, worded as ``hallucheck.cases.check_size`` words it for the CLI and the
+Python API, and naming the limit that applied (the service's when it is the tighter one).
 
 The body is read up to the limit and then replayed to the app; one byte more and the client
 gets 413 without the rest being read or parsed. A lying or absent Content-Length changes nothing.
@@ -16,10 +22,34 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["BodyLimitMiddleware"]
+__all__ = ["BodyLimitMiddleware", "check_case_fields"]
+
+
+def check_case_fields(data: Mapping[str, Any], max_answer_chars: int, max_source_chars: int, where: str = "") -> None:
+    """422 ``case_too_large`` when a request's answer or sources are over the service's limits.
+
+    Runs on the request's fields before the case is built, so the refusal names the service's
+    limit rather than the package's looser one."""
+    from hallucheck.cases import check_size
+    from hallucheck.errors import InputError
+    from hallucheck.service.errors import ApiError
+
+    answer = data.get("answer")
+    contexts = data.get("contexts") or data.get("context") or []
+    if isinstance(contexts, (str, Mapping)):
+        contexts = [contexts]
+    sources = 0
+    for item in contexts if isinstance(contexts, list) else []:
+        text = item.get("text") if isinstance(item, Mapping) else item
+        sources += len(text) if isinstance(text, str) else 0
+    try:
+        check_size(len(answer) if isinstance(answer, str) else 0, sources, max_answer_chars=max_answer_chars,
+                   max_source_chars=max_source_chars, where=where)
+    except InputError as exc:
+        raise ApiError(422, "case_too_large", str(exc)) from None
 
 
 class BodyLimitMiddleware:

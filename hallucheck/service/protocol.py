@@ -6,11 +6,15 @@ file descriptor and memory for minutes; a few hundred of them lock everyone out.
 headers of every request (the first on a connection and each later one on a kept-alive
 connection) must be complete within ``header_timeout`` seconds of the moment the server started
 waiting for them, or the connection is closed.
+
+A request the HTTP parser cannot read (a malformed Content-Length, a broken request line) gets
+the API's JSON error body with its 400, like every other error, not uvicorn's plain text.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -59,6 +63,15 @@ class BoundedH11Protocol(H11Protocol):
         super().on_response_complete()
         if not self.transport.is_closing():
             self._arm()  # the next request on this connection
+
+    def send_400_response(self, msg: str) -> None:
+        body = json.dumps({"error": {"code": "bad_request", "message": f"malformed HTTP request: {msg}"}}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                   (b"connection", b"close")]
+        self.transport.write(self.conn.send(h11.Response(status_code=400, headers=headers, reason=b"Bad Request")))
+        self.transport.write(self.conn.send(h11.Data(data=body)))
+        self.transport.write(self.conn.send(h11.EndOfMessage()))
+        self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()

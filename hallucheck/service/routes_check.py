@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 from fastapi import APIRouter, Depends, Query
 
@@ -12,16 +13,24 @@ from hallucheck.report_view import compact_report, parse_include
 from hallucheck.service.context import Principal, ServiceContext
 from hallucheck.service.deps import caller, get_context, principal, take
 from hallucheck.service.errors import ApiError
-from hallucheck.service.schemas import BatchRequest, BatchResponse, CheckRequest, CheckResponse, ErrorResponse
+from hallucheck.service.limits import check_case_fields
+from hallucheck.service.schemas import (
+    BatchRequest,
+    BatchResponse,
+    CheckRequest,
+    CheckResponse,
+    ErrorResponse,
+    unstorable,
+)
 from hallucheck.service.store import new_id
 from hallucheck.service.work import run_checks
 from hallucheck.types import Case
 
-__all__ = ["router"]
+__all__ = ["refuse_unstorable", "router"]
 
 router = APIRouter(prefix="/v1", tags=["check"])
 
-_ERRORS = {
+_ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorResponse}, 401: {"model": ErrorResponse}, 413: {"model": ErrorResponse},
     422: {"model": ErrorResponse}, 429: {"model": ErrorResponse}, 503: {"model": ErrorResponse},
     504: {"model": ErrorResponse},
@@ -40,14 +49,30 @@ def _parts(include: str | None) -> frozenset[str]:
         raise ApiError(422, "invalid_include", str(exc)) from None
 
 
+def refuse_unstorable(data: object, where: str = "") -> None:
+    """422 when ``data`` holds what the store cannot keep (a NUL character, NaN or Infinity),
+    before anything is checked or written."""
+    found = unstorable(data, "body")
+    if found is not None:
+        path, why = found
+        path = path.removeprefix("body.").removeprefix("body")
+        code = "invalid_text" if "NUL" in why else "invalid_request"
+        raise ApiError(422, code, f"{where}{path or 'body'} {why}")
+
+
 def _case(req: CheckRequest, ctx: ServiceContext, index: int | None = None) -> Case:
     where = f"cases[{index}]: " if index is not None else ""
+    if len(req.contexts) > ctx.settings.max_contexts:  # before the case is built: it costs per context
+        raise ApiError(413, "case_too_large", f"{where}the case has {len(req.contexts)} contexts; the limit is "
+                       f"{ctx.settings.max_contexts} (HALLUCHECK_MAX_CONTEXTS)")
     data = req.model_dump()
+    refuse_unstorable(data, where)
     try:
         # JSON allows lone surrogates (\ud800) that no UTF-8 store or response can hold.
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise ApiError(422, "invalid_text", f"{where}the case contains invalid Unicode (a lone surrogate)") from None
+    check_case_fields(data, ctx.settings.max_answer_chars, ctx.settings.max_source_chars, where)
     try:
         case = make_case(data)
     except ValueError as exc:  # InputError from make_case

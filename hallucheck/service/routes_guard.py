@@ -24,6 +24,7 @@ from hallucheck.service.context import Principal, ServiceContext
 from hallucheck.service.deadline import Abandoned, Ticket, TicketedChecker
 from hallucheck.service.deps import caller, get_context, take
 from hallucheck.service.errors import ApiError
+from hallucheck.service.routes_check import refuse_unstorable
 from hallucheck.service.schemas import ErrorResponse
 from hallucheck.service.store import build_record, new_id, utcnow
 from hallucheck.service.work import admit, timeout_error
@@ -33,7 +34,7 @@ __all__ = ["router", "GuardRequest", "GuardResponse", "guard_chars", "set_guard_
 
 router = APIRouter(prefix="/v1", tags=["guard"])
 
-_ERRORS = {
+_ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorResponse}, 413: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
     429: {"model": ErrorResponse}, 503: {"model": ErrorResponse}, 504: {"model": ErrorResponse},
 }
@@ -110,6 +111,7 @@ async def guard(req: GuardRequest, request: Request, who: Principal = Depends(ca
     started = time.monotonic()
     if (req.iteration is None) != (req.max_iterations is None):
         raise ApiError(422, "invalid_request", "give iteration and max_iterations together")
+    refuse_unstorable(req.model_dump())
     probe = Case(question=req.question, contexts=req.contexts or [Source(id="-", text="")], answer="")
     ctx.check_limits(probe)
     llm = _llm(request)

@@ -7,7 +7,7 @@ of another key answers 404, exactly like one that does not exist).
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from anyio import to_thread
 from fastapi import APIRouter, Depends, Query
@@ -23,8 +23,8 @@ __all__ = ["router"]
 
 router = APIRouter(prefix="/v1", tags=["store"])
 
-_ERRORS = {401: {"model": ErrorResponse}, 404: {"model": ErrorResponse}, 422: {"model": ErrorResponse},
-           429: {"model": ErrorResponse}}
+_ERRORS: dict[int | str, dict[str, Any]] = {401: {"model": ErrorResponse}, 404: {"model": ErrorResponse},
+                                            422: {"model": ErrorResponse}, 429: {"model": ErrorResponse}}
 _BUCKETS = {"minute": 60, "hour": 3600, "day": 86400}
 _DEFAULT_WINDOW = {"minute": timedelta(hours=2), "hour": timedelta(hours=48), "day": timedelta(days=30)}
 
@@ -32,17 +32,21 @@ RiskLevelQ = Literal["low", "moderate", "high"]
 DecisionQ = Literal["accept", "review", "reject"]
 
 
-def _naive_utc(t: datetime | None) -> datetime | None:
+def _naive_utc(t: datetime | None, name: str = "since") -> datetime | None:
+    """``t`` as naive UTC; 422 when its offset moves it out of the calendar (year 1 to 9999)."""
     if t is None or t.tzinfo is None:
         return t
-    return t.astimezone(UTC).replace(tzinfo=None)
+    try:
+        return t.astimezone(UTC).replace(tzinfo=None)
+    except OverflowError:
+        raise ApiError(422, "invalid_request", f"{name}: {t.isoformat()} is outside the years 1 to 9999 in UTC") from None
 
 
 def _filter(since: datetime | None, until: datetime | None, risk_level: str | None, detector: str | None,
             label: str | None, decision: str | None) -> CheckFilter:
     if label is not None and label not in LABELS:
         raise ApiError(422, "invalid_request", f"label must be one of: {', '.join(LABELS)}")
-    return CheckFilter(since=_naive_utc(since), until=_naive_utc(until), risk_level=risk_level,
+    return CheckFilter(since=_naive_utc(since), until=_naive_utc(until, "until"), risk_level=risk_level,
                        detector=detector, label=label, decision=decision)
 
 
@@ -61,7 +65,7 @@ async def list_checks(
 ) -> CheckList:
     flt = _filter(since, until, risk_level, detector, label, decision)
     items, total = await to_thread.run_sync(lambda: ctx.store.list(who.scope, flt, limit=limit, offset=offset))
-    return CheckList(items=items, total=total, limit=limit, offset=offset)  # type: ignore[arg-type]
+    return CheckList(items=items, total=total, limit=limit, offset=offset)
 
 
 @router.get("/checks/{check_id}", response_model=StoredCheckOut, responses=_ERRORS,
@@ -97,6 +101,6 @@ async def trend(
     who: Principal = Depends(principal), ctx: ServiceContext = Depends(get_context),
 ) -> Trend:
     since_n = _naive_utc(since) or utcnow() - _DEFAULT_WINDOW[bucket]
-    flt = CheckFilter(since=since_n, until=_naive_utc(until))
+    flt = CheckFilter(since=since_n, until=_naive_utc(until, "until"))
     points = await to_thread.run_sync(ctx.store.trend, who.scope, _BUCKETS[bucket], flt)
-    return Trend(bucket=bucket, points=points)  # type: ignore[arg-type]
+    return Trend(bucket=bucket, points=points)

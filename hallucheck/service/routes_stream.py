@@ -16,6 +16,12 @@ text/event-stream`` they are server-sent events (``event: <name>`` / ``data: <js
 NDJSON lines ``{"event": <name>, "data": <json>}``. Authentication, rate limit and size limits are
 those of /v1/check, and a failure found before the first event (bad key, malformed first line,
 too large) is a plain JSON error with its 4xx status.
+
+Each stretch of work is admitted and timed like a /v1/check request, and the whole request has
+a budget of checking time (``stream_work_s``, HALLUCHECK_STREAM_WORK_BUDGET): an answer fed one
+sentence per piece against large sources cannot keep a worker busy for many times the request
+timeout. Once the budget is spent the stream ends with an ``error`` event
+(``work_budget_exceeded``) and nothing is stored.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from starlette.requests import ClientDisconnect
 
 from hallucheck.errors import InputError
 from hallucheck.service.context import Principal, ServiceContext
+from hallucheck.service.cost import case_weight, text_weight
 from hallucheck.service.deadline import Abandoned, Ticket, working_on
 from hallucheck.service.deps import get_context, principal
 from hallucheck.service.errors import ApiError
@@ -157,6 +164,9 @@ def _piece(raw: bytes, index: int) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError:
         raise ApiError(422, "invalid_text", f"line {index}: the text contains invalid Unicode (a lone surrogate)") from None
+    if "\x00" in text:
+        raise ApiError(422, "invalid_text", f"line {index}: the text contains a NUL character (\\u0000), "
+                       "which cannot be stored")
     return text
 
 
@@ -219,7 +229,7 @@ async def check_stream(request: Request, who: Principal = Depends(principal),
     stream = CheckStream(ctx.checker, stream_case(case.model_copy(update={"answer": ""})),
                          max_answer_chars=ctx.settings.max_answer_chars)
     events = _Events("text/event-stream" in request.headers.get("accept", ""))
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     return _DuplexResponse(_run(ctx, who, stream, pieces, events), body, media_type=events.media_type, headers=headers)
 
 
@@ -258,13 +268,16 @@ async def _run(ctx: ServiceContext, who: Principal, stream: CheckStream, pieces:
                events: _Events) -> AsyncIterator[bytes]:
     t0 = time.perf_counter()
     sources = case_chars(stream.case)
+    weight = case_weight(stream.case)
+    budget = _Budget(ctx.settings.stream_work_s)
     try:
         async for text in pieces:
-            for result in await _step(ctx, sources + len(text), _feed, stream, text):
+            for result in await _step(ctx, budget, sources + len(text), weight + text_weight(text), _feed, stream, text):
                 yield events("sentence", result.model_dump(mode="json"))
-        for result in await _step(ctx, sources, _flush, stream):
+        for result in await _step(ctx, budget, sources, weight, _flush, stream):
             yield events("sentence", result.model_dump(mode="json"))
-        done = await _step(ctx, sources + len(stream.text), _close_and_store, ctx, stream, who.key_id, t0)
+        done = await _step(ctx, budget, sources + len(stream.text), weight + text_weight(stream.text),
+                           _close_and_store, ctx, stream, who.key_id, t0)
     except ClientDisconnect:
         return  # the client went away before the answer ended: nothing to store, no one to tell
     except ApiError as exc:
@@ -276,19 +289,44 @@ async def _run(ctx: ServiceContext, who: Principal, stream: CheckStream, pieces:
     yield events("report", done.model_dump(mode="json"))
 
 
-async def _step(ctx: ServiceContext, chars: int, fn: Callable[..., T], *args: Any) -> T:
+class _Budget:
+    """The checking time one streamed request may still spend (``stream_work_s`` in all)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.total = seconds
+        self.left = seconds
+
+    def error(self) -> ApiError:
+        return ApiError(413, "work_budget_exceeded",
+                        f"the stream used up its {self.total:g} s of checking (HALLUCHECK_STREAM_WORK_BUDGET); "
+                        "send the answer in larger pieces or check it with /v1/check; nothing was stored")
+
+
+async def _step(ctx: ServiceContext, budget: _Budget, chars: int, weight: int, fn: Callable[..., T], *args: Any) -> T:
     """One stretch of check work of a stream, treated like a /v1/check request: admitted by its
-    cost (characters x detectors) and run on the check workers within ``request_timeout_s``
-    (503 ``overloaded`` / 504 ``timeout`` as error events). Waiting for the client's next piece
-    holds no slot and does not count against the deadline."""
-    ticket = Ticket(time.monotonic() + ctx.settings.request_timeout_s)
-    grant = await admit(ctx, chars, ticket)
+    cost (weight x detectors) and run on the check workers within ``request_timeout_s`` and
+    within what is left of the stream's work budget (503 ``overloaded`` / 504 ``timeout`` /
+    ``work_budget_exceeded`` as error events). Waiting for the client's next piece holds no slot
+    and counts against neither."""
+    if budget.left <= 0:
+        raise budget.error()
+    limit = min(ctx.settings.request_timeout_s, budget.left)
+    ticket = Ticket(time.monotonic() + limit)
+    grant = await admit(ctx, chars, ticket, weight=weight)
 
     def work() -> T:
         with working_on(ticket):
             return fn(*args, ticket)
 
-    return await run_in_worker(ctx, grant, ticket, work)
+    started = time.monotonic()
+    try:
+        return await run_in_worker(ctx, grant, ticket, work)
+    except ApiError as exc:
+        if exc.code == "timeout" and limit < ctx.settings.request_timeout_s:
+            raise budget.error() from None
+        raise
+    finally:
+        budget.left -= time.monotonic() - started
 
 
 def _feed(stream: CheckStream, text: str, ticket: Ticket) -> list[SentenceCheck]:

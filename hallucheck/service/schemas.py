@@ -6,13 +6,16 @@ responses carry the stored check's id so a client can fetch it again later.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from hallucheck.service.errors import ApiError
 from hallucheck.types import Case, Report
 
 __all__ = [
+    "MAX_CONTEXTS_CEILING",
     "MAX_METADATA_DEPTH",
     "CheckRequest",
     "BatchRequest",
@@ -28,10 +31,43 @@ __all__ = [
     "ErrorResponse",
     "Health",
     "nesting_depth",
+    "unstorable",
 ]
 
 
 MAX_METADATA_DEPTH = 32
+MAX_CONTEXTS_CEILING = 100_000
+"""Contexts a request may hold whatever HALLUCHECK_MAX_CONTEXTS says (its largest valid value).
+Counted on the parsed JSON before any context is validated, so that a body of hundreds of
+thousands of tiny contexts is refused for the price of reading it."""
+
+
+def _too_many_contexts(n: int) -> ApiError:
+    return ApiError(413, "case_too_large", f"the request has {n} contexts; no request may hold more than "
+                    f"{MAX_CONTEXTS_CEILING} (and the server's limit, HALLUCHECK_MAX_CONTEXTS, may be lower)")
+
+
+def unstorable(value: Any, where: str = "body") -> tuple[str, str] | None:
+    """The first place in ``value`` (parsed JSON) that the store cannot keep as given, and why:
+    a NUL character in any string or key (PostgreSQL's text refuses it), or a number that is not
+    finite (JSON has no NaN or Infinity; it would come back as null). None when all is storable."""
+    stack: list[tuple[Any, str]] = [(value, where)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return path, "contains a NUL character (\\u0000), which cannot be stored"
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return path, "is not a finite number (NaN or Infinity cannot be stored as JSON)"
+        elif isinstance(item, dict):
+            for k, v in item.items():
+                if isinstance(k, str) and "\x00" in k:
+                    return f"{path}.{k!r}", "this key contains a NUL character (\\u0000), which cannot be stored"
+                stack.append((v, f"{path}.{k}"))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(item))
+    return None
 
 
 def nesting_depth(value: Any) -> int:
@@ -61,6 +97,13 @@ class CheckRequest(Case):
     structures are refused here (422) rather than failing later in the encoders.
     """
 
+    @field_validator("contexts", mode="before")
+    @classmethod
+    def _not_too_many(cls, v: Any) -> Any:
+        if isinstance(v, list) and len(v) > MAX_CONTEXTS_CEILING:
+            raise _too_many_contexts(len(v))
+        return v
+
     @field_validator("metadata", mode="before")
     @classmethod
     def _shallow_metadata(cls, v: Any) -> Any:
@@ -73,6 +116,15 @@ class BatchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     cases: list[CheckRequest] = Field(min_length=1)
+
+    @field_validator("cases", mode="before")
+    @classmethod
+    def _not_too_many(cls, v: Any) -> Any:
+        if isinstance(v, list):
+            n = sum(len(c["contexts"]) for c in v if isinstance(c, dict) and isinstance(c.get("contexts"), list))
+            if n > MAX_CONTEXTS_CEILING:
+                raise _too_many_contexts(n)
+        return v
 
 
 class CheckResponse(BaseModel):
@@ -163,3 +215,4 @@ class Health(BaseModel):
     detectors: list[str]
     policy: str
     auth: bool
+    problems: list[str] = Field(default_factory=list, description="why the store cannot be used (status failing)")

@@ -2,18 +2,27 @@
 
 On SIGTERM/SIGINT uvicorn stops accepting connections and lets requests in flight finish
 (up to ``graceful_s``), so a check that was accepted is answered and stored.
+
+A start that fails says why in one line on stderr: exit 1 for a bad configuration (a setting,
+the store, a plugin, a key file or a policy; the line names the variable, the value and the file)
+or a machine that cannot run it (a full disk, a missing permission), 70 for anything else,
+which is a bug (``HALLUCHECK_DEBUG=1`` shows its traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
-from hallucheck.service.settings import Settings
+from hallucheck.service.settings import Settings, SettingsError
 
-__all__ = ["run", "main", "warn_if_exposed"]
+__all__ = ["EXIT_CONFIG", "EXIT_BUG", "run", "main", "warn_if_exposed"]
+
+EXIT_CONFIG = 1
+EXIT_BUG = 70
 
 log = logging.getLogger("hallucheck.service")
 
@@ -43,7 +52,8 @@ def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, log_le
     # X-Forwarded-For / X-Forwarded-Proto are read only from the configured proxies: from anyone
     # else they would let a client pick its own address (and its own rate-limit bucket).
     proxies = list(settings.trusted_proxies)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=graceful_s,
+    # uvicorn annotates the grace period as int, but waits with asyncio, which takes fractional seconds.
+    uvicorn.run(app, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=graceful_s,  # type: ignore[arg-type]
                 access_log=log_level == "debug", proxy_headers=bool(proxies),
                 forwarded_allow_ips=proxies or [], server_header=False,
                 http=bounded_protocol(settings.header_timeout_s, ctx.metrics.refused.labels("slow_client").inc))
@@ -60,13 +70,30 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _say(message: str) -> None:
+    sys.stderr.write("hallucheck serve: " + " ".join(message.split())[:1000] + "\n")
+    sys.stderr.flush()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     dets = tuple(d.strip() for d in args.detectors.split(",") if d.strip()) if args.detectors else None
     try:
         settings = Settings.from_env(db_url=args.db, detectors=dets, policy=args.policy)
         run(settings, args.host, args.port, log_level=args.log_level)
-    except (ValueError, KeyError, ImportError) as exc:
-        print(f"hallucheck serve: {exc}", file=sys.stderr)
-        return 2
+    except SettingsError as exc:
+        _say(f"bad configuration: {exc}")
+        return EXIT_CONFIG
+    except ImportError as exc:  # an optional module of the service extra is missing
+        _say(f"the service needs the 'service' extra: pip install 'hallucheck[service]' ({exc})")
+        return EXIT_CONFIG
+    except OSError as exc:  # the machine's trouble (a full disk, a permission), not a bug
+        where = f"{exc.filename}: " if exc.filename else ""
+        _say(f"cannot start: {where}{exc.strerror or exc}")
+        return EXIT_CONFIG
+    except Exception as exc:
+        if os.environ.get("HALLUCHECK_DEBUG", "") not in ("", "0"):
+            raise
+        _say(f"internal error: {type(exc).__name__}: {exc} (set HALLUCHECK_DEBUG=1 to see the traceback)")
+        return EXIT_BUG
     return 0

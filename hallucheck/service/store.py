@@ -11,25 +11,38 @@ rows written with that key. There is no query that ignores the scope by accident
 
 from __future__ import annotations
 
+import builtins
+import math
 import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, case, create_engine, delete, event, func, select
+from sqlalchemy import Engine, case, create_engine, delete, event, func, select, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from hallucheck.service.migrations import migrate
 from hallucheck.service.models import ApiKeyRow, CheckRow, CheckTag
 from hallucheck.types import Case, Report
 
-__all__ = ["ALL", "CheckFilter", "Store", "StoredCheck", "build_record", "utcnow", "new_id"]
+__all__ = ["ALL", "MIN_FREE_BYTES", "CheckFilter", "Store", "StoredCheck", "build_record", "utcnow", "new_id",
+           "store_problem"]
+
+MIN_FREE_BYTES = 16 * 1024 * 1024
+"""Below this much free space on the SQLite file's disk the store is reported as not writable."""
+
+
+def store_problem(exc: BaseException) -> str:
+    """The first line of a database error's own message (SQLAlchemy appends a link to its docs)."""
+    orig = getattr(exc, "orig", None) or exc
+    return " ".join(str(orig).split("\n")[0].split())[:300] or type(exc).__name__
 
 
 class _All:
@@ -112,7 +125,7 @@ def build_record(
         report=report.model_dump(mode="json"),
         timings=dict(timings),
     )
-    tags = [("label", lbl) for lbl in sorted({s.label for s in report.spans})]
+    tags: list[tuple[str, str]] = [("label", lbl) for lbl in sorted({s.label for s in report.spans})]
     tags += [("detector", d) for d in _flagged_detectors(report)]
     return StoredCheck(row=row, tags=tags)
 
@@ -207,11 +220,13 @@ class Store:
         parsed = make_url(url)
         self.url = url
         self.backend = parsed.get_backend_name()
+        self.file: Path | None = None
         kwargs: dict[str, Any] = {"echo": echo, "future": True}
         if self.backend == "sqlite":
             db = parsed.database
             if db and db != ":memory:" and not db.startswith("file:"):
-                _create_private(Path(db).expanduser())
+                self.file = Path(db).expanduser()
+                _create_private(self.file)
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": _SQLITE_BUSY_SECONDS}
         elif self.backend == "postgresql":
             kwargs["pool_pre_ping"] = True
@@ -229,8 +244,53 @@ class Store:
             return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
         return url
 
+    @property
+    def where(self) -> str:
+        """The store for messages: the SQLite file, or the URL without its password."""
+        if self.file is not None:
+            return str(self.file)
+        return make_url(self.url).render_as_string(hide_password=True)
+
     def close(self) -> None:
         self.engine.dispose()
+
+    def probe(self, *, space: bool = True) -> list[str]:
+        """What keeps the store from being used right now (empty when it is readable and
+        writable): the newest checks must read back whole; an SQLite file of up to 64 MiB is
+        also counted through and verified (``PRAGMA quick_check``: a damaged page anywhere fails
+        here); and (``space``) an SQLite file's disk must have room for more writes. Larger files
+        and PostgreSQL are not scanned whole, so that a probe stays cheap."""
+        problems: list[str] = []
+        try:
+            with self._session() as s:
+                newest = s.execute(select(CheckRow).order_by(CheckRow.created_at.desc()).limit(5)).scalars().all()
+                for row in newest:
+                    _ = (row.case, row.report, row.timings)
+                s.execute(select(CheckTag.check_id).limit(1)).all()
+                if self.backend == "sqlite" and self._small():
+                    s.execute(select(func.count(CheckRow.id))).scalar_one()
+                    verdict = s.execute(text("PRAGMA quick_check(1)")).scalar_one()
+                    if str(verdict).lower() != "ok":
+                        problems.append(f"{self.where}: the database file is damaged ({verdict})")
+        except (SQLAlchemyError, sqlite3.Error) as exc:
+            problems.append(f"{self.where}: cannot read the store: {store_problem(exc)}")
+        if space and self.file is not None:
+            try:
+                st = os.statvfs(self.file.parent)
+                free = st.f_bavail * st.f_frsize
+            except OSError as exc:
+                problems.append(f"{self.file.parent}: {exc.strerror or exc}")
+            else:
+                if free < MIN_FREE_BYTES:
+                    problems.append(f"{self.where}: the disk is full ({free // 1024} KiB free)")
+        return problems
+
+    def _small(self) -> bool:
+        """Whether the SQLite file is small enough (64 MiB) to verify whole on each probe."""
+        try:
+            return self.file is not None and self.file.stat().st_size <= 64 * 1024 * 1024
+        except OSError:
+            return False
 
     # ---- writes -------------------------------------------------------------------------
     def add(self, records: Sequence[StoredCheck]) -> list[str]:
@@ -244,9 +304,26 @@ class Store:
                     s.add(CheckTag(check_id=rec.row.id, kind=kind, value=value))
         return [r.row.id for r in records]
 
+    @staticmethod
+    def cutoff(older_than_days: float, now: datetime | None = None) -> datetime:
+        """The creation time before which checks are older than ``older_than_days`` (at least 1)."""
+        if not (isinstance(older_than_days, (int, float)) and math.isfinite(older_than_days)
+                and older_than_days >= 1):
+            raise ValueError(f"a retention window must be a finite number of days, at least 1, not {older_than_days!r}")
+        return (now or utcnow()) - timedelta(days=older_than_days)
+
+    def count_before(self, cutoff: datetime) -> int:
+        """How many checks were created before ``cutoff`` (what a purge would delete)."""
+        with self._session() as s:
+            return int(s.execute(select(func.count(CheckRow.id)).where(CheckRow.created_at < cutoff)).scalar_one())
+
     def purge(self, older_than_days: float, *, now: datetime | None = None) -> int:
-        """Delete checks (and their tags) older than the retention window; returns how many."""
-        cutoff = (now or utcnow()) - timedelta(days=older_than_days)
+        """Delete checks (and their tags) older than the retention window; returns how many.
+        A window that is not a finite number of days of at least 1 is refused (ValueError)."""
+        return self.delete_before(self.cutoff(older_than_days, now))
+
+    def delete_before(self, cutoff: datetime) -> int:
+        """Delete checks (and their tags) created before ``cutoff``; returns how many."""
         with self._session.begin() as s:
             old = select(CheckRow.id).where(CheckRow.created_at < cutoff)
             s.execute(delete(CheckTag).where(CheckTag.check_id.in_(old)))
@@ -314,9 +391,9 @@ class Store:
             return int(s.execute(self._where(select(func.count(CheckRow.id)), scope, None)).scalar_one())
 
     @staticmethod
-    def _aggregates() -> list[Any]:
+    def _aggregates() -> builtins.list[Any]:
         n = func.count(CheckRow.id)
-        as_float = lambda cond: func.sum(case((cond, 1.0), else_=0.0))  # noqa: E731
+        as_float: Callable[[Any], Any] = lambda cond: func.sum(case((cond, 1.0), else_=0.0))  # noqa: E731
         return [
             n.label("checks"),
             func.avg(CheckRow.risk_score).label("avg_risk"),
@@ -364,7 +441,7 @@ class Store:
             r = s.execute(self._where(select(*self._aggregates()), scope, flt)).one()
             return self._figures(r)
 
-    def trend(self, scope: Any, bucket_seconds: int, flt: CheckFilter | None = None) -> list[dict[str, Any]]:
+    def trend(self, scope: Any, bucket_seconds: int, flt: CheckFilter | None = None) -> builtins.list[dict[str, Any]]:
         """The same figures per time bucket (oldest first)."""
         bucket = (CheckRow.created_epoch // int(bucket_seconds)).label("bucket")
         with self._session() as s:
@@ -380,7 +457,7 @@ class Store:
         with self._session.begin() as s:
             s.add(ApiKeyRow(id=key_id, name=name, digest=digest, created_at=utcnow()))
 
-    def keys(self) -> list[dict[str, Any]]:
+    def keys(self) -> builtins.list[dict[str, Any]]:
         with self._session() as s:
             rows = s.execute(select(ApiKeyRow).order_by(ApiKeyRow.created_at)).scalars().all()
             return [

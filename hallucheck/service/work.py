@@ -20,22 +20,19 @@ from typing import Any, TypeVar
 
 from hallucheck.service.admission import Grant, Overloaded
 from hallucheck.service.context import Principal, ServiceContext
+from hallucheck.service.cost import case_chars, case_weight
 from hallucheck.service.deadline import Abandoned, Ticket
 from hallucheck.service.errors import ApiError
 from hallucheck.types import Case, Report
 
-__all__ = ["admit", "case_chars", "check_cost", "run_checks", "run_in_worker", "timeout_error"]
+__all__ = ["admit", "case_chars", "case_weight", "check_cost", "run_checks", "run_in_worker", "timeout_error"]
 
 T = TypeVar("T")
 
 
-def case_chars(case: Case) -> int:
-    """The characters a check reads: question, answer and every source."""
-    return len(case.question) + len(case.answer) + sum(len(c.text) for c in case.contexts)
-
-
 def check_cost(ctx: ServiceContext, chars: int, checks: float = 1.0) -> float:
-    """The admission cost of ``checks`` checks of ``chars`` characters: characters x detectors."""
+    """The admission cost of ``checks`` checks of weight ``chars`` (``cost.case_weight``):
+    weight x detectors."""
     return float(chars) * max(1, len(getattr(ctx.checker, "detectors", ()) or ())) * checks
 
 
@@ -45,11 +42,14 @@ def timeout_error(ctx: ServiceContext, what: str = "the check") -> ApiError:
                     "(HALLUCHECK_REQUEST_TIMEOUT); nothing was stored")
 
 
-async def admit(ctx: ServiceContext, chars: int, ticket: Ticket, *, checks: float = 1.0) -> Grant:
+async def admit(ctx: ServiceContext, chars: int, ticket: Ticket, *, checks: float = 1.0,
+                weight: int | None = None) -> Grant:
     """A slot in the lane of a request reading ``chars`` characters, costing ``checks`` checks of
-    them; 503 ``overloaded`` (with Retry-After) when none is free before the ticket's deadline."""
+    its ``weight`` (``cost.case_weight``; default: the characters); 503 ``overloaded`` (with
+    Retry-After) when none is free before the ticket's deadline."""
+    cost = check_cost(ctx, chars if weight is None else weight, checks)
     try:
-        return await ctx.admission.acquire(chars, check_cost(ctx, chars, checks), max(0.0, ticket.remaining()))
+        return await ctx.admission.acquire(chars, cost, max(0.0, ticket.remaining()))
     except Overloaded as exc:
         ctx.metrics.refused.labels("busy").inc()
         raise ApiError(503, "overloaded", f"{exc}; nothing was stored, retry later",
@@ -87,5 +87,5 @@ async def run_checks(ctx: ServiceContext, cases: list[Case], who: Principal, bat
     """Check and store ``cases`` for ``who``; see the module docstring for the failures."""
     started = time.monotonic() if started is None else started
     ticket = Ticket(started + ctx.settings.request_timeout_s)
-    grant = await admit(ctx, sum(case_chars(c) for c in cases), ticket)
+    grant = await admit(ctx, sum(case_chars(c) for c in cases), ticket, weight=sum(case_weight(c) for c in cases))
     return await run_in_worker(ctx, grant, ticket, lambda: ctx.run_and_store(cases, who.key_id, batch_id, ticket))

@@ -15,7 +15,7 @@ from hallucheck.synth.cases import (
     make_cases,
 )
 from hallucheck.synth.corpus import LANGUAGES, Section, read_corpus
-from hallucheck.synth.parts import part_of_key
+from hallucheck.synth.parts import assign_parts, part_of_key
 
 __all__ = [
     "EDIT_KINDS",
@@ -24,6 +24,7 @@ __all__ = [
     "PARAPHRASE_EDIT_KINDS",
     "Section",
     "SynthOptions",
+    "assign_parts",
     "default_partner",
     "make_cases",
     "part_of_key",

@@ -27,10 +27,11 @@ which other files are in the folder.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from hallucheck.eval.split import Part
 from hallucheck.synth.citations import STYLE_WEIGHTS, STYLES, CitationStyle
 from hallucheck.synth.corpus import Section
 from hallucheck.synth.draft import Draft, LabelledSpan
@@ -44,7 +45,7 @@ from hallucheck.synth.edits import (
 )
 from hallucheck.synth.lexicon import QUESTION, SUMMARY_QUESTION
 from hallucheck.synth.paraphrase import paraphrase
-from hallucheck.synth.parts import part_of_key
+from hallucheck.synth.parts import assign_parts, part_of_key
 from hallucheck.text.language import is_chinese
 from hallucheck.text.sentences import split_sentences
 
@@ -117,10 +118,10 @@ def _sentences(paragraph: str, language: str) -> list[str]:
     return [s.text for s in split_sentences(paragraph) if len(s.text) >= least]
 
 
-def _pools(sections: Sequence[Section]) -> _Pools:
+def _pools(sections: Sequence[Section], parts: Mapping[str, Part]) -> _Pools:
     pools = _Pools()
     for sec in sections:
-        part = part_of_key(sec.key)
+        part = parts.get(sec.key) or part_of_key(sec.key)
         for para in sec.paragraphs:
             pools.paragraphs.setdefault(part, []).append((sec.path, sec.key, para))
             for s in _sentences(para, sec.language):
@@ -168,11 +169,12 @@ class _SectionWriter:
     """The cases of one section."""
 
     def __init__(
-        self, section: Section, options: SynthOptions, pools: _Pools, partner: Section | None, partner_pools: _Pools
+        self, section: Section, part: Part, options: SynthOptions, pools: _Pools, partner: Section | None,
+        partner_pools: _Pools,
     ) -> None:
         self.sec = section
         self.lang = section.language
-        self.part = part_of_key(section.key)
+        self.part = part
         self.rng = random.Random(f"{options.seed}\x1f{self.lang}\x1f{section.key}")
         self.options = options
         self.pools = pools
@@ -582,12 +584,19 @@ def make_cases(
     sections: Sequence[Section],
     options: SynthOptions | None = None,
     partners: Sequence[Section] = (),
+    on_section: Callable[[int], None] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The labelled cases of ``sections`` (one language); ``partners`` are the same sections in the
-    language of the cross-lingual sources (matched by key; none: no cross-lingual cases)."""
+    language of the cross-lingual sources (matched by key; none: no cross-lingual cases). Each
+    section's part is :func:`hallucheck.synth.parts.assign_parts`' (every part has a section when
+    there are three or more). ``on_section`` is told how many sections are done after each one
+    (a progress bar's count)."""
     options = options or SynthOptions()
-    pools = _pools(sections)
-    partner_pools = _pools(partners)
+    parts = assign_parts(sec.key for sec in sections)
+    pools = _pools(sections, parts)
+    partner_pools = _pools(partners, parts)
     by_key = {p.key: p for p in partners}
-    for sec in sorted(sections, key=lambda s: s.key):
-        yield from _SectionWriter(sec, options, pools, by_key.get(sec.key), partner_pools).cases()
+    for done, sec in enumerate(sorted(sections, key=lambda s: s.key), start=1):
+        yield from _SectionWriter(sec, parts[sec.key], options, pools, by_key.get(sec.key), partner_pools).cases()
+        if on_section is not None:
+            on_section(done)

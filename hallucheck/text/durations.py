@@ -21,7 +21,7 @@ from typing import NamedTuple
 from hallucheck.text.language import base_language
 from hallucheck.text.numbers import NumberMention
 
-__all__ = ["Duration", "duration_of", "find_durations", "half_durations", "same_length"]
+__all__ = ["Duration", "duration_of", "find_durations", "half_durations", "same_length", "spelled_durations"]
 
 
 class Duration(NamedTuple):
@@ -30,7 +30,7 @@ class Duration(NamedTuple):
     start: int
     end: int
     text: str
-    count: float  # the figure's value ("24" in "24 months")
+    count: float  # type: ignore[assignment]  # the figure's value ("24" in "24 months"); shadows tuple.count
     unit: str  # year | month | week | day | hour | minute | second
     scale: str  # calendar | clock
     length: float  # in months (calendar) or seconds (clock)
@@ -88,6 +88,24 @@ _ZH_UNIT = {"月": "month", "年": "year", "星期": "week", "礼拜": "week", "
             "分鐘": "minute", "秒钟": "second", "秒鐘": "second", "秒": "second"}
 
 
+# A half after the unit: "two hours and a half", "deux heures et demie", "zwei Stunden und eine halbe".
+_HALF_AFTER = re.compile(r"\s+(?:and\s+a\s+half|et\s+demie?|und\s+eine?n?\s+halbe?n?)(?![^\W\d_])", re.IGNORECASE)
+
+# Figure-less lengths of time in Latin script: one unit and a half ("an hour and a half", "une
+# heure et demie", "a year and a half") and half a unit ("half an hour", "a half hour", "une
+# demi-heure", "eine halbe Stunde", "ein halbes Jahr").
+_UNIT_WORDS = {**_WORDS["en"], **_WORDS["de"], **_WORDS["fr"], "journée": "day", "journee": "day"}
+_UNIT_ALT = "|".join(sorted((re.escape(w) for w in _UNIT_WORDS), key=len, reverse=True))
+_ONE_AND_A_HALF = re.compile(
+    rf"(?<![^\W\d_])(?:an?|one|une?|ein(?:e|en)?)\s+({_UNIT_ALT})\s+(?:and\s+a\s+half|et\s+demie?|und\s+eine?n?\s+halbe?n?)(?![^\W\d_])",
+    re.IGNORECASE,
+)
+_HALF_A = re.compile(
+    rf"(?<![^\W\d_])(?:half\s+an?\s+|a\s+half[\s-]|(?:une?\s+)?demi-|ein(?:e|en|er|es)?\s+halbe[nrs]?\s+)({_UNIT_ALT})(?![^\W\d_])",
+    re.IGNORECASE,
+)
+
+
 def duration_of(text: str, m: NumberMention, language: str) -> Duration | None:
     """The duration whose figure is ``m`` (a mention of ``text``), or None when no unit of time follows."""
     if m.kind != "number" or m.value is None or m.value < 0:
@@ -115,6 +133,9 @@ def duration_of(text: str, m: NumberMention, language: str) -> Duration | None:
         if mt is None:
             return None
         unit, end = words[mt.group(1).lower()], mt.end()
+        half = _HALF_AFTER.match(text, end)
+        if half is not None and value == int(value):
+            value, end = value + 0.5, half.end()
     scale, factor = _UNITS[unit]
     # A whole count is exact ("2 hours" is not 90 minutes); a decimal or a rounded large one keeps
     # its rounding ("1.5 hours" is 90 minutes give or take three).
@@ -158,3 +179,23 @@ def same_length(a: Duration, b: Duration) -> bool | None:
         return None
     tol = max(a.precision, b.precision) / 2.0
     return abs(a.length - b.length) <= tol + 1e-9 * max(a.length, b.length, 1.0)
+
+
+def spelled_durations(text: str) -> list[tuple[NumberMention, Duration]]:
+    """Lengths of time written with no figure in English, French or German: one unit and a half
+    ("an hour and a half" = 1.5 hours, "une heure et demie") and half a unit ("half an hour",
+    "une demi-heure", "eine halbe Stunde"). Each comes with a weak figure mention spanning the
+    words, so a figure check can judge it like "1.5 hours"."""
+    out: list[tuple[NumberMention, Duration]] = []
+    lower = text.lower()
+    if "half" not in lower and "demi" not in lower and "halb" not in lower:
+        return out
+    for pattern, count in ((_ONE_AND_A_HALF, 1.5), (_HALF_A, 0.5)):
+        for mt in pattern.finditer(text):
+            unit = _UNIT_WORDS[mt.group(1).lower()]
+            scale, factor = _UNITS[unit]
+            a, b = mt.span()
+            m = NumberMention(a, b, mt.group(), "number", count, 0.0, "", str(count), weak=True)
+            out.append((m, Duration(a, b, mt.group(), count, unit, scale, count * factor, 0.0, True)))
+    out.sort(key=lambda pair: pair[0].start)
+    return out

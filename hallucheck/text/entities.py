@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 import regex
 
@@ -34,7 +34,7 @@ from hallucheck.text.lexicons import known_word
 from hallucheck.text.stopwords import stopwords
 
 if TYPE_CHECKING:
-    RunMatch = re.Match[str] | regex.Match[str]
+    RunMatch: TypeAlias = re.Match[str] | regex.Match[str]
 
 __all__ = [
     "EntityMention",

@@ -180,11 +180,11 @@ def _name_like(tok: Any, language: str) -> bool:
         return True
     if language.startswith("zh"):
         return len(tok.text) >= 2
-    return tok.text[:1].isupper()
+    return bool(tok.text[:1].isupper())
 
 
 def _strong_name(tok: Any, language: str) -> bool:
-    text = tok.text
+    text: str = tok.text
     if tok.is_number:
         return True
     if any(c.isupper() for c in text[1:]):

@@ -126,7 +126,7 @@ def _read_generic(
 ) -> Iterator[dict[str, Any]]:
     opener = gzip.open if str(path).endswith(".gz") else open
     n = 0
-    with opener(path, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
+    with opener(path, "rt", encoding="utf-8") as fh:
         for line in fh:
             if not line.strip():
                 continue

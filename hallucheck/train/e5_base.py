@@ -16,7 +16,7 @@ control characters dropped, white space as one space); its special pieces are re
 
 Usage::
 
-    python -m hallucheck.train.e5_base OUT_DIR --fit TEXTS.jsonl ... [--ragtruth RAGTRUTH.jsonl.gz]
+    python -m hallucheck.train.e5_base OUT_DIR --fit TEXTS.jsonl ... [--ragtruth RAGTRUTH.jsonl.gz] [--pairs]
 
 Training only: imports torch and transformers.
 """
@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["E5_BASE_INFO", "PrunedVocabulary", "build_e5_base", "e5_pruned_tokenizer", "fit_texts", "main", "prune_vocabulary"]
+__all__ = ["E5_BASE_INFO", "PrunedVocabulary", "build_e5_base", "e5_pruned_tokenizer", "fit_texts", "main", "prune_vocabulary",
+           "with_pair_template"]
 
 E5_BASE_INFO = "e5_base.json"
 SPECIAL_NAMES = ("[CLS]", "[PAD]", "[SEP]", "[UNK]")  # e5's <s>, <pad>, </s>, <unk>
@@ -99,8 +100,21 @@ def prune_vocabulary(w: Any, texts: Iterable[str]) -> PrunedVocabulary:
     return PrunedVocabulary(keep, len(used), len(singles))
 
 
-def build_e5_base(out_dir: str | Path, texts: Iterable[str]) -> dict[str, Any]:
-    """Write the pruned e5 encoder folder; returns what it kept (also written as ``e5_base.json``)."""
+def with_pair_template(tok: Any) -> Any:
+    """``tok`` encoding a pair as ``[CLS] A [SEP] B [SEP]`` (type ids 0 then 1), as a pair model reads it.
+
+    The span tagger lays out its windows itself, so only a pair model's base gets the template."""
+    from tokenizers import processors
+
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", cls), ("[SEP]", sep)])
+    return tok
+
+
+def build_e5_base(out_dir: str | Path, texts: Iterable[str], *, pairs: bool = False) -> dict[str, Any]:
+    """Write the pruned e5 encoder folder; returns what it kept (also written as ``e5_base.json``).
+    ``pairs``: the tokenizer adds the pair template (:func:`with_pair_template`)."""
     import torch
 
     from hallucheck.train.e5_weights import e5_bert, read_e5s1
@@ -111,6 +125,8 @@ def build_e5_base(out_dir: str | Path, texts: Iterable[str]) -> dict[str, Any]:
     specials = {w.bos: "[CLS]", w.pad: "[PAD]", w.eos: "[SEP]", w.unk: "[UNK]"}
     pieces = [(specials.get(i, w.pieces[i]), w.scores[i]) for i in keep]
     tok = e5_pruned_tokenizer(pieces, keep.index(w.unk))
+    if pairs:
+        tok = with_pair_template(tok)
 
     model = e5_bert(w)
     rows = torch.tensor(keep)
@@ -134,8 +150,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--fit", nargs="*", default=[], help="generic-format JSONL files whose texts the vocabulary keeps")
     ap.add_argument("--ragtruth", default=None, help="RAGTruth records (the first --ragtruth-limit train ones are read)")
     ap.add_argument("--ragtruth-limit", type=int, default=3000)
+    ap.add_argument("--pairs", action="store_true", help="a pair model's base: the tokenizer adds [CLS] A [SEP] B [SEP]")
     a = ap.parse_args(argv)
-    info = build_e5_base(a.out, fit_texts(a.fit, a.ragtruth, a.ragtruth_limit))
+    info = build_e5_base(a.out, fit_texts(a.fit, a.ragtruth, a.ragtruth_limit), pairs=a.pairs)
     print(json.dumps(info))
 
 

@@ -172,6 +172,7 @@ def e5_bert(w: E5Weights) -> Any:
     put(emb.token_type_embeddings.weight, t["emb.type"].reshape(-1, h))
     put(emb.LayerNorm.weight, t["emb.ln.w"])
     put(emb.LayerNorm.bias, t["emb.ln.b"])
+    layer: Any  # a BertLayer: torch types a submodule reached by attribute as Tensor | Module
     for i, layer in enumerate(model.encoder.layer):
         att = layer.attention
         for mod, key in ((att.self.query, "q"), (att.self.key, "k"), (att.self.value, "v"), (att.output.dense, "ao"),

@@ -149,8 +149,14 @@ def pairs_of_source(path: str, format: str, mode: str, part: str, entail_keep: f
                     entail_keep_negated: float | None = None) -> Iterator[PairExample]:
     """The pairs of one data file's ``part``: ``mode`` ``answers`` (every sentence, entailed ones
     sampled: ``entail_keep`` of them, ``entail_keep_negated`` of those with a negation word on
-    either side, :func:`negated_pair`), ``edits`` (:func:`edit_pairs`) or ``minimal`` (source
-    sentences against themselves with one change, :mod:`hallucheck.train.pair_minimal`)."""
+    either side, :func:`negated_pair`), ``edits`` (:func:`edit_pairs`), ``minimal`` (source
+    sentences against themselves with one change, :mod:`hallucheck.train.pair_minimal`) or
+    ``human`` (``path`` is the folder of human-labelled pairs, :mod:`hallucheck.train.human_pairs`)."""
+    if mode == "human":
+        from hallucheck.train.human_pairs import human_pairs
+
+        yield from human_pairs(path, part, seed)
+        return
     from hallucheck.eval.datasets import load_dataset
 
     examples = load_dataset(path, format, split=part)
@@ -161,7 +167,7 @@ def pairs_of_source(path: str, format: str, mode: str, part: str, entail_keep: f
         yield from minimal_pairs_of_examples(examples, seed)
         return
     if mode != "answers":
-        raise ValueError(f"unknown pair source mode {mode!r} (answers, edits, minimal)")
+        raise ValueError(f"unknown pair source mode {mode!r} (answers, edits, minimal, human)")
     rng = random.Random(seed)
     for ex in examples:
         meta = ex.case.metadata if isinstance(ex.case.metadata, dict) else {}

@@ -21,7 +21,7 @@ import numpy as np
 
 from hallucheck.train.pair_data import PAIR_LABELS, PairExample, pairs_of_source
 
-__all__ = ["PairConfig", "PairSource", "export_pairs", "load_pairs", "train_pairs"]
+__all__ = ["PairConfig", "PairSource", "export_pairs", "length_batches", "load_pairs", "train_pairs"]
 
 
 @dataclass
@@ -117,6 +117,32 @@ def _tokenizer(path: str, max_len: int) -> Any:
     tok.no_padding()
     tok.enable_truncation(max_len)
     return tok
+
+
+def _pieces_estimate(p: PairExample) -> int:
+    """About how many word pieces a pair takes: a CJK character is about one, other text about four characters a piece."""
+    text = p.premise + p.hypothesis
+    cjk = sum(1 for c in text if "\u3400" <= c <= "\u9fff")
+    return cjk + (len(text) - cjk) // 4
+
+
+def length_batches(pairs: list[PairExample], batch_size: int, seed: int, pool: int = 64) -> list[list[int]]:
+    """Batches of pair indices in a seeded order, each drawn from pairs of about the same length.
+
+    Why: a batch is padded to its longest pair, so a random batch of short NLI pairs and one long
+    news sentence costs as much as a batch of long ones. The pairs are shuffled, cut into pools of
+    ``pool`` batches, sorted by length within a pool and batched, and the batches shuffled: every
+    pair is read once a pass, in a reproducible order, at a fraction of the padding."""
+    rng = random.Random(seed)
+    order = list(range(len(pairs)))
+    rng.shuffle(order)
+    out: list[list[int]] = []
+    size = batch_size * pool
+    for a in range(0, len(order), size):
+        chunk = sorted(order[a : a + size], key=lambda i: _pieces_estimate(pairs[i]))
+        out.extend(chunk[b : b + batch_size] for b in range(0, len(chunk), batch_size))
+    rng.shuffle(out)
+    return out
 
 
 def _batch(tok: Any, pairs: list[PairExample]) -> dict[str, Any]:
@@ -232,8 +258,7 @@ def train_pairs(cfg: PairConfig, run_dir: str | Path, stop_after: int | None = N
     rng = random.Random(cfg.seed)
     rng.shuffle(calib)
     calib = calib[: cfg.eval_pairs]
-    order = list(range(len(train)))
-    random.Random(cfg.seed + 1).shuffle(order)
+    batches = length_batches(train, cfg.batch_size, cfg.seed + 1)
     _log(run, f"{len(train)} train pairs, {len(calib)} calib pairs; labels {np.bincount([p.label for p in train], minlength=3).tolist()}")
     tok = _tokenizer(cfg.tokenizer, cfg.max_len)
     model = _build_model(cfg, run)
@@ -279,8 +304,7 @@ def train_pairs(cfg: PairConfig, run_dir: str | Path, stop_after: int | None = N
     started, losses = step, []
     try:
         while step < cfg.max_steps and not stop["now"]:
-            lo = (step * cfg.batch_size) % len(order)
-            rows = [order[(lo + k) % len(order)] for k in range(cfg.batch_size)]
+            rows = batches[step % len(batches)]
             b = _batch(tok, [train[r] for r in rows])
             logits = model(b["input_ids"], b["attention_mask"], b["token_type_ids"])
             loss = loss_fn(logits, b["labels"])

@@ -302,3 +302,15 @@ def test_a_group_refit_on_the_users_labels_drops_the_groups_cross_lingual_fit() 
     out, note = _language_spec(spec, [Sample(analysis=fr, findings=[], label=False, group="g")])
     assert note == "fr (1 of 1 answers)"
     assert out["threshold"] == 0.6 and "cross_lingual" not in out and "languages" not in out
+
+
+def test_before_is_the_reported_verdict_and_no_better_fit_is_no_improvement() -> None:
+    samples = _samples(300)
+    plain = calibrate_policy(_spec(), samples, refit_stack=False)
+    assert plain.improved  # the policy's own threshold was off
+    for s in samples:
+        s.reported = s.label  # a Checker whose reports were right on every answer
+    fitted = calibrate_policy(_spec(), samples, refit_stack=False)
+    assert fitted.report["before"] == {"threshold": 0.5, "precision": 1.0, "recall": 1.0, "f1": 1.0}
+    assert fitted.report["after"] == plain.report["after"]
+    assert not fitted.improved

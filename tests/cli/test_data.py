@@ -40,6 +40,53 @@ def test_synth_writes_cases_eval_can_read(invoke, tmp_path: Path) -> None:  # ty
     assert all(json.loads(x)["metadata"]["source_language"] == "en" for x in none.read_text(encoding="utf-8").splitlines())
 
 
+SMALL_DOCS = {
+    "shop.md": (
+        "# Opening hours\n\nThe shop on Market Street opens at nine every morning and closes at six in the evening "
+        "from Monday to Saturday.\n\nOn Sundays the shop stays closed, and on public holidays it opens from ten in "
+        "the morning until two in the afternoon.\n\n# Staff\n\nThe shop employs twelve people, four of whom work in "
+        "the repair workshop behind the sales floor.\n\nThe manager, Anna Berger, has run the shop since 2015 and "
+        "trains every new employee herself during the first month.\n"
+    ),
+    "returns.md": (
+        "# Returning an item\n\nCustomers can return any unopened item within thirty days of purchase for a full "
+        "refund to the original payment method.\n\nOpened items can be exchanged within fourteen days if they are "
+        "undamaged and come with the receipt.\n\n# Repairs\n\nBicycles bought in the shop get free repairs for the "
+        "first two years, parts included, except for tyres and brake pads.\n\nA repair usually takes three working "
+        "days, and customers receive a text message when the bicycle is ready.\n"
+    ),
+}
+
+
+def test_synth_on_two_small_documents_still_has_a_dev_part(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Four sections, none of which the hash puts in dev: one is moved there, and eval reads it."""
+    from hallucheck.synth.parts import part_of_key
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in SMALL_DOCS.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    assert "dev" not in {part_of_key(f"{n}#s{i}") for n in ("shop", "returns") for i in range(2)}
+    out = tmp_path / "cases.jsonl"
+    proc = invoke("data", "synth", str(docs), "--lang", "en", "--out", str(out), "--cross-lang", "none")
+    assert proc.returncode == 0, proc.stderr
+    parts = {json.loads(line)["part"] for line in out.read_text(encoding="utf-8").splitlines()}
+    assert parts == {"train", "calib", "dev"}
+    proc = invoke("eval", str(out), "--split", "dev", "-d", "ngram", "-p", "weighted", "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert "split dev" in proc.stdout
+
+
+def test_synth_says_how_many_sections_it_needs(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "shop.md").write_text(SMALL_DOCS["shop.md"], encoding="utf-8")  # two sections
+    proc = invoke("data", "synth", str(docs), "--lang", "en", "--out", str(tmp_path / "o.jsonl"))
+    assert proc.returncode == 2
+    line = _error_line(proc)
+    assert "2 sections" in line and "at least 3" in line and not (tmp_path / "o.jsonl").exists()
+
+
 def test_synth_errors(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     docs = write_corpus(tmp_path / "docs")
     out = str(tmp_path / "o.jsonl")

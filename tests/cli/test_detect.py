@@ -106,10 +106,12 @@ def test_demo_runs_every_example(invoke) -> None:  # type: ignore[no-untyped-def
     assert "客服專線" in proc.stdout
     listing = invoke("demo", "--list")
     assert listing.returncode == 0 and "02_zh_hant_refund" in listing.stdout
-    one = invoke("demo", "zh_hant", *FAKE, "--format", "json")
+    one = invoke("demo", "zh_hant_refund", *FAKE, "--format", "json")
     rows = [json.loads(x) for x in one.stdout.splitlines()]
     assert len(rows) == 1 and rows[0]["example"] == "02_zh_hant_refund" and rows[0]["language"] == "zh-Hant"
     assert invoke("demo", "klingon").returncode == 2
+    both = invoke("demo", "zh_hant", *FAKE)
+    assert both.returncode == 2 and "02_zh_hant_refund, 11_zh_hant_grounded" in both.stderr
 
 
 def test_examples_are_valid_cases() -> None:

@@ -58,3 +58,18 @@ def test_eval_on_real_ragtruth_dev(run_cli, ragtruth_path: Path, tmp_path: Path)
     assert overall["response"]["positives"] > 0 and overall["n"] == 60
     assert set(payload["metrics"]["per_task"]) <= {"qa", "summary", "data2txt"}
     assert payload["throughput"]["responses_per_second"] > 0
+
+
+def test_eval_without_span_labels_says_span_metrics_are_not_available(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Records labelled true/false only: span P/R/F1 print as n/a and are null in the JSON, not 0."""
+    records = [{k: v for k, v in r.items() if k != "spans"} | {"label": bool(r.get("spans") or r.get("label"))}
+               for r in RECORDS]
+    data = write_jsonl(tmp_path / "labels_only.jsonl", records)
+    out = tmp_path / "r.json"
+    proc = invoke("eval", str(data), *FAKE, "--out", str(out), "-q")
+    assert proc.returncode == 0, proc.stderr
+    span_table = proc.stdout[proc.stdout.index("Span level"):]
+    assert "n/a" in span_table and "0.000" not in span_table
+    span = json.loads(out.read_text(encoding="utf-8"))["metrics"]["overall"]["span"]
+    assert span["f1"] is None and span["precision"] is None and span["recall"] is None
+    assert json.loads(out.read_text(encoding="utf-8"))["metrics"]["overall"]["response"]["f1"] is not None

@@ -12,7 +12,7 @@ from hallucheck.detectors.model.restated import every_sentence_restated
 from hallucheck.policies.base import Verdict
 from hallucheck.policies.safeguards import restated_review
 from hallucheck.policies.vote import VotePolicy
-from hallucheck.types import Case, Coverage, Finding
+from hallucheck.types import Case, Coverage, Finding, Span
 
 SOURCE = ("The plant opened in 2011 in Lyon. It employs 240 people and makes bicycle frames. "
           "Most frames are sold in France and Germany.")
@@ -51,7 +51,8 @@ class _PartialAlarm(_Partial):
     name = "partial_alarm"
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
-        return super()._detect(analysis).model_copy(update={"detector": self.name, "risk": 0.95, "flagged": True})
+        span = Span(start=0, end=10, text=analysis.case.answer[:10], label="baseless", score=0.95, detector=self.name)
+        return super()._detect(analysis).model_copy(update={"detector": self.name, "risk": 0.95, "flagged": True, "spans": [span]})
 
 
 def test_unchecked_text_is_named_also_when_the_answer_is_rejected() -> None:

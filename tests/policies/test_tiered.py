@@ -186,3 +186,5 @@ def test_through_the_checker_with_the_citations_detector() -> None:
     report = checker.check(question="When?", contexts=contexts, answer="It was founded in 2010 in Paris [1].")
     assert judge.calls == 1
     assert report.risk_level == "high" and report.policy == "tiered"
+    # the judge gave no span to show: the guideline's tier stays high, the decision is review
+    assert report.decision == "review" and any("no span" in n for n in report.notes)

@@ -178,7 +178,7 @@ def test_size_limits(server_factory):
         yield b'"}'
 
     _is_error(httpx.post(srv.url + "/v1/check", content=chunks(), headers={"content-type": "application/json"}), 413)
-    err = _is_error(httpx.post(srv.url + "/v1/check", json=case("z" * 600)), 413)
+    err = _is_error(httpx.post(srv.url + "/v1/check", json=case("z" * 600)), 422)
     assert err["code"] == "case_too_large"
     err = _is_error(httpx.post(srv.url + "/v1/check/batch", json={"cases": [CLEAN] * 3}), 413)
     assert err["code"] == "batch_too_large"

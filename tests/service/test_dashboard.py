@@ -212,3 +212,25 @@ def test_key_is_kept_in_session_storage_under_the_csp(server_factory, tmp_path):
         assert not blocked, blocked
     finally:
         browser.close()
+
+
+def test_findings_table_shows_each_detector_flagged_state(server, tmp_path):
+    """The findings table's "flagged" column is each finding's own ``flagged`` verdict, as the
+    API serialises it: a detector that flagged the answer reads "true", one that did not "false"."""
+    import re
+
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip("Chromium not installed (run .ci/setup-chromium.sh)")
+    r = httpx.post(server.url + "/v1/check", json=CASE)
+    assert r.status_code == 200, r.text
+    check = r.json()
+    stored = httpx.get(f"{server.url}/v1/checks/{check['id']}").json()
+    expected = {f["detector"]: ("error" if f.get("error") else str(bool(f["flagged"])).lower())
+                for f in stored["report"]["findings"]}
+    assert "true" in expected.values(), expected  # the case is built to be flagged by some detectors
+    dom = chromium(f"{server.url}/dashboard#check={check['id']}", tmp_path, "--dump-dom")
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    body = re.search(r'<table id="check-findings".*?<tbody>(.*?)</tbody>', dom.stdout, re.S)
+    assert body is not None
+    shown = {m.group(1): m.group(2) for m in re.finditer(r"<tr><td>([^<]*)</td><td>[^<]*</td><td>([^<]*)</td>", body.group(1))}
+    assert shown == expected

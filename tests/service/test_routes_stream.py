@@ -168,7 +168,7 @@ def test_limits_apply(tmp_path: Path) -> None:
         r = c.post("/v1/check/stream", content=b"x" * 5000, headers={**NDJSON, "content-length": "5000"})
         assert r.status_code == 413
         r = c.post("/v1/check/stream", json={**HEAD, "answer": "y" * 100})
-        assert r.status_code == 413 and r.json()["error"]["code"] == "case_too_large"
+        assert r.status_code == 422 and r.json()["error"]["code"] == "case_too_large"
         r = c.post("/v1/check/stream", content=b"a", headers={"content-type": "text/plain"})
         assert r.status_code == 415
         assert c.get("/v1/checks").json()["total"] == 0

@@ -10,7 +10,7 @@ from pathlib import Path
 from hallucheck.synth.cases import EDIT_KINDS, PARAPHRASE_EDIT_KINDS, SynthOptions, make_cases
 from hallucheck.synth.citations import STYLES, style_named
 from hallucheck.synth.corpus import read_corpus
-from hallucheck.synth.parts import part_of_key
+from hallucheck.synth.parts import assign_parts, part_of_key
 from hallucheck.text.citations import find_citations
 
 
@@ -95,8 +95,10 @@ def test_same_seed_same_cases_other_seed_other_cases(corpus: Path) -> None:
 def test_parts_follow_the_source_document(corpus: Path) -> None:
     en = _cases(corpus, "en", "zh-Hans")
     zh = _cases(corpus, "zh-Hans", "en")
+    parts = assign_parts(s.key for s in read_corpus(corpus, "en"))
+    assert parts == assign_parts(s.key for s in read_corpus(corpus, "zh-Hans"))
     for c in en + zh:
-        assert c["part"] == part_of_key(c["metadata"]["source_doc"])
+        assert c["part"] == parts[c["metadata"]["source_doc"]]
     assert {c["metadata"]["source_doc"]: c["part"] for c in en} == {c["metadata"]["source_doc"]: c["part"] for c in zh}
     parts = Counter(part_of_key(f"doc{i}#s{j}") for i in range(200) for j in range(10))
     assert 0.07 < parts["dev"] / 2000 < 0.13 and 0.07 < parts["calib"] / 2000 < 0.13

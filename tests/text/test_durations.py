@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hallucheck.text.durations import duration_of, find_durations, half_durations, same_length
+from hallucheck.text.durations import duration_of, find_durations, half_durations, same_length, spelled_durations
 from hallucheck.text.numbers import find_numbers
 
 
@@ -72,3 +72,42 @@ def test_chinese_halves() -> None:
     assert [(d.text, d.length) for _, d in half_durations("保修半年，半个月内可退，一半的人")] == [("半年", 6.0), ("半个月", 0.5)]
     assert durations("一个半小时", "zh-Hans") == [("一个半小时", "hour", 5400.0)]
     assert durations("两年半", "zh-Hans") == [("两年半", "year", 30.0)]
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("The drone flies for an hour and a half.", 5400),
+        ("It takes half an hour.", 1800),
+        ("a half-hour break", 1800),
+        ("Le vol dure une heure et demie.", 5400),
+        ("une demi-heure de pause", 1800),
+        ("eine halbe Stunde Pause", 1800),
+    ],
+)
+def test_spelled_durations_without_a_figure(text: str, seconds: float) -> None:
+    [(m, d)] = spelled_durations(text)
+    assert d.length == seconds and d.scale == "clock"
+    assert text[m.start : m.end] == m.text and m.weak
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "seconds"),
+    [
+        ("one and a half hours", "en", 5400),
+        ("two hours and a half", "en", 9000),
+        ("anderthalb Stunden", "de", 5400),
+        ("eineinhalb Stunden", "de", 5400),
+        ("zweieinhalb Stunden", "de", 9000),
+        ("deux heures et demie", "fr", 9000),
+    ],
+)
+def test_a_whole_and_a_half_is_one_length(text: str, language: str, seconds: float) -> None:
+    [d] = find_durations(text, find_numbers(text, language), language).values()
+    assert d.length == seconds
+    assert d.text == text
+
+
+def test_no_spelled_duration_without_a_half() -> None:
+    assert spelled_durations("It takes an hour.") == []
+    assert spelled_durations("Halbe Sachen") == []

@@ -107,3 +107,17 @@ def test_a_run_starts_from_another_runs_checkpoint(straight, tmp_path: Path, tin
     trained = torch.load(done, weights_only=False)["model"]
     assert all(torch.equal(start[k], trained[k]) for k in trained)  # the head too
     assert any(not torch.equal(fresh[k], trained[k]) for k in trained)
+
+
+def test_length_batches_read_every_pair_once_with_little_padding():
+    from hallucheck.train.pair_data import PairExample
+    from hallucheck.train.pair_loop import length_batches
+
+    rng = __import__("random").Random(0)
+    pairs = [PairExample("p " * rng.randint(1, 60), "h", 0, "g", "k") for _ in range(1000)]
+    batches = length_batches(pairs, 16, seed=3, pool=8)
+    flat = sorted(i for b in batches for i in b)
+    assert flat == list(range(1000))
+    assert batches == length_batches(pairs, 16, seed=3, pool=8)
+    spread = [max(len(pairs[i].premise) for i in b) - min(len(pairs[i].premise) for i in b) for b in batches if len(b) == 16]
+    assert sum(spread) / len(spread) < 20  # random batches of 16 would spread over most of 2..120

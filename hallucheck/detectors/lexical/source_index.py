@@ -32,7 +32,7 @@ def memo(sa: SourceAnalysis, key: str, build: Callable[[SourceAnalysis], T]) -> 
     if hit is None:
         hit = build(sa)
         store[full_key] = hit
-    return hit  # type: ignore[no-any-return]
+    return hit
 
 
 def sentence_tokens(sentences: list[Segment], tokens: list[Token]) -> list[list[Token]]:

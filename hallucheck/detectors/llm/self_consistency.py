@@ -184,9 +184,9 @@ class SelfConsistencyDetector(LLMDetector):
                 notes.append("LLM call budget spent during presence checks")
                 break
             used.add(how)
-            for i, (p, v) in enumerate(zip(present, vals)):
+            for i, (p, val) in enumerate(zip(present, vals)):
                 votes[i].append(p)
-                scores[i].append(v)
+                scores[i].append(val)
         spans: list[Span] = []
         rows = []
         consistencies = []

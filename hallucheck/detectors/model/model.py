@@ -290,7 +290,7 @@ def _quoted(texts: list[str], most: int = 3) -> str:
     return shown + (f" and {len(texts) - most} more" if len(texts) > most else "")
 
 
-def _cap(tagged: TaggedAnswer, where: np.ndarray) -> None:
+def _cap(tagged: TaggedAnswer, where: np.ndarray | np.bool_) -> None:
     """Keep the tagger's probabilities at ``where`` (a mask over its pieces) at or below
     :data:`~hallucheck.detectors.model.restated.RESTATED_CAP`, what it gives a copied sentence."""
     tagged.probs = np.where(where, np.minimum(tagged.probs, RESTATED_CAP), tagged.probs).astype(np.float32)

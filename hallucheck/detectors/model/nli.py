@@ -23,6 +23,7 @@ spans point at sentences to read, they do not prove them wrong.
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -31,12 +32,12 @@ import numpy as np
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.errors import InputError
-from hallucheck.types import Evidence, Finding, Role, Span
+from hallucheck.types import Evidence, Finding, Role, SentenceVerdict, Span
 
 __all__ = ["MODEL_ENV", "NLIDetector", "SHIPPED_MODEL", "model_defaults", "sentence_premises"]
 
 MODEL_ENV = "HALLUCHECK_NLI_MODEL"
-SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "models" / "nli_pairs"
+SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "models" / "verifier"
 
 _MIN_CHARS = 8
 
@@ -139,12 +140,24 @@ class NLIDetector(BaseDetector):
         self.top_k = top_k
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
+        return self.verify(analysis)
+
+    def checkable(self, analysis: CaseAnalysis) -> list[int]:
+        """Indices of the answer sentences long enough to judge (at least one letter or digit, 8 characters)."""
+        return [i for i, s in enumerate(analysis.sentences) if len(s.text.strip()) >= _MIN_CHARS and any(c.isalnum() for c in s.text)]
+
+    def verify(self, analysis: CaseAnalysis, sentences: Collection[int] | None = None) -> Finding:
+        """The finding over the checkable sentences among ``sentences`` (all when None).
+
+        Why a subset: the checker asks the verifier only about the sentences a verdict rests on,
+        so an answer that is accepted anyway costs no pair-model time."""
         feats = {"nli_max_contradiction": 0.0, "nli_mean_contradiction": 0.0, "nli_n_contradicted": 0.0,
                  "nli_min_entailment": 1.0, "nli_mean_entailment": 1.0, "nli_frac_not_entailed": 0.0}
-        rows = [i for i, s in enumerate(analysis.sentences) if len(s.text.strip()) >= _MIN_CHARS and any(c.isalnum() for c in s.text)]
+        wanted = None if sentences is None else set(sentences)
+        rows = [i for i in self.checkable(analysis) if wanted is None or i in wanted]
         if not rows:
-            return Finding(detector=self.name, risk=0.0, notes=["no sentence long enough to check"], flagged=False,
-                           features=feats)
+            return Finding(detector=self.name, role=self.role, risk=0.0, notes=["no sentence long enough to check"],
+                           flagged=False, features=feats, sentence_verdicts=[])
         premises = sentence_premises(analysis, self.top_k)
         pairs = []
         for i in rows:
@@ -152,21 +165,25 @@ class NLIDetector(BaseDetector):
             pairs.append((premise, analysis.sentences[i].text))
         probs = self.model.predict(pairs)
         spans: list[Span] = []
-        for i, (ent, _neu, con) in zip(rows, probs):
+        verdicts: list[SentenceVerdict] = []
+        for i, (ent, neu, con) in zip(rows, probs):
             seg = analysis.sentences[i]
             evidence = [
                 Evidence(source_id=sid, text=text, relation="contradicts" if con >= self.threshold else "nearest",
                          score=round(float(con if con >= self.threshold else ent), 4), start=s, end=e)
                 for sid, text, s, e in premises[i]
             ]
+            verdicts.append(SentenceVerdict(start=seg.start, end=seg.end, entailment=round(float(ent), 4),
+                                            neutral=round(float(neu), 4), contradiction=round(float(con), 4),
+                                            evidence=evidence[:1]))
             if con >= self.threshold:
                 spans.append(Span(start=seg.start, end=seg.end, text=seg.text, label="contradiction", score=round(float(con), 4),
-                                  detector=self.name, reason=f"the evidence contradicts this sentence (NLI p={con:.2f})",
+                                  detector=self.name, reason=f"the evidence contradicts this sentence (verifier p={con:.2f})",
                                   evidence=evidence))
             elif self.baseless_spans and ent < 1.0 - self.threshold:
                 spans.append(Span(start=seg.start, end=seg.end, text=seg.text, label="baseless", score=round(float(1.0 - ent) * 0.8, 4),
                                   detector=self.name,
-                                  reason=f"the evidence does not entail this sentence (NLI entailment p={ent:.2f})",
+                                  reason=f"the evidence does not entail this sentence (verifier entailment p={ent:.2f})",
                                   evidence=evidence))
         ent_all = probs[:, 0]
         feats = {
@@ -179,8 +196,5 @@ class NLIDetector(BaseDetector):
         }
         risk = float(np.clip(max(feats["nli_max_contradiction"], 1.0 - feats["nli_min_entailment"]), 0.0, 1.0))
         notes = [] if any(premises[i] for i in rows) else ["no source text to use as premise"]
-        return Finding(detector=self.name, risk=risk, spans=spans, notes=notes, flagged=bool(spans), features=feats,
-                       details={"sentences": [
-                           {"start": analysis.sentences[i].start, "end": analysis.sentences[i].end,
-                            "entailment": round(float(p[0]), 4), "neutral": round(float(p[1]), 4), "contradiction": round(float(p[2]), 4)}
-                           for i, p in zip(rows, probs)]})
+        return Finding(detector=self.name, role=self.role, risk=risk, spans=spans, notes=notes, flagged=bool(spans),
+                       features=feats, sentence_verdicts=verdicts)

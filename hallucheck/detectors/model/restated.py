@@ -22,6 +22,9 @@ precisely. A sentence is *restated* when
 A length of time the sources give only in another unit ("2年" over "24个月", "a year" over "12
 months": :func:`hallucheck.detectors.rules.numbers.converted_durations`) counts as a source
 figure, and its unit as no content word: "RO膜每2年换一次" restates "RO膜滤芯建议每24个月更换一次".
+So does a figure the sources write another way ("兩萬五千九百元" over "25,900元", "早上八点" over
+"上午8点": :func:`hallucheck.detectors.rules.numbers.figures_in_other_forms`): it stands for the
+source's figure of the same value, and its characters are no content words.
 Then every word it states is a source's word, the way the source uses it, and the tagger's marks
 there have nothing left to point at: the model layer keeps its probabilities in such sentences
 at or below :data:`RESTATED_CAP`. A different figure, name or word is not a source word, so the
@@ -36,6 +39,7 @@ from typing import NamedTuple
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.rules.polarity_sentences import SourceSentence, answer_sources, answer_symbols
 from hallucheck.text.durations import Duration, same_length
+from hallucheck.text.numbers import NumberMention, same_value
 from hallucheck.text.opposites import BREAK, NEG, Symbol
 from hallucheck.text.swaps import find_swaps
 
@@ -63,19 +67,23 @@ def _without_measure_words(syms: list[Symbol]) -> list[Symbol]:
 class _Sentence(NamedTuple):
     at: int  # its index in analysis.sentences
     symbols: list[Symbol]
-    figures: set[str]  # forms of its figures, the converted lengths of time left out
+    figures: set[str]  # forms of its figures, the converted lengths of time and other forms left out
     has_figure: bool
     converted: list[Duration]  # its lengths of time the sources give in another unit
+    other_forms: list[NumberMention]  # its figures the sources write another way ("兩萬五千九百元" for "25,900元")
 
 
 def _sentences(analysis: CaseAnalysis, only: Collection[int] | None = None) -> Iterator[_Sentence]:
     """Each answer sentence (among ``only``): its index, its symbols, the forms of its figures
     (a length of time the sources give in another unit left out, its symbols made function
     symbols), and whether it holds a figure at all."""
-    from hallucheck.detectors.rules.numbers import converted_durations
+    from hallucheck.detectors.rules.answer_figures import answer_figures
+    from hallucheck.detectors.rules.numbers import converted_durations, figures_in_other_forms
 
     zh = analysis.language.lower().startswith("zh")
     converted = converted_durations(analysis)
+    ranges = set(figures_in_other_forms(analysis))
+    written = [m for m in answer_figures(analysis).found if (m.start, m.end) in ranges] if ranges else []
     for si, (toks, syms) in enumerate(zip(analysis.tokens_by_sentence, answer_symbols(analysis), strict=True)):
         if only is not None and si not in only:
             continue
@@ -83,10 +91,13 @@ def _sentences(analysis: CaseAnalysis, only: Collection[int] | None = None) -> I
             syms = _without_measure_words(syms)
         seg = analysis.sentences[si]
         own = [d for d in converted if seg.start <= d.start < seg.end]
-        if own:
-            syms = [s._replace(content=False) if any(d.start <= s.start and s.end <= d.end for d in own) else s for s in syms]
-        numbers = {t.start for t in toks if t.is_number and not any(d.start <= t.start < d.end for d in own)}
-        yield _Sentence(si, syms, {s.form for s in syms if not s.content and s.start in numbers}, bool(numbers), own)
+        forms = [m for m in written if seg.start <= m.start < seg.end]
+        spans = [(d.start, d.end) for d in own] + [(m.start, m.end) for m in forms]
+        if spans:
+            syms = [s._replace(content=False) if any(a <= s.start and s.end <= b for a, b in spans) else s for s in syms]
+        numbers = {t.start for t in toks if t.is_number and not any(a <= t.start < b for a, b in spans)}
+        yield _Sentence(si, syms, {s.form for s in syms if not s.content and s.start in numbers}, bool(numbers) or bool(forms),
+                        own, forms)
 
 
 def _window_fits(wanted: set[str], keys: Sequence[frozenset[str]], source: Sequence[Symbol], limit: float,
@@ -125,6 +136,13 @@ def _source_durations(src: SourceSentence, language: str) -> dict[int, Duration]
     return {src.start + k: d for k, d in found.items()}
 
 
+def _source_figures(src: SourceSentence, language: str) -> list[NumberMention]:
+    """The figures of a source sentence, with offsets into its source."""
+    from hallucheck.text.numbers import find_numbers
+
+    return [m._replace(start=src.start + m.start, end=src.start + m.end) for m in find_numbers(src.text, language)]
+
+
 def _restates(sent: _Sentence, src: SourceSentence, language: str) -> bool:
     syms, figures = sent.symbols, sent.figures
     content = {s.form for s in syms if s.content}
@@ -135,15 +153,19 @@ def _restates(sent: _Sentence, src: SourceSentence, language: str) -> bool:
     # what each source symbol can stand for: its content form, a figure of the answer's, and the
     # answer's converted lengths of time it is as long as ("24" of "24个月" for "2年")
     given = _source_durations(src, language) if sent.converted else {}
+    # the answer's figures written another way, and the source figures of the same value
+    same = [[s for s in _source_figures(src, language) if same_value(m, s)] for m in sent.other_forms] \
+        if sent.other_forms else []
     keys = []
     for sym in src.symbols:
         ks = {sym.form} if sym.content or sym.form in figures else set()
         o = given.get(sym.start)
         if o is not None:
             ks |= {f"\0{n}" for n, d in enumerate(sent.converted) if same_length(d, o)}
+        ks |= {f"\1{n}" for n, found in enumerate(same) if any(s.start <= sym.start < s.end for s in found)}
         keys.append(frozenset(ks))
-    wanted = content | figures | {f"\0{n}" for n in range(len(sent.converted))}
-    size = sum(s.content for s in syms) + len(figures) + len(sent.converted)
+    wanted = content | figures | {f"\0{n}" for n in range(len(sent.converted))} | {f"\1{n}" for n in range(len(same))}
+    size = sum(s.content for s in syms) + len(figures) + len(sent.converted) + len(same)
     if not _window_fits(wanted, keys, src.symbols, WINDOW_FACTOR * size + 3, sum(s.form == BREAK for s in syms)):
         return False
     return not find_swaps(syms, src.symbols, any_middle=True)

@@ -14,7 +14,7 @@ say) when the answer itself uses citation markers.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
@@ -42,8 +42,11 @@ def resolve_citation(cid: str, contexts: list[Source], known: dict[str, str]) ->
     hit = known.get(cid) or known.get(cid.lower())
     if hit is not None:
         return hit
-    if cid.isdigit():
-        n = int(cid)
+    # Only decimal digits make a number ("²" is a digit to ``str.isdigit`` but no number), and one
+    # longer than the count of contexts names none of them (``int`` of 5,000 digits even raises).
+    digits = cid.lstrip("0")
+    if cid.isdecimal() and len(digits) <= len(str(len(contexts))):
+        n = int(digits or "0")
         if 1 <= n <= len(contexts):
             return contexts[n - 1].id
     return None
@@ -134,7 +137,7 @@ class CitationDetector(BaseDetector):
 
     name = "citations"
 
-    role: Role = "citations"
+    role: ClassVar[Role] = "citations"
     layer = 1
 
     def __init__(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
@@ -116,7 +116,7 @@ class LexiconDetector(BaseDetector):
 
     name = "lexicon"
 
-    role: Role = "phrases"
+    role: ClassVar[Role] = "phrases"
     layer = 1
 
     def __init__(
@@ -154,7 +154,7 @@ class LexiconDetector(BaseDetector):
                 label, score = "fabrication", self.fabrication_score
                 reason = f"appeal to an unnamed authority {pm.text!r}, which the sources do not contain"
             spans.append(
-                Span(start=pm.start, end=pm.end, text=pm.text, label=label, score=score, detector=self.name, reason=reason)  # type: ignore[arg-type]
+                Span(start=pm.start, end=pm.end, text=pm.text, label=label, score=score, detector=self.name, reason=reason)
             )
         risk = round(min(len(speculation) * self.speculation_weight + len(fabrication) * self.fabrication_weight, 1.0), 6)
         level = seed_level(risk)

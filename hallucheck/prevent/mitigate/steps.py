@@ -170,7 +170,7 @@ def watched_completion(llm: Any, checker: Any, req: LLMCall) -> Completion:
                 break
             if stopped is not None:
                 break
-    done = stream.completion
+    done: Completion = stream.completion
     if stopped is not None:  # the answer ends with the rejected sentence, not a piece of the next one
         done.text = sentences.text[: stopped.end]
     done.raw["watch"] = {

@@ -155,7 +155,7 @@ function drawCheck(c) {
   document.getElementById("check-spans").replaceChildren(...(list.length ? list : [el("li", { text: "nothing flagged" })]));
   const rows = rep.findings.map((f) => el("tr", {},
     el("td", { text: f.detector }), el("td", { text: f.risk.toFixed(2) }),
-    el("td", { text: f.error ? "error" : String(!!(f.details && f.details.flagged)) }),
+    el("td", { text: f.error ? "error" : String(!!f.flagged) }),
     el("td", { text: f.latency_ms.toFixed(1) }), el("td", { text: (f.error || (f.notes || []).join("; ")).slice(0, 300) })));
   document.querySelector("#check-findings tbody").replaceChildren(...rows);
   void sources;

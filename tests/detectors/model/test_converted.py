@@ -83,3 +83,21 @@ def test_the_tagger_keeps_no_mark_on_a_figure_written_another_way() -> None:
     assert max(marked) > RESTATED_CAP  # without the cap the tagger marks them (what the cap is for)
     note = next(n for n in on.notes if "another form" in n)
     assert note.startswith("2 figure(s)") and "'1250亿元'" in note and "'百分之十二'" in note
+
+
+@pytest.mark.skipif(not tagger_available(), reason="shipped tagger files missing")
+@pytest.mark.parametrize(("source", "answer", "language"), [
+    ("The shop is open Monday to Friday from 9 am to 6 pm.", "The shop is open on weekdays from 9 am to 6 pm.", "en"),
+    ("Der Laden ist Montag bis Freitag von 9 bis 18 Uhr geöffnet.", "Der Laden ist werktags von 9 bis 18 Uhr geöffnet.", "de"),
+    ("Le magasin est ouvert du lundi au vendredi de 9 h à 18 h.", "Le magasin est ouvert en semaine de 9 h à 18 h.", "fr"),
+    ("商店周一至周五上午9点到下午6点营业。", "商店工作日上午9点到下午6点营业。", "zh-Hans"),
+    ("商店週一至週五上午9點到下午6點營業。", "商店工作日上午9點到下午6點營業。", "zh-Hant"),
+])
+def test_the_tagger_keeps_no_mark_on_a_weekday_range_written_another_way(source: str, answer: str, language: str) -> None:
+    an = CaseAnalysis(Case(contexts=[source], answer=answer, language=language))
+    probs = ModelDetector().detect(an).details["token_probs"]
+    ranges = figures_in_other_forms(an)
+    assert len(ranges) == 1
+    a, b = ranges[0]
+    inside = [p for (s, e), p in zip(probs["offsets"], probs["probs"]) if a <= s and e <= b]
+    assert inside and max(inside) <= RESTATED_CAP + 1e-4

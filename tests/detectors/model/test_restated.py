@@ -115,3 +115,31 @@ def test_a_faithful_answer_in_another_unit_is_not_rejected() -> None:
     faithful = checker.check(contexts=[FILTERS], answer="RO膜每2年换一次。")
     assert faithful.decision != "reject" and not faithful.spans, faithful.notes
     assert checker.check(contexts=[FILTERS], answer="活性炭滤芯每2年换一次。").decision == "reject"
+
+
+@pytest.mark.parametrize("digits", ["1" * 310, "7" * 49_990])
+def test_a_long_digit_string_is_read_as_a_figure_of_its_own(digits: str) -> None:
+    source = f"The register lists {digits} as the code. The filter warranty lasts 24 months."
+    assert _restated(f"As the code, the register lists {digits}.", source) == {0}
+    assert _restated(f"As the code, the register lists {digits[:-1]}2.", source) == set()
+    assert _restated("The filter warranty lasts 2 years.", source) == {0}
+
+
+@pytest.mark.parametrize(("source", "faithful", "changed", "language"), [
+    ("售價為新台幣25,900元。", "售價為新台幣兩萬五千九百元。", "售價為新台幣兩萬六千九百元。", "zh-Hant"),
+    ("列车每天上午8点出发。", "列车每天早上八点出发。", "列车每天早上九点出发。", "zh-Hans"),
+    ("列車每天上午8點出發。", "列車每天早上八點出發。", "列車每天早上九點出發。", "zh-Hant"),
+    ("公司营收为1.2亿元。", "公司营收为一亿两千万元。", "公司营收为一亿三千万元。", "zh-Hans"),
+    ("The hall seats 2,000 people.", "The hall seats two thousand people.", "The hall seats three thousand people.", "en"),
+    ("Die neue Halle bietet 2.000 Plätze für Gäste.", "Die neue Halle bietet zweitausend Plätze für Gäste.",
+     "Die neue Halle bietet dreitausend Plätze für Gäste.", "de"),
+])
+def test_a_figure_written_another_way_is_restated(source: str, faithful: str, changed: str, language: str) -> None:
+    from hallucheck.detectors.model.restated import every_sentence_restated
+
+    def restated(answer: str) -> bool:
+        return every_sentence_restated(CaseAnalysis(Case(contexts=[source], answer=answer, language=language)))
+
+    assert restated(faithful)
+    assert not restated(changed)
+    assert _restated(faithful, source, language) == {0}

@@ -337,3 +337,32 @@ def test_brackets_copied_with_their_text_are_no_invented_citation() -> None:
     invented = run("The remote directory can be browsed like a local one [remote-dir].",
                    contexts=[{"id": "doc-a", "text": manual}, {"id": "doc-b", "text": "Other text."}])
     assert summary(invented).invalid == ["remote-dir"]
+
+
+def test_an_id_of_any_digits_is_an_invalid_id_not_a_failure() -> None:
+    from hallucheck.detectors.rules.citations import resolve_citation
+    from hallucheck.types import Source
+
+    contexts = [Source(id="a", text="x"), Source(id="b", text="y")]
+    assert resolve_citation("1" * 5000, contexts, {}) is None  # more digits than int() reads
+    assert resolve_citation("0002", contexts, {}) == "b"
+    assert resolve_citation("²", contexts, {}) is None  # a digit to str.isdigit, no number
+    for marker in ("[Source ²]", "(Source ²)", "[Quelle ①]"):
+        f = run(f"{SHORT} {marker}.")
+        assert summary(f).invalid == [marker[8:-1] if marker.startswith("[Quelle") else "²"], marker
+        assert [s.text for s in f.spans if s.label == "invalid_citation"] == [marker]
+
+
+def test_a_bracket_of_thousands_of_digits_is_checked_without_failing() -> None:
+    import hallucheck
+
+    answer = f"{SHORT} [" + "1" * 5000 + "]."
+    f = run(answer)  # a bracketed run of digits is no marker (a marker holds at most 80 characters)
+    assert summary(f).found == [] and summary(f).invalid == []
+    report = hallucheck.check(question="When?", contexts=["The shop opens at nine every day."], answer=answer,
+                              detectors=["citations", "numbers"])
+    assert not [n for n in report.notes if "failed" in n]
+    report = hallucheck.check(question="When?", contexts=["The shop opens at nine every day."],
+                              answer=f"{SHORT} [Source ²].", detectors=["citations", "numbers"])
+    assert not [n for n in report.notes if "failed" in n]
+    assert report.citations is not None and report.citations.invalid == ["²"]

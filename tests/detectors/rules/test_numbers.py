@@ -500,3 +500,182 @@ def test_a_date_written_with_the_same_digits_is_given_whatever_the_language_read
     assert labelled(run("查看 第 9.4.12 节。", source, language="zh-Hans")) == [("9.4.12", "baseless")]
     longer = "Press Enter on a file (see Section 29.4.11)."
     assert labelled(run("查看 第 9.4.11 节。", longer, language="zh-Hans")) == [("9.4.11", "baseless")]
+
+
+# ---- figures of any length
+
+
+LYON = "Lyon is a city in France. It has 500 thousand inhabitants. Its postcode register lists {code}."
+
+
+@pytest.mark.parametrize("digits", ["1" * 310, "7" * 49_990])
+def test_a_long_digit_string_in_the_answer_is_checked_by_its_digits(digits: str) -> None:
+    source = LYON.format(code=digits)
+    assert labelled(run(f"Its postcode register lists {digits}.", source)) == []
+    changed = digits[:-1] + "2"
+    assert labelled(run(f"Its postcode register lists {changed}.", source)) == [(changed, "contradiction")]
+    assert labelled(run(f"Its postcode register lists {digits}.", LYON.format(code="12345"))) == [(digits, "contradiction")]
+
+
+def test_a_long_digit_string_in_the_source_does_not_blind_the_figure_checks() -> None:
+    source = LYON.format(code="1" * 310)
+    f = run("Lyon has 9 million inhabitants.", source)
+    assert labelled(f) == [("9 million", "contradiction")]
+    assert f.flagged
+    assert labelled(run("Lyon has 500 thousand inhabitants.", source)) == []
+
+
+# ---- the same quantity in other words: faithful gives nothing, a changed figure a contradiction
+
+EQUAL_QUANTITIES = [
+    # (language, source, faithful answer, changed answer, the changed figure)
+    ("en", "The drone flies for up to 90 minutes.", "The drone flies for up to an hour and a half.",
+     "The drone flies for up to two hours.", "two"),
+    ("en", "The trip takes one and a half hours.", "The trip takes 90 minutes.", "The trip takes 60 minutes.", "60"),
+    ("en", "The hall seats 2,000 people.", "The hall seats two thousand people.", "The hall seats three thousand people.",
+     "three thousand"),
+    ("en", "The battery lasts 2 hours.", "The battery lasts 120 minutes.", "The battery lasts 100 minutes.", "100"),
+    ("en", "The store opens at 8 a.m.", "The store opens at 8:00 am.", "The store opens at 9 a.m.", "9 a.m."),
+    ("de", "Die Drohne fliegt bis zu 90 Minuten.", "Die Drohne fliegt bis zu anderthalb Stunden.",
+     "Die Drohne fliegt bis zu zwei Stunden.", "zwei"),
+    ("de", "Die Fahrt dauert 2 Stunden.", "Die Fahrt dauert zwei Stunden.", "Die Fahrt dauert drei Stunden.", "drei"),
+    ("de", "Die Halle hat 2.000 Plätze.", "Die Halle hat zweitausend Plätze.", "Die Halle hat dreitausend Plätze.", "dreitausend"),
+    ("de", "Der Laden öffnet um 8 Uhr.", "Der Laden öffnet um 8:00 Uhr.", "Der Laden öffnet um 9 Uhr.", "9 Uhr"),
+    ("fr", "Le drone vole jusqu'à 90 minutes.", "Le drone vole jusqu'à une heure et demie.",
+     "Le drone vole jusqu'à deux heures.", "deux"),
+    ("fr", "Le trajet dure 2 heures.", "Le trajet dure deux heures.", "Le trajet dure trois heures.", "trois"),
+    ("fr", "La salle compte 2 000 places.", "La salle compte deux mille places.", "La salle compte trois mille places.",
+     "trois mille"),
+    ("zh-Hans", "列车每天上午8点出发。", "列车每天早上八点出发。", "列车每天早上九点出发。", "早上九点"),
+    ("zh-Hans", "无人机最长可飞行90分钟。", "无人机最长可飞行一个半小时。", "无人机最长可飞行两个小时。", "两"),
+    ("zh-Hans", "公司营收为1.2亿元。", "公司营收为一亿两千万元。", "公司营收为一亿三千万元。", "一亿三千万元"),
+    ("zh-Hans", "公司营收为12000万元。", "公司营收为1.2亿元。", "公司营收为1.3亿元。", "1.3亿元"),
+    ("zh-Hant", "售價為新台幣25,900元。", "售價為新台幣兩萬五千九百元。", "售價為新台幣兩萬六千九百元。", "兩萬六千九百元"),
+    ("zh-Hant", "列車每天上午8點出發。", "列車每天早上八點出發。", "列車每天早上九點出發。", "早上九點"),
+    ("zh-Hant", "無人機最長可飛行90分鐘。", "無人機最長可飛行一個半小時。", "無人機最長可飛行兩個小時。", "兩"),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "faithful", "changed", "figure"), EQUAL_QUANTITIES)
+def test_the_same_quantity_in_other_words_is_given(language: str, source: str, faithful: str, changed: str, figure: str) -> None:
+    assert labelled(run(faithful, source, language=language)) == []
+    assert labelled(run(changed, source, language=language)) == [(figure, "contradiction")]
+
+
+@pytest.mark.parametrize(("language", "source", "faithful", "changed", "figure"), EQUAL_QUANTITIES)
+def test_the_model_layer_keeps_its_marks_off_a_figure_given_in_other_words(
+    language: str, source: str, faithful: str, changed: str, figure: str,
+) -> None:
+    from hallucheck.detectors.rules.numbers import durations_in_other_units, figures_in_other_forms
+
+    an = CaseAnalysis(Case(contexts=[source], answer=faithful, language=language))
+    kept_off = {faithful[a:b] for a, b in [*figures_in_other_forms(an), *durations_in_other_units(an)]}
+    if ":" not in faithful:  # clock times such as "8:00" stay with the reader
+        assert kept_off, faithful
+    changed_an = CaseAnalysis(Case(contexts=[source], answer=changed, language=language))
+    assert figures_in_other_forms(changed_an) == [] and durations_in_other_units(changed_an) == []
+
+
+def test_a_spelled_duration_in_the_source_gives_the_answer_its_minutes() -> None:
+    source = "The drone flies for up to an hour and a half."
+    assert labelled(run("The drone flies for up to 90 minutes.", source)) == []
+    changed = run("The drone flies for up to 80 minutes.", source)
+    assert labelled(changed) == [("80", "contradiction")]  # a length the source gives otherwise
+    assert "'an hour and a half'" in changed.spans[0].reason and "'80 minutes'" in changed.spans[0].reason
+    assert changed.spans[0].evidence[0].text == source
+    assert labelled(run("Le drone vole une demi-heure.", "Le drone vole 30 minutes.", language="fr")) == []
+    assert labelled(run("Die Drohne fliegt eine halbe Stunde.", "Die Drohne fliegt 30 Minuten.", language="de")) == []
+
+
+def test_a_price_is_not_read_as_a_rounding_of_a_count_of_days() -> None:
+    source = "Refunds take 3 to 5 business days. The fee is 2.50 EUR."
+    f = run("The fee is 4.90 EUR.", source)
+    assert labelled(f) == [("4.90 EUR", "contradiction")]
+    assert "2.50 EUR" in f.spans[0].reason
+    assert labelled(run("The fee is 2.50 EUR.", source)) == []
+    assert labelled(run("Refunds take 3 to 5 business days.", source)) == []
+
+
+@pytest.mark.parametrize(("language", "source", "answer", "figure"), [
+    ("en", "The flight lasts an hour and a half.", "The flight lasts 80 minutes.", "80"),
+    ("en", "The battery lasts half an hour.", "The battery lasts 45 minutes.", "45"),
+    ("de", "Der Flug dauert anderthalb Stunden.", "Der Flug dauert 80 Minuten.", "80"),
+    ("de", "Der Akku hält eine halbe Stunde.", "Der Akku hält 45 Minuten.", "45"),
+    ("fr", "Le vol dure une heure et demie.", "Le vol dure 80 minutes.", "80"),
+    ("zh-Hans", "电池可以使用半小时。", "电池可以使用45分钟。", "45"),
+    ("zh-Hant", "電池可以使用半年。", "電池可以使用8個月。", "8"),
+])
+def test_a_length_the_source_writes_without_a_figure_contradicts_another(
+    language: str, source: str, answer: str, figure: str,
+) -> None:
+    assert labelled(run(answer, source, language=language)) == [(figure, "contradiction")]
+
+
+def test_a_length_without_a_figure_in_another_context_contradicts_nothing() -> None:
+    source = "The meeting lasts an hour and a half. Tickets are sold online."
+    assert labelled(run("Tickets cost 80 dollars.", source)) == [("80 dollars", "baseless")]
+    assert labelled(run("The flight lasts 80 minutes.", source)) == [("80", "baseless")]
+
+
+WEEKDAYS = [
+    # (language, source, faithful answers, changed answer, the changed range)
+    ("en", "The shop is open Monday to Friday.",
+     ["The shop is open on weekdays.", "The shop is open Mon–Fri.", "The shop is open weekdays.",
+      "The shop is open Monday through Friday.", "The shop is open every weekday."],
+     "The shop is open Monday to Saturday.", "Monday to Saturday"),
+    ("en", "The shop is open on weekdays.", ["The shop is open Monday to Friday.", "The shop is open Mon-Fri."],
+     "The shop is open Mon–Sat.", "Mon–Sat"),
+    ("de", "Der Laden ist Montag bis Freitag geöffnet.",
+     ["Der Laden ist werktags geöffnet.", "Der Laden ist Mo–Fr geöffnet.", "Der Laden ist wochentags geöffnet."],
+     "Der Laden ist Montag bis Samstag geöffnet.", "Montag bis Samstag"),
+    ("de", "Der Laden ist werktags geöffnet.", ["Der Laden ist Montag bis Freitag geöffnet."],
+     "Der Laden ist Dienstag bis Freitag geöffnet.", "Dienstag bis Freitag"),
+    ("fr", "Le magasin est ouvert du lundi au vendredi.",
+     ["Le magasin est ouvert en semaine.", "Le magasin est ouvert lun.-ven.", "Le magasin est ouvert de lundi à vendredi."],
+     "Le magasin est ouvert du lundi au samedi.", "lundi au samedi"),
+    ("zh-Hans", "商店周一至周五营业。", ["商店工作日营业。", "商店星期一到星期五营业。", "商店周一到周五营业。"],
+     "商店周一至周六营业。", "周一至周六"),
+    ("zh-Hant", "商店週一至週五營業。", ["商店工作日營業。", "商店星期一到星期五營業。", "商店禮拜一到禮拜五營業。"],
+     "商店週一至週六營業。", "週一至週六"),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "faithful", "changed", "days"), WEEKDAYS)
+def test_a_weekday_range_in_other_words_is_given_and_a_changed_one_contradicted(
+    language: str, source: str, faithful: list[str], changed: str, days: str,
+) -> None:
+    for answer in faithful:
+        assert labelled(run(answer, source, language=language)) == [], answer
+    f = run(changed, source, language=language)
+    assert labelled(f) == [(days, "contradiction")]
+    assert f.spans[0].evidence[0].text == source and f.features["contradicted_numbers"] == 1.0
+
+
+def test_days_one_source_sentence_names_together_give_their_range() -> None:
+    source = "We are open Monday to Friday from 9 am to 5 pm and on Saturday from 10 am to 2 pm."
+    assert labelled(run("We are open Monday to Saturday.", source)) == []
+    # a weekday range no source range states is no contradiction (its day names are checked as names)
+    assert labelled(run("The museum is open Tuesday to Sunday.", "The museum opened in 1990.")) == [
+        ("Tuesday", "baseless"), ("Sunday", "baseless")]
+    # a range about something else contradicts nothing
+    assert labelled(run("Deliveries arrive Monday to Saturday.", "The shop is open Monday to Friday. Deliveries are free.")) == [
+        ("Saturday", "baseless")]
+
+
+def test_a_weekday_range_the_question_gives_is_given() -> None:
+    f = run("Yes, it is open Monday to Saturday.", "The shop is open Monday to Friday.",
+            question="Is the shop open Monday to Saturday?")
+    assert labelled(f) == []
+
+
+@pytest.mark.parametrize(("language", "source", "faithful", "changed", "days"), WEEKDAYS)
+def test_the_model_layer_keeps_its_marks_off_a_weekday_range_in_other_words(
+    language: str, source: str, faithful: list[str], changed: str, days: str,
+) -> None:
+    from hallucheck.detectors.rules.numbers import figures_in_other_forms
+
+    for answer in faithful:
+        an = CaseAnalysis(Case(contexts=[source], answer=answer, language=language))
+        kept_off = [answer[a:b] for a, b in figures_in_other_forms(an)]
+        assert len(kept_off) == 1 and kept_off[0] in answer and kept_off[0] not in source, answer
+    assert figures_in_other_forms(CaseAnalysis(Case(contexts=[source], answer=changed, language=language))) == []

@@ -1,0 +1,105 @@
+"""Verdicts that trust entailment: a sentence its evidence entails is not flagged on word evidence alone.
+
+Why: n-gram novelty, ROUGE-L and the span tagger read which words an answer shares with its
+sources. An answer that says the same thing in other words, in another order or in another
+language looks new to all of them, so on their own they call faithful rewordings hallucinated.
+A sentence-pair verifier trained on human-labelled pairs reads meaning instead. Where it finds an
+answer sentence entailed by its best evidence (and not contradicted), the word-level marks inside
+that sentence are dropped; an answer left with no mark and no precise finding is accepted.
+
+What it never does: silence precise evidence. A span with a ``kind`` (an invalid citation id, a
+contradicted figure, a flipped negation, ...) is kept, and the floor table still applies after
+this step; speculation phrases are kept too. Where the verifier finds a sentence not entailed and
+the verdict has nothing to show there, the verifier's own span (with its evidence sentence) is
+added, so that a verdict says where it looked.
+
+The thresholds (:data:`ENTAILED`, :data:`CONTRADICTED`) were chosen on the calib parts of the
+human-labelled pairs and of RAGTruth (docs/model.md, "The verifier").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from hallucheck.policies.base import Verdict
+from hallucheck.types import Finding, SentenceVerdict, Span
+
+__all__ = ["CONTRADICTED", "ENTAILED", "KEPT_ON_ENTAILED", "entailed_sentences", "no_reject_without_span",
+           "trust_entailment", "verifier_finding"]
+
+# A sentence counts as entailed at this entailment probability or above, with contradiction below CONTRADICTED.
+ENTAILED = 0.7
+CONTRADICTED = 0.3
+# Span labels kept inside an entailed sentence even without a precise kind: wording the sources do not use.
+KEPT_ON_ENTAILED: frozenset[str] = frozenset({"speculation", "invalid_citation", "uncited"})
+
+
+def verifier_finding(findings: Sequence[Finding]) -> Finding | None:
+    """The usable finding that carries sentence verdicts (the last one, when several do)."""
+    found = [f for f in findings if f.usable and f.sentence_verdicts is not None]
+    return found[-1] if found else None
+
+
+def entailed_sentences(verdicts: Sequence[SentenceVerdict], entailed: float | None = None,
+                       contradicted: float | None = None) -> list[SentenceVerdict]:
+    """The verdicts that count as entailed (at :data:`ENTAILED` / :data:`CONTRADICTED` unless given)."""
+    e = ENTAILED if entailed is None else entailed
+    c = CONTRADICTED if contradicted is None else contradicted
+    return [v for v in verdicts if v.entailment >= e and v.contradiction < c]
+
+
+def _inside(span: Span, sentences: Sequence[SentenceVerdict]) -> bool:
+    return any(v.start <= span.start and span.end <= v.end for v in sentences)
+
+
+def _verifier_span(v: SentenceVerdict, answer: str, detector: str) -> Span:
+    if v.contradiction >= CONTRADICTED and v.contradiction >= v.neutral:
+        label, score = "contradiction", v.contradiction
+        reason = f"its best evidence says otherwise (verifier: contradiction p={v.contradiction:.2f})"
+    else:
+        label, score = "baseless", 1.0 - v.entailment
+        reason = f"its best evidence does not say this (verifier: entailment p={v.entailment:.2f})"
+    relation = "contradicts" if label == "contradiction" else "nearest"
+    evidence = [e.model_copy(update={"relation": relation}) for e in v.evidence]
+    return Span(start=v.start, end=v.end, text=answer[v.start:v.end], label=label, score=round(float(score), 4),
+                detector=detector, reason=reason, evidence=evidence)
+
+
+def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str) -> Verdict:
+    """The verdict with word-level marks in entailed sentences dropped (see the module doc)."""
+    vf = verifier_finding(findings)
+    if vf is None or not vf.sentence_verdicts or verdict.decision == "accept":
+        return verdict
+    read = vf.sentence_verdicts
+    ok = entailed_sentences(read)
+    shown = list(verdict.spans) if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
+    kept = [s for s in shown if s.kind is not None or s.label in KEPT_ON_ENTAILED or not _inside(s, ok)]
+    dropped = len(shown) - len(kept)
+    precise = [s for f in findings if f.usable for s in f.spans if s.kind is not None]
+    notes = list(verdict.notes)
+    if len(ok) == len(read) and not kept and not precise:
+        notes.append(f"the verifier finds every sentence it read ({len(read)}) entailed by its evidence and nothing "
+                     "else was found: accept (word-level novelty alone is not evidence of an error)")
+        return dataclasses.replace(verdict, hallucinated=False, risk_score=min(verdict.risk_score, 0.29),
+                                   risk_level="low", decision="accept", notes=notes, spans=[])
+    not_ok = [v for v in read if v not in ok]
+    added = [_verifier_span(v, answer, vf.detector) for v in not_ok
+             if not any(s.start < v.end and s.end > v.start for s in kept)]
+    if dropped:
+        notes.append(f"{dropped} word-level mark(s) dropped in sentences the verifier finds entailed by their evidence")
+    return dataclasses.replace(verdict, notes=notes, spans=[*kept, *added])
+
+
+def no_reject_without_span(verdict: Verdict, findings: Sequence[Finding]) -> Verdict:
+    """A reject that shows no span becomes review: a user must see what a rejection rests on.
+
+    The risk and its level stay as the policy gave them (the guideline's tiers still say "high"
+    where its rules do); only the decision changes."""
+    if verdict.decision != "reject":
+        return verdict
+    shown = verdict.spans if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
+    if shown:
+        return verdict
+    note = "no span shows what the rejection would rest on: review instead of reject"
+    return dataclasses.replace(verdict, decision="review", notes=[*verdict.notes, note])

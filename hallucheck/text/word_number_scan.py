@@ -1,0 +1,139 @@
+"""Figures written in words: spelled-out numbers and ordinals in English, German and French
+("three", "two thousand", "zweite"), Chinese numerals ("三千五百万", "百分之十二", "第三"), and
+Chinese shares ("85折" discounts, "3成" tenths). Spelled small numbers and lone Chinese
+numerals are ``weak``: good enough to support a figure, too ambiguous to be flagged."""
+
+from __future__ import annotations
+
+import re
+
+from hallucheck.text.number_values import NumberMention, fmt_value, parse_chinese_numeral
+from hallucheck.text.number_words import (
+    CN_DIGITS,
+    CUR_AFTER,
+    CURRENCIES,
+    EN_COMPOUNDS,
+    GLUED_SCALES,
+    HALF_NUMBERS,
+    ORDINAL_WORDS,
+    SCALE_WORDS,
+    SCALES,
+    SPELLED,
+)
+from hallucheck.text.phrases import trie_pattern
+from hallucheck.text.scan_positions import LAT, Taken
+
+__all__ = ["scan_chinese", "scan_spelled", "scan_zh_shares"]
+
+_SPELLED = re.compile(
+    rf"\b(?<![{LAT}\-])(?:{trie_pattern([*SPELLED, *EN_COMPOUNDS, *ORDINAL_WORDS, *HALF_NUMBERS, *GLUED_SCALES])})(?![{LAT}\-])"
+)
+# "one and a half", "two and a half": a spelled whole and a half.
+_AND_A_HALF = re.compile(r"\s+and\s+a\s+half(?![a-z])")
+_SCALE_AFTER = re.compile(rf"\s+({trie_pattern(SCALE_WORDS)})(?![{LAT}])")
+_CN_NUM = re.compile(
+    r"(?P<pre>第|百分之)?(?P<n>[零〇一二两兩三四五六七八九十百千万萬亿億]+)"
+    r"(?P<post>年|個百分點|个百分点|%)?"
+    rf"(?P<cur>{trie_pattern([c for c in CUR_AFTER if not c.isascii()])})?"
+)
+
+
+# Chinese discounts: "85折", "8.5折", "九折", "八五折" (the share of the price paid).
+_ZH_DISCOUNT = re.compile(r"(?<![\d.])(?P<n>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2})\s?折")
+# Tenths as a share: "3成" / "三成" = 30%, "七成五" = 75% (not 成员, 成本, 成立, 成年, ...).
+_ZH_TENTHS = re.compile(
+    r"(?<![\d.])(?P<n>\d(?:\.\d)?|[一二三四五六七八九十])成(?P<m>[一二三四五六七八九])?(?![员員本功立年人绩績熟分型交为為果长長就品])"
+)
+
+
+def scan_zh_shares(lt: str, text: str, out: list[NumberMention], taken: Taken) -> None:
+    """Chinese 折 discounts (kind ``discount``) and 成 tenths (kind ``percent``)."""
+    for mt in _ZH_DISCOUNT.finditer(lt):
+        a, b = mt.span()
+        if not taken.free(a, b):
+            continue
+        raw = mt["n"]
+        if raw[0].isdigit():
+            value = float(raw) * 10 if float(raw) < 10 else float(raw)
+        else:
+            digits = "".join(str(CN_DIGITS[ch]) for ch in raw)
+            value = float(digits) * 10 if len(digits) == 1 else float(digits)
+        if not 0 < value < 100:
+            continue
+        out.append(NumberMention(a, b, text[a:b], "discount", value, 0.0, "%", fmt_value(value)))
+        taken.take(a, b)
+    for mt in _ZH_TENTHS.finditer(lt):
+        a, b = mt.span()
+        if not taken.free(a, b):
+            continue
+        raw = mt["n"]
+        tenths = float(raw) if raw[0].isdigit() else float(CN_DIGITS.get(raw, 10))
+        value = tenths * 10 + (CN_DIGITS[mt["m"]] if mt["m"] else 0)
+        out.append(NumberMention(a, b, text[a:b], "percent", value, 0.0, "%", fmt_value(value)))
+        taken.take(a, b)
+
+
+def scan_spelled(lt: str, text: str, out: list[NumberMention], taken: Taken) -> None:
+    for mt in _SPELLED.finditer(lt):
+        a, b = mt.span()
+        if not taken.free(a, b):
+            continue
+        w = mt.group()
+        if w in ORDINAL_WORDS:
+            out.append(NumberMention(a, b, text[a:b], "ordinal", float(ORDINAL_WORDS[w]), 0.0, "", str(ORDINAL_WORDS[w]), weak=True))
+            taken.take(a, b)
+            continue
+        if w in HALF_NUMBERS:
+            out.append(NumberMention(a, b, text[a:b], "number", HALF_NUMBERS[w], 0.0, "", fmt_value(HALF_NUMBERS[w]), weak=True))
+            taken.take(a, b)
+            continue
+        if w in GLUED_SCALES:
+            whole, unit = GLUED_SCALES[w]
+            out.append(NumberMention(a, b, text[a:b], "number", whole * unit, unit, "", fmt_value(whole * unit)))
+            taken.take(a, b)
+            continue
+        value = float(EN_COMPOUNDS.get(w, SPELLED.get(w, -1)))
+        if value < 0:
+            continue
+        half = _AND_A_HALF.match(lt, b)
+        if half is not None and 0 < value < 100:
+            value, b = value + 0.5, half.end()
+            out.append(NumberMention(a, b, text[a:b], "number", value, 0.0, "", fmt_value(value), weak=True))
+            taken.take(a, b)
+            continue
+        scale = 1.0
+        sm = _SCALE_AFTER.match(lt, b)
+        if sm:
+            scale = SCALES.get(sm.group(1), 1.0)
+            b = sm.end()
+        total = value * scale
+        out.append(NumberMention(a, b, text[a:b], "number", total, scale if scale > 1 else 0.0, "", fmt_value(total), weak=scale == 1.0))
+        taken.take(a, b)
+
+
+def scan_chinese(lt: str, text: str, out: list[NumberMention], taken: Taken) -> None:
+    for mt in _CN_NUM.finditer(lt):
+        a, b = mt.span()
+        n = mt["n"]
+        value = parse_chinese_numeral(n)
+        if value is None or not taken.free(a, b):
+            continue
+        pre, post, cur = mt["pre"] or "", mt["post"] or "", mt["cur"] or ""
+        weak = len(n) == 1 and not post and not cur and pre != "百分之"
+        if pre == "百分之" or post in ("%", "個百分點", "个百分点"):
+            kind, unit = "percent", "%"
+        elif cur:
+            kind, unit = "money", CURRENCIES.get(cur, cur)
+        elif pre == "第":
+            kind, unit = "ordinal", ""
+            weak = value <= 3
+        elif post == "年" and value >= 1000:
+            kind, unit = "year", ""
+        else:
+            kind, unit = "number", ""
+            if post:
+                b = mt.end("n")
+            if len(n) == 1 and post == "年":
+                weak = True
+        out.append(NumberMention(a, b, text[a:b], kind, float(value), 0.0, unit, str(value), weak=weak))
+        taken.take(a, b)

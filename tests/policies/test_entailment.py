@@ -1,0 +1,70 @@
+"""Verdicts that trust entailment: word-level marks in entailed sentences go, precise ones stay."""
+
+from hallucheck.policies.base import Verdict
+from hallucheck.policies.entailment import no_reject_without_span, trust_entailment
+from hallucheck.types import Evidence, Finding, SentenceVerdict, Span
+
+ANSWER = "It was founded in Paris in 2010. It employs 45 people."
+S1 = (0, 32)
+S2 = (33, len(ANSWER))
+
+
+def _span(start, end, label="baseless", detector="model", kind=None):
+    return Span(start=start, end=end, text=ANSWER[start:end], label=label, score=0.9, detector=detector, kind=kind)
+
+
+def _verifier(*rows):
+    verdicts = [SentenceVerdict(start=s, end=e, entailment=ent, neutral=round(1 - ent - con, 4), contradiction=con,
+                                evidence=[Evidence(source_id="1", text="source sentence")])
+                for (s, e), ent, con in rows]
+    return Finding(detector="nli", role="entailment", risk=0.5, sentence_verdicts=verdicts)
+
+
+def _reject(spans):
+    return Verdict(hallucinated=True, risk_score=0.8, risk_level="high", decision="reject", spans=spans)
+
+
+def test_every_sentence_entailed_and_only_word_marks_is_accepted():
+    tagger = Finding(detector="model", role="tagger", risk=0.8, spans=[_span(18, 23)])
+    v = trust_entailment(_reject([_span(18, 23)]), [tagger, _verifier((S1, 0.95, 0.01), (S2, 0.9, 0.02))], ANSWER)
+    assert v.decision == "accept" and not v.hallucinated and v.spans == []
+    assert v.risk_score <= 0.29
+    assert any("entailed" in n for n in v.notes)
+
+
+def test_precise_span_is_kept_and_blocks_the_accept():
+    figure = _span(44, 46, label="contradiction", detector="numbers", kind="contradicted_figure")
+    facts = Finding(detector="numbers", role="facts", risk=0.9, spans=[figure])
+    v = trust_entailment(_reject([figure, _span(0, 10)]), [facts, _verifier((S1, 0.95, 0.01), (S2, 0.95, 0.01))], ANSWER)
+    assert v.decision == "reject"
+    assert figure in v.spans
+    assert all(s.kind is not None for s in v.spans)
+
+
+def test_sentence_not_entailed_keeps_its_marks_and_gets_the_verifier_span_where_none():
+    v = trust_entailment(_reject([_span(0, 10)]), [_verifier((S1, 0.9, 0.01), (S2, 0.1, 0.85))], ANSWER)
+    assert v.decision == "reject"
+    labels = {(s.start, s.end): s.label for s in v.spans}
+    assert (0, 10) not in labels  # inside an entailed sentence: dropped
+    assert labels[S2] == "contradiction"
+    added = next(s for s in v.spans if (s.start, s.end) == S2)
+    assert added.evidence and added.evidence[0].relation == "contradicts"
+
+
+def test_speculation_phrase_is_kept_in_an_entailed_sentence():
+    spec = _span(3, 6, label="speculation", detector="lexicon")
+    v = trust_entailment(_reject([spec]), [_verifier((S1, 0.95, 0.01), (S2, 0.95, 0.01))], ANSWER)
+    assert v.decision == "reject" and spec in v.spans
+
+
+def test_without_a_verifier_finding_nothing_changes():
+    verdict = _reject([_span(0, 10)])
+    assert trust_entailment(verdict, [Finding(detector="model", role="tagger", risk=0.9)], ANSWER) is verdict
+
+
+def test_reject_without_a_span_becomes_review():
+    v = no_reject_without_span(_reject([]), [Finding(detector="ngram", role="lexical", risk=0.9)])
+    assert v.decision == "review" and v.risk_level == "high" and v.risk_score == 0.8
+    assert any("no span" in n for n in v.notes)
+    kept = _reject([_span(0, 4)])
+    assert no_reject_without_span(kept, []) is kept
