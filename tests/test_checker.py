@@ -332,3 +332,26 @@ def test_a_verdict_whose_every_sentence_is_entailed_is_accepted() -> None:
     report = checker.check(EIGHT)
     assert sum(len(a) for a in fake.asked) == 8
     assert report.decision == "accept" and report.spans == [] and report.risk_score <= 0.29
+
+
+def test_each_verdict_reads_facts_settled_for_its_findings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hallucheck import checker as checker_module
+
+    settled: list[list[str]] = []
+    monkeypatch.setattr(checker_module, "settle_facts", lambda analysis, findings: settled.append([f.detector for f in findings]))
+    checker, _ = _eight_checker({3})
+    checker.check(EIGHT)
+    assert settled == [["rule"], ["rule", "nli"]]  # before the first verdict, and again with the verifier's finding
+
+
+def test_facts_that_cannot_be_settled_keep_an_answer_from_accept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hallucheck import checker as checker_module
+
+    def boom(*_: Any) -> None:
+        raise MemoryError("no room")
+
+    monkeypatch.setattr(checker_module, "settle_facts", boom)
+    report = _checker([Scripted("rule", 1, [], risk=0.1)]).check(CASE)
+    assert report.decision == "review" and "max decided" in report.notes
+    assert ("restatement facts failed: MemoryError: no room; a restated answer is not told apart; the answer is not accepted"
+            in report.notes)

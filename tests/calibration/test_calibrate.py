@@ -314,3 +314,30 @@ def test_before_is_the_reported_verdict_and_no_better_fit_is_no_improvement() ->
     assert fitted.report["before"] == {"threshold": 0.5, "precision": 1.0, "recall": 1.0, "f1": 1.0}
     assert fitted.report["after"] == plain.report["after"]
     assert not fitted.improved
+
+
+def test_a_refitted_verdict_reads_the_restatement_as_the_checker_does() -> None:
+    # "before" and "after" go through the Checker's safeguards: a reject resting on word order alone
+    # over an answer that restates its source is a review there, so it is not counted hallucinated.
+    from hallucheck.calibration.calibrate import Sample, _judged
+    from hallucheck.policies.base import Verdict
+    from hallucheck.policies.floors import shipped_floors
+
+    class Rejects:
+        name = "rejects"
+
+        def decide(self, analysis: CaseAnalysis, findings: list[Finding]) -> Verdict:
+            return Verdict(hallucinated=True, risk_score=0.9, risk_level="high", decision="reject")
+
+        def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:
+            return False
+
+    source = "该公司于2015年在杭州成立，主要从事云计算服务。"
+    word_order = [Finding(detector="model", role="tagger", risk=0.9, flagged=True)]
+
+    def sample(answer: str) -> Sample:
+        return Sample(CaseAnalysis(make_case(question="介绍一下这家公司。", contexts=[source], answer=answer)),
+                      list(word_order), True, "g")
+
+    assert _judged(Rejects(), sample("该公司2015年成立于杭州。"), shipped_floors()) is False
+    assert _judged(Rejects(), sample("该公司2016年成立于北京。"), shipped_floors()) is True
