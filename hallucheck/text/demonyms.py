@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-__all__ = ["PLACE_FORMS", "same_place"]
+__all__ = ["PLACE_FORMS", "place_forms", "same_place"]
 
 # Each entry: the forms of one place (name, short forms, adjective and noun of its people).
 PLACE_FORMS: tuple[tuple[str, ...], ...] = (
@@ -40,6 +40,15 @@ PLACE_FORMS: tuple[tuple[str, ...], ...] = (
 @lru_cache(maxsize=1)
 def _groups() -> dict[str, int]:
     return {form.lower(): n for n, forms in enumerate(PLACE_FORMS) for form in forms}
+
+
+def place_forms(word: str) -> list[str]:
+    """The other forms (lower case) of the place ``word`` names ("european" -> "europe", "europeans"); none for other words."""
+    groups = _groups()
+    n = groups.get(word.lower())
+    if n is None:
+        return []
+    return [f.lower() for f in PLACE_FORMS[n] if f.lower() != word.lower()]
 
 
 def same_place(a: str, b: str) -> bool:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 import regex
 
+from hallucheck.text.demonyms import place_forms
 from hallucheck.text.language import base_language
 from hallucheck.text.lexicons import known_word
 from hallucheck.text.stopwords import stopwords
@@ -374,7 +375,8 @@ def _camel_words(text: str) -> list[str]:
 
 
 def word_supported(word: str, words: Collection[str]) -> bool:
-    """Whether a name word occurs among ``words`` (lower case), allowing a plural and hyphens.
+    """Whether a name word occurs among ``words`` (lower case), allowing a plural, hyphens and
+    another form of the same place (:func:`hallucheck.text.demonyms.place_forms`).
 
     A hyphenated word is also supported when its capitalised parts are: "Cajun-inspired" by
     "Cajun", "Texas-Mexico" by "Texas" and "Mexico".
@@ -382,6 +384,8 @@ def word_supported(word: str, words: Collection[str]) -> bool:
     low = word.lower()
     if _supported(low, words):
         return True
+    if any(_supported(form, words) for form in place_forms(low)):
+        return True  # "European" over "Europe", "Americans" over "the US"
     if "-" in word:
         parts = [p for p in word.split("-") if p and p[0].isupper()]
         return bool(parts) and all(_supported(p.lower(), words) for p in parts)

@@ -84,8 +84,8 @@ def test_make_case_refuses_lone_surrogates_like_the_service() -> None:
 @pytest.mark.parametrize(
     ("url", "message", "code"),
     [
-        ("foo://bar", "bad database URL", 2),
-        ("not a url", "bad database URL", 2),
+        ("foo://bar", "the store must be SQLite or PostgreSQL", 2),
+        ("not a url", "not a database URL", 2),
         ("postgresql://nobody@127.0.0.1:1/none", "cannot use the database", 1),
     ],
 )

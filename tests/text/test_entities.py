@@ -124,3 +124,12 @@ def test_a_transliterated_name_is_compared_at_its_dots() -> None:
     assert transliteration_supported("汉斯·福格特", "汉斯福格特")  # the sources without the dot
     assert not transliteration_supported("赫尔曼·福格特", sources)
     assert not transliteration_supported("史蒂夫·沃兹尼亚克", sources)
+
+
+def test_another_form_of_the_same_place_supports_a_name_word():
+    from hallucheck.text.entities import word_supported
+
+    assert word_supported("European", {"europe", "demand"})
+    assert word_supported("Americans", {"us", "people"})
+    assert not word_supported("European", {"asia", "demand"})
+    assert not word_supported("Lyon", {"paris"})

@@ -76,9 +76,9 @@ def test_the_export_runs_in_the_nli_detector(straight, tmp_path: Path) -> None: 
     case = Case(question="When?", contexts=["The bridge was built in 1901 by the council."],
                 answer="The bridge was built in 1904. It is long.")
     finding = nli.detect(CaseAnalysis(case))
-    rows = finding.details["sentences"]
+    rows = finding.sentence_verdicts or []
     assert len(rows) == 2
-    assert all(np.isclose(r["entailment"] + r["neutral"] + r["contradiction"], 1.0, atol=1e-3) for r in rows)
+    assert all(np.isclose(r.entailment + r.neutral + r.contradiction, 1.0, atol=1e-3) for r in rows)
 
 
 def test_frozen_layers_keep_their_initial_weights(tmp_path: Path, tiny_model_dir: Path, tiny_data: Path) -> None:
