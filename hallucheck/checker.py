@@ -32,6 +32,7 @@ from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans, tidy_spans
 from hallucheck.streaming import CheckStream, stream_case
+from hallucheck.text.language import base_language
 from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report, Span
 from hallucheck.verdict_facts import settle_facts
 
@@ -210,10 +211,10 @@ class Checker:
         _settle(stages, analysis, findings)
         verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage,
                                 guard=stages.verdict_step)
-        if self.verifier is not None and verdict.decision != "accept" and not analysis.out_of_time():
+        if self.verifier is not None and not analysis.out_of_time() and (verdict.decision != "accept" or _doubt_accepts(analysis)):
             rows = _suspect_sentences(analysis, verdict, findings)
             if rows:
-                checked = _verify_until_unsupported(self.verifier, analysis, rows)
+                checked = _verify_until_unsupported(self.verifier, analysis, rows, early=verdict.decision != "accept")
                 findings.append(checked)
                 timings[checked.detector] = checked.latency_ms
                 _settle(stages, analysis, findings)
@@ -265,11 +266,19 @@ def _verifier(*, required: bool, options: Mapping[str, Any]) -> Any:
         return None
 
 
+def _doubt_accepts(analysis: CaseAnalysis) -> bool:
+    """Whether an accepted answer is read by the verifier too: where the word-level evidence says
+    little (not English, or over sources in another language; :func:`hallucheck.policies.entailment.doubt_accepted`)."""
+    return analysis.cross_lingual or base_language(analysis.language or "en") != "en"
+
+
 def _suspect_sentences(analysis: CaseAnalysis, verdict: Any, findings: Sequence[Finding]) -> list[int]:
     """The sentences a non-accepting verdict rests on: those its word-level spans touch (precise
-    findings need no second opinion), or every sentence when it shows no span at all."""
+    findings need no second opinion), or every sentence when it shows no span at all (or accepts)."""
     from hallucheck.policies.entailment import KEPT_ON_ENTAILED
 
+    if verdict.decision == "accept":
+        return list(range(len(analysis.sentences)))
     shown = verdict.spans if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
     if not shown:
         return list(range(len(analysis.sentences)))
@@ -277,12 +286,14 @@ def _suspect_sentences(analysis: CaseAnalysis, verdict: Any, findings: Sequence[
     return [i for i, seg in enumerate(analysis.sentences) if any(s.start < seg.end and s.end > seg.start for s in soft)]
 
 
-def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int], first: int = 2, step: int = 4) -> Finding:
+def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int], first: int = 2, step: int = 4,
+                              *, early: bool = True) -> Finding:
     """The verifier's finding over ``rows``, read a few sentences at a time until one is not entailed.
 
     Why: one sentence the verifier does not find entailed is enough to keep the verdict (and to
     give it a span to show), so the rest of a long flagged answer need not be read; a faithful
-    answer is read whole. The finding holds the sentences read, and says how many were left."""
+    answer is read whole (``early=False``: always whole, as an accepted answer is read for doubt).
+    The finding holds the sentences read, and says how many were left."""
     from hallucheck.policies.entailment import entailed_sentences
 
     done: list[Finding] = []
@@ -294,7 +305,7 @@ def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Seque
         pos += size
         if not part.usable or part.sentence_verdicts is None:
             break
-        if len(entailed_sentences(part.sentence_verdicts)) < len(part.sentence_verdicts):
+        if early and len(entailed_sentences(part.sentence_verdicts)) < len(part.sentence_verdicts):
             break
     if len(done) == 1 and pos >= len(rows):
         return done[0]

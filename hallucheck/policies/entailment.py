@@ -25,12 +25,17 @@ from collections.abc import Sequence
 from hallucheck.policies.base import Verdict
 from hallucheck.types import Finding, SentenceVerdict, Span
 
-__all__ = ["CONTRADICTED", "ENTAILED", "KEPT_ON_ENTAILED", "entailed_sentences", "no_reject_without_span",
-           "trust_entailment", "verifier_finding"]
+__all__ = ["CONTRADICTED", "DOUBT_CONTRADICTED", "DOUBT_ENTAILED", "ENTAILED", "KEPT_ON_ENTAILED", "doubt_accepted",
+           "entailed_sentences", "no_reject_without_span", "trust_entailment", "verifier_finding"]
 
 # A sentence counts as entailed at this entailment probability or above, with contradiction below CONTRADICTED.
 ENTAILED = 0.7
 CONTRADICTED = 0.3
+# An accepted answer whose word-level evidence says little (not English, or over sources in another
+# language) is doubted where the verifier finds a sentence contradicted at DOUBT_CONTRADICTED or
+# entailed below DOUBT_ENTAILED: it goes to review with that sentence marked.
+DOUBT_CONTRADICTED = 0.6
+DOUBT_ENTAILED = 0.15
 # Span labels kept inside an entailed sentence even without a precise kind: wording the sources do not use.
 KEPT_ON_ENTAILED: frozenset[str] = frozenset({"speculation", "invalid_citation", "uncited"})
 
@@ -89,6 +94,25 @@ def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str)
     if dropped:
         notes.append(f"{dropped} word-level mark(s) dropped in sentences the verifier finds entailed by their evidence")
     return dataclasses.replace(verdict, notes=notes, spans=[*kept, *added])
+
+
+def doubt_accepted(verdict: Verdict, findings: Sequence[Finding], answer: str) -> Verdict:
+    """An accept turned to review where the verifier read a sentence as clearly not said by its
+    evidence (:data:`DOUBT_CONTRADICTED`, :data:`DOUBT_ENTAILED`); the sentence gets the verifier's span.
+
+    Why: over sources in another language, and in the languages whose fits learned from few
+    labelled answers, the word-level detectors see little, and an answer that changes a name or
+    adds a fact can pass them all; the verifier reads meaning there as well."""
+    vf = verifier_finding(findings)
+    if vf is None or not vf.sentence_verdicts or verdict.decision != "accept":
+        return verdict
+    doubted = [v for v in vf.sentence_verdicts if v.contradiction >= DOUBT_CONTRADICTED or v.entailment < DOUBT_ENTAILED]
+    if not doubted:
+        return verdict
+    spans = [*(verdict.spans or []), *(_verifier_span(v, answer, vf.detector) for v in doubted)]
+    note = (f"the verifier reads {len(doubted)} sentence(s) as not said by their evidence although no other "
+            "detector flagged them: review instead of accept")
+    return dataclasses.replace(verdict, risk_level="moderate", decision="review", spans=spans, notes=[*verdict.notes, note])
 
 
 def no_reject_without_span(verdict: Verdict, findings: Sequence[Finding]) -> Verdict:

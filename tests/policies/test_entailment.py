@@ -68,3 +68,14 @@ def test_reject_without_a_span_becomes_review():
     assert any("no span" in n for n in v.notes)
     kept = _reject([_span(0, 4)])
     assert no_reject_without_span(kept, []) is kept
+
+
+def test_an_accept_is_doubted_where_the_verifier_reads_a_sentence_as_not_said():
+    from hallucheck.policies.entailment import doubt_accepted
+
+    accept = Verdict(hallucinated=False, risk_score=0.1, risk_level="low", decision="accept", spans=[])
+    doubted = doubt_accepted(accept, [_verifier((S1, 0.9, 0.02), (S2, 0.05, 0.9))], ANSWER)
+    assert doubted.decision == "review" and [(s.start, s.end, s.label) for s in doubted.spans] == [(*S2, "contradiction")]
+    sure = doubt_accepted(accept, [_verifier((S1, 0.9, 0.02), (S2, 0.5, 0.3))], ANSWER)
+    assert sure is accept
+    assert doubt_accepted(_reject([]), [_verifier((S1, 0.05, 0.9))], ANSWER).decision == "reject"
