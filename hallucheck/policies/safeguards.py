@@ -42,6 +42,7 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Policy, Verdict
 from hallucheck.policies.entailment import doubt_accepted, no_reject_without_span, trust_entailment
 from hallucheck.policies.floors import FloorTable
+from hallucheck.text.language import base_language
 from hallucheck.types import Coverage, Finding
 
 __all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "StageGuard", "final_verdict", "nothing_checked", "merge_coverage",
@@ -149,7 +150,8 @@ def final_verdict(
         return empty
     verdict = guard("policy", partial(policy.decide, analysis, findings), None)
     verdict = guard("restated review", partial(restated_review, verdict, analysis, findings), verdict)
-    verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer), verdict)
+    english = base_language(analysis.language or "en") == "en" and not analysis.cross_lingual
+    verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english), verdict)
     verdict = guard("entailment doubt", partial(doubt_accepted, verdict, findings, analysis.case.answer), verdict)
     verdict = guard("floors", partial(floors.apply, verdict, findings, analysis.language), verdict)
     verdict = guard("never accepted", partial(_not_accepted, verdict, findings), verdict)

@@ -42,6 +42,8 @@ def test_precise_span_is_kept_and_blocks_the_accept():
 
 
 def test_sentence_not_entailed_keeps_its_marks_and_gets_the_verifier_span_where_none():
+    kept = trust_entailment(_reject([_span(40, 45)]), [_verifier((S1, 0.9, 0.01), (S2, 0.1, 0.85))], ANSWER)
+    assert [(s.start, s.end) for s in kept.spans] == [(40, 45)]  # a word-level mark left: no sentence span added
     v = trust_entailment(_reject([_span(0, 10)]), [_verifier((S1, 0.9, 0.01), (S2, 0.1, 0.85))], ANSWER)
     assert v.decision == "reject"
     labels = {(s.start, s.end): s.label for s in v.spans}
@@ -79,3 +81,11 @@ def test_an_accept_is_doubted_where_the_verifier_reads_a_sentence_as_not_said():
     sure = doubt_accepted(accept, [_verifier((S1, 0.9, 0.02), (S2, 0.5, 0.3))], ANSWER)
     assert sure is accept
     assert doubt_accepted(_reject([]), [_verifier((S1, 0.05, 0.9))], ANSWER).decision == "reject"
+
+
+def test_keep_marks_leaves_a_flagged_answer_its_marks_and_still_clears_a_wholly_entailed_one():
+    marks = [_span(0, 10), _span(40, 45)]
+    flagged = trust_entailment(_reject(marks), [_verifier((S1, 0.9, 0.01), (S2, 0.1, 0.85))], ANSWER, keep_marks=True)
+    assert flagged.spans == marks
+    cleared = trust_entailment(_reject(marks), [_verifier((S1, 0.9, 0.01), (S2, 0.9, 0.05))], ANSWER, keep_marks=True)
+    assert cleared.decision == "accept"
