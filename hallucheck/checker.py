@@ -215,6 +215,9 @@ class Checker:
             rows = _suspect_sentences(analysis, verdict, findings)
             if rows:
                 checked = _verify_until_unsupported(self.verifier, analysis, rows, early=verdict.decision != "accept")
+                # its sentence verdicts are what the verdict reads; whole-sentence spans are added
+                # by the verdict's rules only where nothing else shows (policies.entailment)
+                checked = checked.model_copy(update={"spans": []})
                 findings.append(checked)
                 timings[checked.detector] = checked.latency_ms
                 _settle(stages, analysis, findings)

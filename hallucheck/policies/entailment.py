@@ -74,11 +74,12 @@ def _verifier_span(v: SentenceVerdict, answer: str, detector: str) -> Span:
 def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str, *, keep_marks: bool = False) -> Verdict:
     """The verdict with word-level marks in entailed sentences dropped (see the module doc).
 
-    ``keep_marks``: an answer that stays flagged keeps every mark, also those in sentences the
-    verifier finds entailed; only a wholly cleared answer loses them. The checker sets it for
-    English answers over English sources, where the span tagger was trained on labelled answers
-    and dropping its marks in entailed sentences of flagged answers cost 0.03 character span F1
-    on RAGTruth calib (the verifier also finds sentences entailed that hold a subtle error)."""
+    ``keep_marks``: an answer that stays flagged keeps its marks as they were, also those in
+    sentences the verifier finds entailed, and gets no whole-sentence span of the verifier's; only
+    a wholly cleared answer changes. The checker sets it for English answers over English sources,
+    where the span tagger was trained on labelled answers: changing the marks of flagged answers
+    cost 0.03 character span F1 on RAGTruth calib (the verifier also finds sentences entailed that
+    hold a subtle error, and a whole sentence is a coarse span)."""
     vf = verifier_finding(findings)
     if vf is None or not vf.sentence_verdicts or verdict.decision == "accept":
         return verdict
@@ -99,7 +100,7 @@ def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str,
     # The verifier's whole-sentence spans are shown only where the verdict would show nothing: a
     # sentence is a coarse span, and the word-level marks left say more precisely where to look.
     not_ok = [v for v in read if v not in ok]
-    added = [] if kept else [_verifier_span(v, answer, vf.detector) for v in not_ok]
+    added = [] if kept or keep_marks else [_verifier_span(v, answer, vf.detector) for v in not_ok]
     if dropped:
         notes.append(f"{dropped} word-level mark(s) dropped in sentences the verifier finds entailed by their evidence")
     return dataclasses.replace(verdict, notes=notes, spans=[*kept, *added])
