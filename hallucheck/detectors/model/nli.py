@@ -1,4 +1,4 @@
-"""Layer 4: an NLI cross-encoder judges each answer sentence against its evidence (opt-in).
+"""Layer 4: a sentence-pair verifier (NLI) judges each answer sentence against its evidence.
 
 Each answer sentence is the hypothesis; the premise is its best evidence — the source sentences
 the semantic layer aligned to it (``analysis.shared["semantic_alignment"]``) when that ran, else
@@ -11,13 +11,12 @@ train-pairs`` does) gives an entailment that is no verdict on its own, and may b
 near the top of its contradiction probability.
 
 The model: ``model_path`` or ``HALLUCHECK_NLI_MODEL`` names a local NLI cross-encoder (see
-:mod:`hallucheck.models.nli` for the accepted layouts); without either, the sentence-pair model
-shipped in ``hallucheck/models/nli_pairs`` (``hallucheck train-pairs``; five languages, its config
-sets threshold 0.8 and no baseless spans). The default checker does not run this detector, and
-no shipped policy reads its features yet: docs/model.md has its numbers. The shipped model reads
-rule-made negations and opposite words well, and real answers poorly: on RAGTruth calib the answers
-it marks are no likelier to be hallucinated than any other (``bench/nli_natural.py``), so its
-spans point at sentences to read, they do not prove them wrong.
+:mod:`hallucheck.models.nli` for the accepted layouts); without either, the verifier shipped in
+``hallucheck/models/verifier`` (trained on human-labelled pairs in en, de, fr, zh-Hans, zh-Hant
+and across them; its config sets threshold 0.5 with baseless spans). As a detector it is opt-in;
+the default checker runs the same model through :meth:`NLIDetector.verify` on the sentences a
+verdict rests on (:mod:`hallucheck.policies.entailment`; docs/model.md, "The verifier").
+Each read sentence's probabilities are also a typed :class:`hallucheck.types.SentenceVerdict`.
 """
 
 from __future__ import annotations
