@@ -34,7 +34,8 @@ from typing import Any
 from hallucheck.eval.split import Part
 from hallucheck.synth.citations import STYLE_WEIGHTS, STYLES, CitationStyle
 from hallucheck.synth.corpus import Section
-from hallucheck.synth.draft import Draft, LabelledSpan
+from hallucheck.synth.draft import Draft
+from hallucheck.synth.drafts_joined import cite, join_drafts, marker_position
 from hallucheck.synth.edits import (
     SENTENCE_EDITS,
     EditContext,
@@ -68,8 +69,6 @@ _MAX_FIGURES = 12
 _CROSS_EDITS = ("figure", "negation", "term", "date", "unit")
 _PARA_EDITS = ("figure", "negation", "term", "swap", "date", "unit")
 PARAPHRASE_EDIT_KINDS: tuple[str, ...] = tuple(f"para_{k}" for k in _PARA_EDITS)
-_ENDS = ".!?。！？"
-_CLOSERS = "\"'”’」』)）"
 
 
 def default_partner(language: str) -> str:
@@ -127,42 +126,6 @@ def _pools(sections: Sequence[Section], parts: Mapping[str, Part]) -> _Pools:
             for s in _sentences(para, sec.language):
                 pools.sentences.setdefault(part, []).append((sec.path, sec.key, s))
     return pools
-
-
-def _join(pieces: Sequence[Draft], language: str) -> Draft:
-    """One draft of the pieces in order, separated as the language writes sentences."""
-    zh = is_chinese(language)
-    out = Draft("")
-    for k, piece in enumerate(pieces):
-        if k and out.text:
-            if _marker_position(out.text)[0] == len(out.text) and not out.text.endswith(("]", "】")):
-                out.text += "。" if zh else "."  # a list item without a stop, followed by another sentence
-            if not zh:
-                out.text += " "
-        base = len(out.text)
-        out.text += piece.text
-        out.spans.extend(LabelledSpan(s.start + base, s.end + base, s.label) for s in piece.spans)
-    return out
-
-
-def _marker_position(text: str) -> tuple[int, bool]:
-    """Where a citation marker goes in a sentence (before its final stop) and whether a space precedes it."""
-    end = len(text)
-    while end > 0 and text[end - 1] in _CLOSERS:
-        end -= 1
-    if end > 0 and text[end - 1] in _ENDS:
-        end -= 1
-        while end > 0 and text[end - 1] in _ENDS:
-            end -= 1
-    return end, end > 0 and not text[end - 1].isspace()
-
-
-def _cite(piece: Draft, marker: str, language: str, label: str | None = None) -> None:
-    """Put ``marker`` into the sentence ``piece`` (labelled when ``label`` is given)."""
-    pos, space = _marker_position(piece.text)
-    lead = " " if space and not is_chinese(language) else ""
-    piece.insert(pos, lead)
-    piece.insert(pos + len(lead), marker, label)
 
 
 class _SectionWriter:
@@ -310,22 +273,22 @@ class _SectionWriter:
                 target = pc.source if pc.source >= 0 else self.rng.randrange(len(sources))
                 if k == wrong_at and bad_marker == "invalid":
                     sid = cite.missing_id(len(sources), self.rng.choice((1, 1, 2, 3)))
-                    _cite(pc.draft, cite.marker(sid, self.lang), self.lang, "invalid_citation")
+                    cite(pc.draft, cite.marker(sid, self.lang), self.lang, "invalid_citation")
                 elif k == wrong_at and bad_marker == "wrong":
                     sentence = self.sents[pc.origin[0]][pc.origin[1]]
                     others = [i for i, t in enumerate(sources) if i != pc.source and sentence not in t]
                     if not others:
                         return None
                     sid = cite.source_id(self.rng.choice(others))
-                    _cite(pc.draft, cite.marker(sid, self.lang), self.lang, "invalid_citation")
+                    cite(pc.draft, cite.marker(sid, self.lang), self.lang, "invalid_citation")
                 else:
-                    _cite(pc.draft, cite.marker(cite.source_id(target), self.lang), self.lang)
+                    cite(pc.draft, cite.marker(cite.source_id(target), self.lang), self.lang)
         if foreign_piece is not None:
             # The invented sentence is the span, without its citation marker and final stop.
-            end, _ = _marker_position(foreign_piece.draft.text)
+            end, _ = marker_position(foreign_piece.draft.text)
             end = len(foreign_piece.draft.text[:end].rstrip())
             foreign_piece.draft.label(0, end, "baseless")
-        answer = _join([pc.draft for pc in pieces], self.lang)
+        answer = join_drafts([pc.draft for pc in pieces], self.lang)
         return self._record(kind, style, self._question(style), sources, answer, cite)
 
     # -- the kinds --------------------------------------------------------------------------
