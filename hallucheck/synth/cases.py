@@ -35,7 +35,7 @@ from hallucheck.eval.split import Part
 from hallucheck.synth.citations import STYLE_WEIGHTS, STYLES, CitationStyle
 from hallucheck.synth.corpus import Section
 from hallucheck.synth.draft import Draft
-from hallucheck.synth.drafts_joined import cite, join_drafts, marker_position
+from hallucheck.synth.drafts_joined import join_drafts, marker_position, put_marker
 from hallucheck.synth.edits import (
     SENTENCE_EDITS,
     EditContext,
@@ -273,16 +273,16 @@ class _SectionWriter:
                 target = pc.source if pc.source >= 0 else self.rng.randrange(len(sources))
                 if k == wrong_at and bad_marker == "invalid":
                     sid = cite.missing_id(len(sources), self.rng.choice((1, 1, 2, 3)))
-                    cite(pc.draft, cite.marker(sid, self.lang), self.lang, "invalid_citation")
+                    put_marker(pc.draft, cite.marker(sid, self.lang), self.lang, "invalid_citation")
                 elif k == wrong_at and bad_marker == "wrong":
                     sentence = self.sents[pc.origin[0]][pc.origin[1]]
                     others = [i for i, t in enumerate(sources) if i != pc.source and sentence not in t]
                     if not others:
                         return None
                     sid = cite.source_id(self.rng.choice(others))
-                    cite(pc.draft, cite.marker(sid, self.lang), self.lang, "invalid_citation")
+                    put_marker(pc.draft, cite.marker(sid, self.lang), self.lang, "invalid_citation")
                 else:
-                    cite(pc.draft, cite.marker(cite.source_id(target), self.lang), self.lang)
+                    put_marker(pc.draft, cite.marker(cite.source_id(target), self.lang), self.lang)
         if foreign_piece is not None:
             # The invented sentence is the span, without its citation marker and final stop.
             end, _ = marker_position(foreign_piece.draft.text)

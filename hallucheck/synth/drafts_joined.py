@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from hallucheck.synth.draft import Draft, LabelledSpan
 from hallucheck.text.language import is_chinese
 
-__all__ = ["cite", "join_drafts", "marker_position"]
+__all__ = ["join_drafts", "marker_position", "put_marker"]
 
 _ENDS = ".!?。！？"
 _CLOSERS = "\"'”’」』)）"
@@ -46,7 +46,7 @@ def marker_position(text: str) -> tuple[int, bool]:
     return end, end > 0 and not text[end - 1].isspace()
 
 
-def cite(piece: Draft, marker: str, language: str, label: str | None = None) -> None:
+def put_marker(piece: Draft, marker: str, language: str, label: str | None = None) -> None:
     """Put ``marker`` into the sentence ``piece`` (labelled when ``label`` is given)."""
     pos, space = marker_position(piece.text)
     lead = " " if space and not is_chinese(language) else ""
