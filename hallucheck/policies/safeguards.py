@@ -40,7 +40,7 @@ from functools import partial
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Policy, Verdict
-from hallucheck.policies.entailment import doubt_accepted, no_reject_without_span, trust_entailment
+from hallucheck.policies.entailment import ENTAILED_ENGLISH, doubt_accepted, no_reject_without_span, trust_entailment
 from hallucheck.policies.floors import FloorTable
 from hallucheck.text.language import base_language
 from hallucheck.types import Coverage, Finding
@@ -151,7 +151,8 @@ def final_verdict(
     verdict = guard("policy", partial(policy.decide, analysis, findings), None)
     verdict = guard("restated review", partial(restated_review, verdict, analysis, findings), verdict)
     english = base_language(analysis.language or "en") == "en" and not analysis.cross_lingual
-    verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english), verdict)
+    verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english,
+                                          entailed=ENTAILED_ENGLISH if english else None), verdict)
     verdict = guard("entailment doubt", partial(doubt_accepted, verdict, findings, analysis.case.answer), verdict)
     verdict = guard("floors", partial(floors.apply, verdict, findings, analysis.language), verdict)
     verdict = guard("never accepted", partial(_not_accepted, verdict, findings), verdict)
