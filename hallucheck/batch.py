@@ -57,7 +57,7 @@ class CheckerSpec:
 
     def build(self) -> Any:
         """A new Checker for this recipe."""
-        from hallucheck.checker import Checker
+        from hallucheck.checker import Checker  # lazy: heavy: pulls in pydantic, regex; loaded only when this path runs
 
         return Checker(
             detectors=list(self.detectors) if self.detectors is not None else None,
@@ -99,7 +99,7 @@ def check_record(record: Mapping[str, Any], spec: CheckerSpec, overrides: Mappin
     """
     if not isinstance(record, Mapping):
         raise InputError(f"expected a JSON object, got {type(record).__name__}")
-    from hallucheck.cases import make_case
+    from hallucheck.cases import make_case  # lazy: heavy: pulls in pydantic; loaded only when this path runs
 
     case = make_case(apply_overrides(record, overrides))  # validate before any checker is built
     report = checker_for(spec).check(case)
@@ -114,7 +114,7 @@ def check_record_safe(
     """Like :func:`check_record` for ``(line, record)``, but an invalid record (or a
     :class:`hallucheck.jsonio.BadLine`) becomes ``{"line": ..., "error": ...}``."""
     line, record = item
-    from hallucheck.jsonio import BadLine
+    from hallucheck.jsonio import BadLine  # lazy: loaded only on this path
 
     if isinstance(record, BadLine):  # a line that was not readable JSON (``iter_jsonl(on_error="yield")``)
         return {"line": line, "error": record.error}

@@ -278,7 +278,7 @@ def _doubt_accepts(analysis: CaseAnalysis) -> bool:
 def _suspect_sentences(analysis: CaseAnalysis, verdict: Any, findings: Sequence[Finding]) -> list[int]:
     """The sentences a non-accepting verdict rests on: those its word-level spans touch (precise
     findings need no second opinion), or every sentence when it shows no span at all (or accepts)."""
-    from hallucheck.policies.entailment import KEPT_ON_ENTAILED
+    from hallucheck.policies.entailment import KEPT_ON_ENTAILED  # lazy: already loaded by this module's imports; kept where it is used
 
     if verdict.decision == "accept":
         return list(range(len(analysis.sentences)))
@@ -297,7 +297,7 @@ def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Seque
     give it a span to show), so the rest of a long flagged answer need not be read; a faithful
     answer is read whole (``early=False``: always whole, as an accepted answer is read for doubt).
     The finding holds the sentences read, and says how many were left."""
-    from hallucheck.policies.entailment import entailed_sentences
+    from hallucheck.policies.entailment import entailed_sentences  # lazy: already loaded by this module's imports; kept where it is used
 
     done: list[Finding] = []
     pos = 0

@@ -52,7 +52,7 @@ def ray_map(
     process, in which case it is used as is. ``fn`` must be picklable.
     """
     try:
-        import ray
+        import ray  # lazy: optional extra (distributed)
     except ImportError:
         raise InputError("Ray is not installed: pip install 'hallucheck[distributed]'") from None
     if chunk_size < 1:
@@ -91,7 +91,7 @@ def map_records(
     if ray_address:
         return ray_map(fn, items, address=ray_address, chunk_size=chunk_size,
                        num_cpus=workers if ray_address == "local" and workers > 1 else None)
-    from hallucheck.batch import parallel_map
+    from hallucheck.batch import parallel_map  # lazy: loaded only on this path
 
     return parallel_map(fn, items, workers=workers, chunksize=chunk_size)
 
@@ -106,7 +106,7 @@ def iter_checked_ray(
     chunk_size: int = 32,
 ) -> Iterator[dict[str, Any]]:
     """``hallucheck.batch.iter_checked`` on Ray: reports (or per-record errors) in input order."""
-    from hallucheck.batch import check_record_safe
+    from hallucheck.batch import check_record_safe  # lazy: loaded only on this path
 
     fn = partial(check_record_safe, spec=spec, overrides=dict(overrides or {}))
     return ray_map(fn, records, address=address, num_cpus=num_cpus, chunk_size=chunk_size)

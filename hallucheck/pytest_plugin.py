@@ -31,7 +31,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture(scope="session")
 def hallucheck_checker(pytestconfig: pytest.Config) -> Any:
     """The session's Checker (built once, from the ``hallucheck_*`` ini options)."""
-    from hallucheck.checker import Checker
+    from hallucheck.checker import Checker  # lazy: heavy: pulls in pydantic, regex; loaded only when this path runs
 
     detectors = list(pytestconfig.getini("hallucheck_detectors")) or None
     policy = str(pytestconfig.getini("hallucheck_policy") or "default")
@@ -41,7 +41,7 @@ def hallucheck_checker(pytestconfig: pytest.Config) -> Any:
 @pytest.fixture
 def assert_grounded(hallucheck_checker: Any) -> Callable[..., Any]:
     """``hallucheck.testing.assert_grounded`` with the session's Checker."""
-    from hallucheck.testing import assert_grounded as check_grounded
+    from hallucheck.testing import assert_grounded as check_grounded  # lazy: heavy: pulls in pydantic; loaded only when this path runs
 
     def _assert(*args: Any, **kwargs: Any) -> Any:
         __tracebackhide__ = True

@@ -54,10 +54,10 @@ def assert_grounded(
     if threshold is not None and not 0.0 <= threshold <= 1.0:
         raise ValueError(f"threshold must be between 0 and 1, not {threshold}")
     if checker is None:
-        from hallucheck.checker import _default_checker
+        from hallucheck.checker import _default_checker  # lazy: heavy: pulls in regex; loaded only when this path runs
 
         checker = _default_checker()
-    from hallucheck.cases import make_case
+    from hallucheck.cases import make_case  # lazy: loaded only on this path
 
     fields = {"question": question, "contexts": list(contexts) if contexts is not None else None, "answer": answer}
     built = make_case(case, **fields, **case_fields)

@@ -233,3 +233,29 @@ def test_the_rules_catch_what_they_forbid() -> None:
     assert _detector_violations([("hallucheck.detectors.lexical.ngram", "hallucheck.detectors.llm.quotes")]) != []
     assert _detector_violations([("hallucheck.detectors.llm.claims", "hallucheck.checker")]) != []
     assert _detector_violations([("hallucheck.detectors.semantic.semantic", "hallucheck.detectors.lexical.ngram")]) == []
+
+
+def _unexplained_lazy_imports(src: str) -> list[int]:
+    """Lines of imports inside a function with no ``# lazy: <reason>`` on that line or the one above."""
+    lines = src.splitlines()
+    found: list[int] = []
+    for func in ast.walk(ast.parse(src)):
+        if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(func):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    line, above = lines[node.lineno - 1], lines[node.lineno - 2] if node.lineno > 1 else ""
+                    if "# lazy:" not in line and not above.strip().startswith("# lazy:"):
+                        found.append(node.lineno)
+    return sorted(set(found))
+
+
+def test_every_import_inside_a_function_says_why() -> None:
+    found = [f"{path.relative_to(PACKAGE.parent)}:{line}"
+             for path in sorted(PACKAGE.rglob("*.py")) for line in _unexplained_lazy_imports(path.read_text())]
+    assert found == []
+
+
+def test_the_lazy_rule_catches_an_import_without_a_reason() -> None:
+    code = ("import json\n\ndef f() -> None:\n    import yaml\n    import numpy  # lazy: heavy\n"
+            "    # lazy: optional extra (train)\n    import torch\n\n    def g() -> None:\n        from x import y\n")
+    assert _unexplained_lazy_imports(code) == [4, 10]

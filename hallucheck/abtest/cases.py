@@ -39,7 +39,7 @@ class ABCase(BaseModel):
     @field_validator("contexts", mode="before")
     @classmethod
     def _contexts(cls, v: Any) -> Any:
-        from hallucheck.prevent.prompt_strategies import as_sources
+        from hallucheck.prevent.prompt_strategies import as_sources  # lazy: already loaded by the package; kept where it is used
 
         if isinstance(v, str):
             v = [v]
@@ -49,7 +49,7 @@ class ABCase(BaseModel):
 def _records(path: Path) -> list[Any]:
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
-        import yaml
+        import yaml  # lazy: heavy: yaml loads only when this path runs
 
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -63,7 +63,7 @@ def _records(path: Path) -> list[Any]:
             raise InputError(f"{path}: expected a list of cases (or a 'cases:' list)")
         return data
     if suffix == ".json":
-        from hallucheck.jsonio import read_json
+        from hallucheck.jsonio import read_json  # lazy: loaded only on this path
 
         data = read_json(path)
         if isinstance(data, dict) and "cases" in data:
@@ -71,7 +71,7 @@ def _records(path: Path) -> list[Any]:
         if not isinstance(data, list):
             raise InputError(f"{path}: expected a JSON list of cases")
         return data
-    from hallucheck.jsonio import iter_jsonl
+    from hallucheck.jsonio import iter_jsonl  # lazy: loaded only on this path
 
     return [value for _, value in iter_jsonl(path)]
 
@@ -112,7 +112,7 @@ def demo_cases(name: str = DEMO_SET) -> list[ABCase]:
     f = resources.files("hallucheck").joinpath("data", "abtest", f"{name}.jsonl")
     if not f.is_file():
         raise InputError(f"no demo set {name!r} (shipped: {DEMO_SET})")
-    import json
+    import json  # lazy: loaded only on this path
 
     lines = [json.loads(line) for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
     return _validate(lines, f"demo set {name}")

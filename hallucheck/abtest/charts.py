@@ -32,6 +32,7 @@ COMPONENT_LABELS = {
 
 def charts_available() -> bool:
     try:
+        # lazy: optional extra (report)
         import matplotlib  # noqa: F401
     except ImportError:
         return False
@@ -42,10 +43,10 @@ def render_charts(result: ABTestResult) -> dict[str, tuple[str, bytes]]:
     """``{name: (title, png bytes)}``; empty when matplotlib is not installed."""
     if not charts_available() or not result.summaries:
         return {}
-    import matplotlib
+    import matplotlib  # lazy: optional extra (report)
 
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: optional extra (report)
 
     plt.rcParams.update({"font.size": 10, "axes.spines.top": False, "axes.spines.right": False})
     out: dict[str, tuple[str, bytes]] = {}

@@ -96,7 +96,7 @@ class ExtractiveLLM:
         return body
 
     def _pick(self, sources: list[tuple[str, str, str]], question: str, language: str) -> list[tuple[str, str, str]]:
-        from hallucheck.text import split_sentences
+        from hallucheck.text import split_sentences  # lazy: already loaded by this module's imports; kept where it is used
 
         wanted = _units(question, language)
         scored: list[tuple[float, int, tuple[str, str, str]]] = []
@@ -117,7 +117,7 @@ def _units(text: str, language: str) -> set[str]:
     if language.startswith("zh"):
         chars = [ch for ch in text if "\u4e00" <= ch <= "\u9fff"]
         return {a + b for a, b in zip(chars, chars[1:])}
-    from hallucheck.text import content_tokens, tokenize
+    from hallucheck.text import content_tokens, tokenize  # lazy: already loaded by this module's imports; kept where it is used
 
     return {t.norm for t in content_tokens(tokenize(text, language))}
 

@@ -74,7 +74,7 @@ class ABTester:
         if not self.strategies:
             raise ValueError("no strategies to compare")
         if checker is None:
-            from hallucheck.checker import Checker
+            from hallucheck.checker import Checker  # lazy: loaded only on this path
 
             checker = Checker()
         self.checker = checker
@@ -144,7 +144,7 @@ class ABTester:
         answer = final_answer(strategy, completion.text)
         parse_ok = None
         if strategy is PromptStrategy.STRUCTURED:
-            from hallucheck.prevent.structured_answer import parse_structured_answer
+            from hallucheck.prevent.structured_answer import parse_structured_answer  # lazy: loaded only on this path
 
             parse_ok = parse_structured_answer(completion.text) is not None
         report = self.checker.check(
@@ -182,7 +182,7 @@ def _valid_citations(report: Report, answer: str, case: ABCase) -> list[str]:
     """Valid cited ids: the citations detector's verdict, or the same marker reader when it did not run."""
     if report.citations is not None:
         return list(report.citations.valid)
-    from hallucheck.text.citations import find_citations
+    from hallucheck.text.citations import find_citations  # lazy: loaded only on this path
 
     known = {s.id for s in case.contexts}
     return sorted({i for m in find_citations(answer, known) for i in m.ids if i in known})

@@ -38,13 +38,14 @@ def abtest(
     With no LLM configured it uses the local SmolLM2 model (extra 'local'), or else an offline
     extractive demo backend that the report names as such.
     """
-    from rich.console import Console
+    from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
 
+    # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.abtest import ABTester, demo_cases, load_cases, parse_weights, write_report
-    from hallucheck.cli.llm_choice import choose_llm
-    from hallucheck.cli.options import check_policy
-    from hallucheck.errors import InputError
-    from hallucheck.prevent.prompt_strategies import parse_strategy
+    from hallucheck.cli.llm_choice import choose_llm  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.cli.options import check_policy  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.prevent.prompt_strategies import parse_strategy  # lazy: start-up: the CLI imports a command's code only when it runs
 
     if limit is not None and limit < 1:
         raise InputError("--limit must be at least 1")
@@ -67,7 +68,7 @@ def abtest(
         raise InputError(f"{out}: exists and is not a folder")
     client, note = choose_llm(llm, model=llm_model, base_url=llm_base_url, cache=cache)
 
-    from hallucheck.checker import Checker
+    from hallucheck.checker import Checker  # lazy: start-up: the CLI imports a command's code only when it runs
 
     err = Console(stderr=True)
     err.print(f"backend: [bold]{getattr(client, 'model', type(client).__name__)}[/]" + (f" — {note}" if note else ""), highlight=False)
@@ -78,6 +79,7 @@ def abtest(
     if quiet:
         result = tester.run(test_cases)
     else:
+        # lazy: start-up: the CLI imports a command's code only when it runs
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         with Progress(
@@ -93,7 +95,7 @@ def abtest(
     try:
         paths = write_report(result, out)
     except OSError as exc:
-        from hallucheck.cli.errors import EXIT_FAILED, fail
+        from hallucheck.cli.errors import EXIT_FAILED, fail  # lazy: already loaded by the package; kept where it is used
 
         fail(f"{out}: cannot write the report: {exc.strerror or exc}", EXIT_FAILED)
     _print_ranking(err, result)
@@ -101,7 +103,7 @@ def abtest(
 
 
 def _print_ranking(console: object, result: object) -> None:
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up: the CLI imports a command's code only when it runs
 
     table = Table(title="Prompt strategies, best first", title_justify="left", header_style="bold")
     for col in ("strategy", "score", "keywords", "cited", "risk", "latency ms", "tokens"):

@@ -56,18 +56,22 @@ def calibrate_command(
     or Checker(policy="POLICY.json"), only when "after" beats "before": otherwise it writes
     nothing, says so and exits 1. Useful from about 100 labelled answers.
     """
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
+    from rich.table import Table  # lazy: start-up: the CLI imports a command's code only when it runs
 
-    from hallucheck.batch import CheckerSpec, checker_for
+    from hallucheck.batch import CheckerSpec, checker_for  # lazy: start-up: the CLI imports a command's code only when it runs
+
+    # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.calibration.calibrate import Sample, calibrate_policy
-    from hallucheck.calibration.checked_samples import checked_sample
-    from hallucheck.cli.options import check_policy
-    from hallucheck.cli.progress import progress_bar
-    from hallucheck.errors import InputError
+    from hallucheck.calibration.checked_samples import checked_sample  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.cli.options import check_policy  # lazy: already loaded by this module's imports; kept where it is used
+    from hallucheck.cli.progress import progress_bar  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.errors import InputError  # lazy: already loaded by this module's imports; kept where it is used
+
+    # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.eval.datasets import FORMATS, load_dataset, sniff_format
-    from hallucheck.policies.learned import LearnedPolicy
-    from hallucheck.policies.learned_spec import write_spec
+    from hallucheck.policies.learned import LearnedPolicy  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.policies.learned_spec import write_spec  # lazy: start-up: the CLI imports a command's code only when it runs
 
     check_policy(policy)
     if data == "-":

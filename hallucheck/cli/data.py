@@ -22,7 +22,7 @@ app.add_typer(data_app, name="data")
 
 
 def _check_out(out: Path) -> None:
-    from hallucheck.errors import InputError
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
 
     if out.parent and not out.parent.exists():
         raise InputError(f"{out}: the folder {out.parent} does not exist")
@@ -32,8 +32,8 @@ def _check_out(out: Path) -> None:
 
 def _write(records: object, out: Path) -> dict[str, int]:
     """Write the records as JSON lines (gzip when ``out`` ends in .gz); counts by part and label."""
-    import gzip
-    import json
+    import gzip  # lazy: start-up: the CLI imports a command's code only when it runs
+    import json  # lazy: already loaded by the package; kept where it is used
 
     counts: dict[str, int] = {}
     tmp = out.with_name(out.name + ".part")
@@ -85,16 +85,18 @@ def synth_command(
     Output: one JSON object a line with question, contexts, answer, label, spans (start, end,
     label), part and metadata.edit: what `hallucheck eval --format generic` reads.
     """
-    import sys
+    import sys  # lazy: already loaded by the package; kept where it is used
 
-    from rich.console import Console
+    from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
 
-    from hallucheck.cli.progress import progress_bar
-    from hallucheck.errors import InputError
+    from hallucheck.cli.progress import progress_bar  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
+
+    # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.synth.cases import SynthOptions, default_partner, make_cases
-    from hallucheck.synth.corpus import LANGUAGES, read_corpus
-    from hallucheck.synth.parts import MIN_SECTIONS
-    from hallucheck.text.language import normalize_language
+    from hallucheck.synth.corpus import LANGUAGES, read_corpus  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.synth.parts import MIN_SECTIONS  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.text.language import normalize_language  # lazy: start-up: the CLI imports a command's code only when it runs
 
     language = normalize_language(lang)
     if language not in LANGUAGES:
@@ -149,12 +151,12 @@ def edits_command(
     cause) of the RAGTruth answers labelled clean, each with its exact span and type
     (conflict / baseless), in the generic format, with the project's split part.
     """
-    import sys
+    import sys  # lazy: already loaded by the package; kept where it is used
 
-    from hallucheck.errors import InputError
-    from hallucheck.jsonio import iter_jsonl
-    from hallucheck.synth.contradict import english_parser
-    from hallucheck.synth.ragtruth_edits import ragtruth_edits
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.jsonio import iter_jsonl  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.synth.contradict import english_parser  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.synth.ragtruth_edits import ragtruth_edits  # lazy: start-up: the CLI imports a command's code only when it runs
 
     if per_answer < 1:
         raise InputError("--per-answer must be at least 1")
@@ -186,11 +188,11 @@ def source_edits_command(
     """Edits of the source sentence a clean English answer restates: a negation or an opposite
     word put into the source (the answer's words now contradict it) or into both the source and
     the answer (the answer stays faithful). Training cases that only the evidence tells apart."""
-    import sys
+    import sys  # lazy: already loaded by the package; kept where it is used
 
-    from hallucheck.errors import InputError
-    from hallucheck.jsonio import iter_jsonl
-    from hallucheck.synth.source_edits import source_edit_records
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.jsonio import iter_jsonl  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.synth.source_edits import source_edit_records  # lazy: start-up: the CLI imports a command's code only when it runs
 
     if per_answer < 1 or per_kind < 1:
         raise InputError("--per-answer and --per-kind must be at least 1")

@@ -19,7 +19,7 @@ __all__ = ["demo", "example_cases"]
 
 def example_cases() -> dict[str, dict[str, Any]]:
     """The bundled example cases by name (file stem), in order."""
-    from importlib import resources
+    from importlib import resources  # lazy: already loaded by the package; kept where it is used
 
     folder = resources.files("hallucheck").joinpath("data/examples")
     out: dict[str, dict[str, Any]] = {}
@@ -38,12 +38,13 @@ def demo(
     policy: str = POLICY_OPTION,
 ) -> None:
     """Check the bundled example answers and show what hallucheck finds in each."""
-    from rich.console import Console
-    from rich.rule import Rule
-    from rich.text import Text
+    from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
+    from rich.rule import Rule  # lazy: start-up: the CLI imports a command's code only when it runs
+    from rich.text import Text  # lazy: start-up: the CLI imports a command's code only when it runs
 
+    # lazy: already loaded by this module's imports; kept where it is used
     from hallucheck.cli.options import OUTPUT_FORMATS, check_policy, parse_detectors
-    from hallucheck.errors import InputError
+    from hallucheck.errors import InputError  # lazy: already loaded by this module's imports; kept where it is used
 
     if output_format not in OUTPUT_FORMATS:
         raise InputError(f"unknown --format {output_format!r} (known: {', '.join(OUTPUT_FORMATS)})")
@@ -66,10 +67,10 @@ def demo(
     det_names = parse_detectors(detectors)
     check_policy(policy)
 
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up: the CLI imports a command's code only when it runs
 
-    from hallucheck.checker import Checker, make_case
-    from hallucheck.cli.render import LEVEL_STYLES, render_report
+    from hallucheck.checker import Checker, make_case  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.cli.render import LEVEL_STYLES, render_report  # lazy: start-up: the CLI imports a command's code only when it runs
 
     checker = Checker(detectors=det_names, policy=policy)
     if output_format == "json":

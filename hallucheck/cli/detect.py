@@ -51,21 +51,22 @@ def detect(
     The JSON report is compact: the verdict, merged spans with their evidence, and per detector
     its risk, flag, notes and coverage. --verbose adds each detector's internals.
     """
+    # lazy: already loaded by this module's imports; kept where it is used
     from hallucheck.cli.options import OUTPUT_FORMATS, case_overrides, check_policy, check_workers, parse_detectors
-    from hallucheck.errors import InputError
+    from hallucheck.errors import InputError  # lazy: already loaded by this module's imports; kept where it is used
 
     if output_format not in OUTPUT_FORMATS:
         raise InputError(f"unknown --format {output_format!r} (known: {', '.join(OUTPUT_FORMATS)})")
     if (case_file is None) == (batch is None):
         raise InputError("give either one CASE.json (or '-') or --batch FILE.jsonl")
-    from hallucheck.report_view import INCLUDE_PARTS, parse_include
+    from hallucheck.report_view import INCLUDE_PARTS, parse_include  # lazy: start-up: the CLI imports a command's code only when it runs
 
     parts = frozenset(INCLUDE_PARTS) if verbose else parse_include(include)
     names = parse_detectors(detectors)
     check_policy(policy)
     check_workers(workers)
     overrides = case_overrides(task, language, citations_expected)
-    from hallucheck.batch import CheckerSpec
+    from hallucheck.batch import CheckerSpec  # lazy: start-up: the CLI imports a command's code only when it runs
 
     spec = CheckerSpec.of(names, policy, citations_expected)
     if batch is not None:
@@ -80,10 +81,10 @@ def detect(
 def _single(
     case_file: str, spec: Any, overrides: dict[str, Any], out: Path | None, output_format: str, parts: frozenset[str]
 ) -> None:
-    from hallucheck.batch import apply_overrides, checker_for
-    from hallucheck.cases import make_case
-    from hallucheck.errors import InputError
-    from hallucheck.jsonio import display_name, read_json
+    from hallucheck.batch import apply_overrides, checker_for  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.cases import make_case  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.errors import InputError  # lazy: already loaded by this module's imports; kept where it is used
+    from hallucheck.jsonio import display_name, read_json  # lazy: start-up: the CLI imports a command's code only when it runs
 
     data = read_json(case_file)
     if not isinstance(data, dict):
@@ -91,9 +92,9 @@ def _single(
     case = make_case(apply_overrides(data, overrides))
     report = checker_for(spec).check(case)
     if output_format == "json":
-        import json
+        import json  # lazy: already loaded by the package; kept where it is used
 
-        from hallucheck.report_view import report_dict
+        from hallucheck.report_view import report_dict  # lazy: start-up: the CLI imports a command's code only when it runs
 
         text = json.dumps(report_dict(report, parts), ensure_ascii=False, indent=2) + "\n"
         if out is not None:
@@ -101,9 +102,9 @@ def _single(
         else:
             sys.stdout.write(text)
         return
-    from rich.console import Console
+    from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
 
-    from hallucheck.cli.render import render_report
+    from hallucheck.cli.render import render_report  # lazy: start-up: the CLI imports a command's code only when it runs
 
     if out is not None:
         with out.open("w", encoding="utf-8") as fh:
@@ -116,16 +117,16 @@ def _batch(
     batch: str, spec: Any, overrides: dict[str, Any], out: Path | None, workers: int, keep_going: bool,
     ray: str | None = None, parts: frozenset[str] = frozenset(),
 ) -> None:
-    import json
+    import json  # lazy: already loaded by the package; kept where it is used
 
-    from rich.console import Console
-    from rich.text import Text
+    from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
+    from rich.text import Text  # lazy: start-up: the CLI imports a command's code only when it runs
 
-    from hallucheck.batch import iter_checked
-    from hallucheck.cli.errors import EXIT_FAILED, EXIT_INPUT, fail
-    from hallucheck.cli.progress import count_lines, progress_bar
-    from hallucheck.jsonio import iter_jsonl
-    from hallucheck.report_view import compact_report_dict
+    from hallucheck.batch import iter_checked  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.cli.errors import EXIT_FAILED, EXIT_INPUT, fail  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.cli.progress import count_lines, progress_bar  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.jsonio import iter_jsonl  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.report_view import compact_report_dict  # lazy: start-up: the CLI imports a command's code only when it runs
 
     err = Console(stderr=True)
     # The total (for the time left) costs one quick pass over the file; only worth it for a bar that is drawn.
@@ -138,7 +139,7 @@ def _batch(
             bar = progress.add_task("batch", total=total)
             records = iter_jsonl(batch, require_objects=False, on_error="yield" if keep_going else "raise")
             if ray:
-                from hallucheck.distributed import iter_checked_ray
+                from hallucheck.distributed import iter_checked_ray  # lazy: start-up: the CLI imports a command's code only when it runs
 
                 results = iter_checked_ray(records, spec, overrides, address=ray)
             else:

@@ -26,7 +26,7 @@ def _fmt(x: Any) -> str:
 
 def print_summary(console: Any, result: Any, title: str = "") -> None:
     """The response-level and span-level tables (overall and per task) and the throughput line."""
-    from rich.table import Table
+    from rich.table import Table  # lazy: start-up: the CLI imports a command's code only when it runs
 
     summary = result.view_summary(result.primary)
     rows = [("all", summary["overall"])] + list(summary["per_task"].items())
@@ -107,12 +107,14 @@ def eval_command(
     RAGTruth (--format ragtruth) is filtered by the project's split, dev part by default.
     Generic records: {question, contexts, answer, label: bool, spans: [{start, end}], task?, id?}.
     """
-    from rich.console import Console
+    from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
 
-    from hallucheck.batch import CheckerSpec
+    from hallucheck.batch import CheckerSpec  # lazy: start-up: the CLI imports a command's code only when it runs
+
+    # lazy: already loaded by this module's imports; kept where it is used
     from hallucheck.cli.options import check_policy, check_workers, parse_detectors
-    from hallucheck.errors import InputError
-    from hallucheck.eval.datasets import count_examples, load_dataset
+    from hallucheck.errors import InputError  # lazy: already loaded by this module's imports; kept where it is used
+    from hallucheck.eval.datasets import count_examples, load_dataset  # lazy: start-up: the CLI imports a command's code only when it runs
 
     names = parse_detectors(detectors)
     check_policy(policy)
@@ -147,7 +149,7 @@ def eval_command(
                                      ray_address=ray)
     if result.n == 0:
         raise InputError(f"{data}: no records matched")
-    from hallucheck.batch import checker_for
+    from hallucheck.batch import checker_for  # lazy: start-up: the CLI imports a command's code only when it runs
 
     checker = checker_for(spec)
     result.config["detectors"] = checker.detector_names
@@ -164,8 +166,8 @@ def eval_command(
 
 def _data_format(data: str, data_format: str) -> str:
     """The format asked for, or sniffed from the first record for ``auto`` (not possible on stdin)."""
-    from hallucheck.errors import InputError
-    from hallucheck.eval.datasets import FORMATS, sniff_format
+    from hallucheck.errors import InputError  # lazy: already loaded by this module's imports; kept where it is used
+    from hallucheck.eval.datasets import FORMATS, sniff_format  # lazy: start-up: the CLI imports a command's code only when it runs
 
     if data_format == "auto":
         if data == "-":
@@ -178,8 +180,8 @@ def _data_format(data: str, data_format: str) -> str:
 
 def _evaluate_with_progress(err: Any, examples: Any, spec: Any, total: int | None, quiet: bool, **options: Any) -> Any:
     """``eval.runner.evaluate`` behind a progress bar on stderr (responses done, rate, time left)."""
-    from hallucheck.cli.progress import progress_bar
-    from hallucheck.eval.runner import ReportPredictor, evaluate
+    from hallucheck.cli.progress import progress_bar  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.eval.runner import ReportPredictor, evaluate  # lazy: start-up: the CLI imports a command's code only when it runs
 
     with progress_bar(err, "evaluating", quiet) as progress:
         bar = progress.add_task("eval", total=total)
@@ -196,7 +198,7 @@ def _write_reports(err: Any, payload: dict[str, Any], out: Path | None, html: Pa
         out.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         err.print(f"wrote {out}", style="dim", highlight=False)
     if html is not None:
-        from hallucheck.eval.html import render_html
+        from hallucheck.eval.html import render_html  # lazy: start-up: the CLI imports a command's code only when it runs
 
         html.write_text(render_html(payload), encoding="utf-8")
         err.print(f"wrote {html}", style="dim", highlight=False)

@@ -30,11 +30,11 @@ def guard(
     max_iterations: int | None = typer.Option(None, "--max-iterations", help="Agent loop: the iteration limit."),
 ) -> None:
     """Generate a guarded answer: forced citations, check, repair by severity, report and attempts."""
-    from hallucheck.cli.llm_choice import choose_llm
-    from hallucheck.errors import InputError
-    from hallucheck.jsonio import read_json
-    from hallucheck.prevent.guard import Guard
-    from hallucheck.prevent.prompt_strategies import parse_strategy
+    from hallucheck.cli.llm_choice import choose_llm  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.jsonio import read_json  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.prevent.guard import Guard  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.prevent.prompt_strategies import parse_strategy  # lazy: start-up: the CLI imports a command's code only when it runs
 
     if output_format not in ("json", "text"):
         raise InputError(f"unknown --format {output_format!r} (known: json, text)")
@@ -67,7 +67,7 @@ def guard(
 
 
 def _case(data: Any, where: str) -> tuple[str, list[Any], str | None]:
-    from hallucheck.errors import InputError
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
 
     if not isinstance(data, dict):
         raise InputError(f"{where}: expected a JSON object {{question, contexts}}")
@@ -89,10 +89,10 @@ def _case(data: Any, where: str) -> tuple[str, list[Any], str | None]:
 
 
 def _print_text(result: Any) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
+    from rich.table import Table  # lazy: start-up: the CLI imports a command's code only when it runs
 
-    from hallucheck.cli.render import marked_answer
+    from hallucheck.cli.render import marked_answer  # lazy: start-up: the CLI imports a command's code only when it runs
 
     console = Console()
     colour = {"low": "green", "moderate": "yellow", "high": "red"}[result.risk_level]

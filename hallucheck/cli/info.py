@@ -12,15 +12,15 @@ __all__ = ["version", "detectors", "policies"]
 @app.command()
 def version() -> None:
     """Print the hallucheck version (and Python's)."""
-    import platform
+    import platform  # lazy: start-up: the CLI imports a command's code only when it runs
 
-    from hallucheck import __version__
+    from hallucheck import __version__  # lazy: already loaded by the package; kept where it is used
 
     typer.echo(f"hallucheck {__version__} (Python {platform.python_version()}, {platform.system()} {platform.machine()})")
 
 
 def _module_present(dotted: str) -> bool:
-    import importlib.util
+    import importlib.util  # lazy: already loaded by the package; kept where it is used
 
     try:
         return importlib.util.find_spec(dotted) is not None
@@ -31,11 +31,12 @@ def _module_present(dotted: str) -> bool:
 @app.command()
 def detectors() -> None:
     """List the detectors by layer, which run by default, and which are installed."""
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
+    from rich.table import Table  # lazy: start-up: the CLI imports a command's code only when it runs
 
+    # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.detectors.base import _LAZY, LAYERS, available_detectors
-    from hallucheck.policies.default import default_detectors
+    from hallucheck.policies.default import default_detectors  # lazy: start-up: the CLI imports a command's code only when it runs
 
     defaults = set(default_detectors())
     table = Table(title="Detectors (cheap layers first)", title_justify="left")
@@ -62,10 +63,12 @@ def detectors() -> None:
 @app.command()
 def policies() -> None:
     """List the policies and which one 'default' means here."""
-    from rich.console import Console
-    from rich.table import Table
+    from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
+    from rich.table import Table  # lazy: start-up: the CLI imports a command's code only when it runs
 
-    from hallucheck.policies.default import default_policy_name
+    from hallucheck.policies.default import default_policy_name  # lazy: start-up: the CLI imports a command's code only when it runs
+
+    # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.policies.registry import _POLICIES, available_policies
 
     default = default_policy_name()

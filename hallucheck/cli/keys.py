@@ -22,11 +22,11 @@ _DB = typer.Option(None, "--db", help="Database URL (default: HALLUCHECK_DB_URL 
 
 
 def _store(db: str | None) -> Store:
-    from hallucheck.errors import InputError
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
 
     try:
-        from hallucheck.service.settings import Settings
-        from hallucheck.service.store import Store
+        from hallucheck.service.settings import Settings  # lazy: start-up: the CLI imports a command's code only when it runs
+        from hallucheck.service.store import Store  # lazy: optional extra (service)
     except ImportError as exc:
         raise InputError(f"keys need the 'service' extra: pip install 'hallucheck[service]' ({exc})") from None
     return Store(Settings.from_env(db_url=db).db_url)
@@ -35,7 +35,7 @@ def _store(db: str | None) -> Store:
 @keys.command("create")
 def create(name: str = typer.Argument("", help="A note saying who or what the key is for."), db: str | None = _DB) -> None:
     """Create a key and print it once (it cannot be shown again)."""
-    from hallucheck.service.auth import digest_key, generate_key
+    from hallucheck.service.auth import digest_key, generate_key  # lazy: start-up: the CLI imports a command's code only when it runs
 
     store = _store(db)
     key_id, key = generate_key()
@@ -57,7 +57,7 @@ def list_keys(db: str | None = _DB) -> None:
 @keys.command("revoke")
 def revoke(key_id: str = typer.Argument(..., help="The key id (the part after 'hc_')."), db: str | None = _DB) -> None:
     """Revoke a key; servers stop accepting it within seconds."""
-    from hallucheck.cli.errors import EXIT_FAILED, fail
+    from hallucheck.cli.errors import EXIT_FAILED, fail  # lazy: already loaded by the package; kept where it is used
 
     store = _store(db)
     ok = store.revoke_key(key_id)

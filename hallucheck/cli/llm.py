@@ -25,7 +25,7 @@ LLM_MAX_CALLS_OPTION: Any = typer.Option(None, "--llm-max-calls", min=0, help="L
 def llm_from_flags(backend: str | None, base_url: str | None, model: str | None, **settings: Any) -> Any:
     """The client the flags (over HALLUCHECK_LLM_* variables) configure, or None: then the LLM
     detectors are skipped and nothing is called."""
-    from hallucheck.llm.config import build_client
+    from hallucheck.llm.config import build_client  # lazy: start-up: the CLI imports a command's code only when it runs
 
     return build_client(backend, base_url=base_url, model=model, **settings)
 
@@ -41,14 +41,14 @@ def llm_check(
 ) -> None:
     """Send one small judge-shaped request to the configured LLM and report latency, tokens and
     whether the reply parses as the judge's JSON."""
-    import json
-    import time
+    import json  # lazy: already loaded by the package; kept where it is used
+    import time  # lazy: already loaded by the package; kept where it is used
 
-    from hallucheck.cli.errors import EXIT_FAILED, fail
-    from hallucheck.detectors.llm.schemas import JudgeOutput
-    from hallucheck.errors import InputError
-    from hallucheck.llm.base import LLMError
-    from hallucheck.llm.structured import parse_structured
+    from hallucheck.cli.errors import EXIT_FAILED, fail  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.detectors.llm.schemas import JudgeOutput  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.llm.base import LLMError  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.llm.structured import parse_structured  # lazy: start-up: the CLI imports a command's code only when it runs
 
     client = llm_from_flags(llm_backend, llm_base_url, llm_model, cache="off")
     if client is None:

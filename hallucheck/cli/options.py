@@ -52,7 +52,7 @@ def parse_detectors(value: str | None) -> list[str] | None:
     names = [n.strip() for n in value.split(",") if n.strip()]
     if not names:
         raise InputError("--detectors needs at least one detector name")
-    from hallucheck.detectors import available_detectors
+    from hallucheck.detectors import available_detectors  # lazy: start-up: the CLI imports a command's code only when it runs
 
     known = available_detectors()
     unknown = [n for n in names if n not in known]
@@ -63,7 +63,9 @@ def parse_detectors(value: str | None) -> list[str] | None:
 
 def check_policy(name: str) -> str:
     """A known policy name, or a policy file that loads (InputError otherwise)."""
-    from hallucheck.policies import available_policies
+    from hallucheck.policies import available_policies  # lazy: start-up: the CLI imports a command's code only when it runs
+
+    # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.policies.policy_file import is_policy_file, load_policy_file
 
     if is_policy_file(name):

@@ -17,8 +17,8 @@ __all__ = ["count_lines", "progress_bar"]
 def count_lines(path: str | Path) -> int | None:
     """The non-blank lines of a JSON Lines file (``.gz`` read through), the total a bar shows;
     None for stdin or a file that cannot be read to the end (reading it properly says why)."""
-    from hallucheck.errors import InputError
-    from hallucheck.jsonio import open_binary
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.jsonio import open_binary  # lazy: start-up: the CLI imports a command's code only when it runs
 
     if str(path) == "-":
         return None
@@ -32,6 +32,7 @@ def count_lines(path: str | Path) -> int | None:
 def progress_bar(console: Any, label: str, quiet: bool = False) -> Any:
     """A rich ``Progress`` on ``console`` (a stderr Console) with the count, the rate (items/s),
     the time spent and the time left; disabled when ``quiet`` or when ``console`` is not a terminal."""
+    # lazy: start-up: the CLI imports a command's code only when it runs
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -42,7 +43,7 @@ def progress_bar(console: Any, label: str, quiet: bool = False) -> Any:
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
-    from rich.text import Text
+    from rich.text import Text  # lazy: start-up: the CLI imports a command's code only when it runs
 
     class RateColumn(ProgressColumn):
         """Items per second over rich's recent window."""

@@ -25,12 +25,14 @@ def serve(
     log_level: str = typer.Option("info", "--log-level", help="debug, info, warning or error."),
 ) -> None:
     """Serve POST /v1/check, the check store, /metrics and the dashboard (settings: HALLUCHECK_* env vars)."""
-    from hallucheck.cli.errors import EXIT_FAILED, fail
-    from hallucheck.cli.options import check_policy, parse_detectors
-    from hallucheck.errors import InputError
+    from hallucheck.cli.errors import EXIT_FAILED, fail  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.cli.options import check_policy, parse_detectors  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
 
     try:
-        from hallucheck.service.server import run
+        from hallucheck.service.server import run  # lazy: start-up: the CLI imports a command's code only when it runs
+
+        # lazy: start-up: the CLI imports a command's code only when it runs
         from hallucheck.service.settings import Settings, SettingsError
     except ImportError as exc:
         raise InputError(f"the service needs the 'service' extra: pip install 'hallucheck[service]' ({exc})") from None

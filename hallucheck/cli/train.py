@@ -24,7 +24,7 @@ def train(
     export_dir: str | None = typer.Option(None, "--export-dir", help="where the ONNX model goes"),
 ) -> None:
     """Fine-tune the span tagger on the train part of RAGTruth (resumable, logged, seeded)."""
-    from hallucheck.train.run import run_training
+    from hallucheck.train.run import run_training  # lazy: start-up: the CLI imports a command's code only when it runs
 
     raise typer.Exit(run_training(config, run_dir, resume, max_steps, limit, export, export_dir))
 
@@ -37,11 +37,11 @@ def train_pairs(
     export_dir: str | None = typer.Option(None, "--export-dir", help="export the run to int8 ONNX here (after training)"),
 ) -> None:
     """Train (or resume) the sentence-pair model the ``nli`` detector ships with; optionally export it."""
-    from pathlib import Path
+    from pathlib import Path  # lazy: already loaded by the package; kept where it is used
 
-    from hallucheck.errors import InputError
-    from hallucheck.train.pair_loop import PairConfig, export_pairs
-    from hallucheck.train.pair_loop import train_pairs as run
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.train.pair_loop import PairConfig, export_pairs  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.train.pair_loop import train_pairs as run  # lazy: start-up: the CLI imports a command's code only when it runs
 
     try:
         cfg = PairConfig.from_json(Path(config).read_text(encoding="utf-8"))
@@ -83,7 +83,7 @@ def train_policy(
     ),
 ) -> None:
     """Fit and calibrate the learned policy on the calib part (needs scikit-learn)."""
-    from hallucheck.train.stack import fit_policy
+    from hallucheck.train.stack import fit_policy  # lazy: start-up: the CLI imports a command's code only when it runs
 
     dets = tuple(d.strip() for d in detectors.split(",") if d.strip()) if detectors else None
     raise typer.Exit(fit_policy(data, out, features_cache, seed, detectors=dets, tagger_config=tagger_config,
@@ -133,16 +133,18 @@ def train_language_policies(
 ) -> None:
     """Fit the learned policy per language group (zh, de, fr) on the calib part of labelled cases
     (as ``hallucheck data synth`` writes them); report dev per language (needs scikit-learn)."""
-    import json
-    from pathlib import Path
+    import json  # lazy: already loaded by the package; kept where it is used
+    from pathlib import Path  # lazy: already loaded by the package; kept where it is used
 
-    from hallucheck.calibration.stage_fit import FULL_EXTRA
-    from hallucheck.errors import InputError
-    from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP
-    from hallucheck.policies.learned import load_spec
-    from hallucheck.policies.learned_spec import write_spec
+    from hallucheck.calibration.stage_fit import FULL_EXTRA  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.errors import InputError  # lazy: already loaded by the package; kept where it is used
+    from hallucheck.policies.default import DEFAULT_DETECTORS as CHEAP  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.policies.learned import load_spec  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.policies.learned_spec import write_spec  # lazy: start-up: the CLI imports a command's code only when it runs
+
+    # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.train.language_stack import LANGUAGE_GROUPS, fit_language_policies, with_extra_cases
-    from hallucheck.train.stack_data import collect
+    from hallucheck.train.stack_data import collect  # lazy: start-up: the CLI imports a command's code only when it runs
 
     folder = Path(cases)
     if not folder.is_dir():

@@ -105,7 +105,7 @@ def _gold_spans(raw: Any, answer: str, where: str, field_name: str) -> tuple[tup
 
 
 def _case(fields: dict[str, Any], where: str) -> Any:
-    from hallucheck.cases import make_case
+    from hallucheck.cases import make_case  # lazy: heavy: pulls in pydantic; loaded only when this path runs
 
     try:
         return make_case(fields)
@@ -137,7 +137,7 @@ def ragtruth_example(record: Mapping[str, Any], where: str = "record", line: int
         raise InputError(f"{where}: field 'query' must be str, got {type(query).__name__}")
     context = _require(record, "context", (str, dict, list), where)
     if not isinstance(context, str):
-        import json
+        import json  # lazy: already loaded by this module's imports; kept where it is used
 
         context = json.dumps(context, ensure_ascii=False)
     output = _require(record, "output", str, where)
@@ -242,7 +242,7 @@ def load_dataset(
 
 
 def _stream(path: str | Path, name: str, format: str, part: str, limit: int | None, tasks: set[str] | None) -> Iterator[Example]:
-    from hallucheck.eval.split import part_of
+    from hallucheck.eval.split import part_of  # lazy: already loaded by this module's imports; kept where it is used
 
     if limit == 0:
         return
@@ -275,7 +275,7 @@ def _stream(path: str | Path, name: str, format: str, part: str, limit: int | No
 
 def count_examples(path: str | Path, format: str = "ragtruth", *, split: str | None = None, limit: int | None = None) -> int:
     """How many examples :func:`load_dataset` will yield (without building cases), for progress bars."""
-    from hallucheck.eval.split import part_of
+    from hallucheck.eval.split import part_of  # lazy: already loaded by this module's imports; kept where it is used
 
     part = _part(format, split)
     n = 0

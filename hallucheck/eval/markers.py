@@ -112,7 +112,7 @@ def cite_case(case: Case, style: str = "brackets", placement: str = "before_stop
     name, marker = MARKER_STYLES[style]
     texts = _split_sources(case, 3 if style in ("list", "range") else 1)
     contexts = [Source(id=name(i), text=t) for i, t in enumerate(texts)]
-    from hallucheck.analysis import CaseAnalysis
+    from hallucheck.analysis import CaseAnalysis  # lazy: loaded only on this path
 
     answer = CaseAnalysis(case).plain_answer()
     plain = case.model_copy(update={"contexts": contexts, "answer": answer})

@@ -99,11 +99,13 @@ class ViewsPredictor:
         return [f"detector:{d}" for d in self.detectors] + [f"policy:{p}" for p in self.policies]
 
     def predict(self, case: Any) -> dict[str, Prediction]:
-        from hallucheck.analysis import CaseAnalysis
+        from hallucheck.analysis import CaseAnalysis  # lazy: heavy: pulls in pydantic, regex; loaded only when this path runs
+
+        # lazy: heavy: pulls in pydantic, regex; loaded only when this path runs
         from hallucheck.policies.floors import FloorTable, shipped_floors
-        from hallucheck.policies.safeguards import final_verdict
-        from hallucheck.spans import merge_spans, tidy_spans
-        from hallucheck.verdict_facts import settle_facts
+        from hallucheck.policies.safeguards import final_verdict  # lazy: heavy: pulls in pydantic, regex; loaded only when this path runs
+        from hallucheck.spans import merge_spans, tidy_spans  # lazy: heavy: pulls in pydantic, regex; loaded only when this path runs
+        from hallucheck.verdict_facts import settle_facts  # lazy: heavy: pulls in pydantic, regex; loaded only when this path runs
 
         checker = checker_for(CheckerSpec.of(self.detectors, self.policies[0], self.citations_expected))
         t0 = time.perf_counter()
@@ -149,7 +151,7 @@ _POLICY_CACHE: dict[str, Any] = {}
 
 def _policy(name: str) -> Any:
     if name not in _POLICY_CACHE:
-        from hallucheck.policies import get_policy
+        from hallucheck.policies import get_policy  # lazy: heavy: pulls in pydantic, regex; loaded only when this path runs
 
         _POLICY_CACHE[name] = get_policy(name)
     return _POLICY_CACHE[name]
@@ -306,7 +308,7 @@ def evaluate(
 
     ``ray_address`` runs the same per-case function as Ray tasks (see ``hallucheck.distributed``).
     """
-    from hallucheck.distributed import map_records
+    from hallucheck.distributed import map_records  # lazy: loaded only on this path
 
     views = {v: MetricsAccumulator() for v in predictor.views()}
     primary = next(iter(views))

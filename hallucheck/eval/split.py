@@ -24,7 +24,7 @@ def source_key(record: Mapping[str, Any]) -> str:
     """A stable id of the source a RAGTruth record was written from (task + query + context)."""
     context = record.get("context", "")
     if not isinstance(context, str):
-        import json
+        import json  # lazy: loaded only on this path
 
         context = json.dumps(context, sort_keys=True, ensure_ascii=False)
     blob = "\x1f".join([str(record.get("task_type", "")), str(record.get("query", "")), context])

@@ -55,7 +55,7 @@ class Verdict:
     """A report seen by an evaluation framework: pass or fail, a score where higher is better."""
 
     def __init__(self, report: Report, answer: str, threshold: float | None) -> None:
-        from hallucheck.testing import format_report
+        from hallucheck.testing import format_report  # lazy: loaded only on this path
 
         self.report = report
         self.passing = report.risk_score <= threshold if threshold is not None else not report.hallucinated

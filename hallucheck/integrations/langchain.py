@@ -60,7 +60,7 @@ class HallucheckEvaluator(RunEvaluator):
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be between 0 and 1, not {threshold}")
         if checker is None:
-            from hallucheck.checker import Checker
+            from hallucheck.checker import Checker  # lazy: heavy: pulls in regex; loaded only when this path runs
 
             checker = Checker()
         self.checker = checker
@@ -123,7 +123,7 @@ class HallucheckEvaluator(RunEvaluator):
         return await asyncio.to_thread(lambda: self.evaluate_strings(**kwargs))
 
     def _grade(self, question: str, contexts: Any, answer: str) -> Verdict:
-        from hallucheck.cases import make_case
+        from hallucheck.cases import make_case  # lazy: loaded only on this path
 
         case = make_case(question=question, contexts=as_contexts(contexts), answer=answer)
         return Verdict(self.checker.check(case), answer, self.threshold)

@@ -44,7 +44,7 @@ class HallucheckEvaluator(BaseEvaluator):
         if threshold is not None and not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be between 0 and 1, not {threshold}")
         if checker is None:
-            from hallucheck.checker import Checker
+            from hallucheck.checker import Checker  # lazy: heavy: pulls in regex; loaded only when this path runs
 
             checker = Checker()
         self.checker = checker
@@ -64,7 +64,7 @@ class HallucheckEvaluator(BaseEvaluator):
         **kwargs: Any,
     ) -> HallucheckEvaluationResult:
         """Check ``response`` against ``contexts`` (the question is ``query``)."""
-        from hallucheck.cases import make_case
+        from hallucheck.cases import make_case  # lazy: loaded only on this path
 
         if response is None or contexts is None:
             raise InputError("both response and contexts are needed to check for hallucinations")

@@ -9,7 +9,7 @@ __all__ = ["KnowledgeSource", "Passage", "Verification", "lexical_verify", "BM25
 
 def __getattr__(name: str) -> Any:
     if name == "BM25Index":  # bm25s is an optional extra: import it only when asked
-        from hallucheck.knowledge.bm25 import BM25Index
+        from hallucheck.knowledge.bm25 import BM25Index  # lazy: loaded only on this path
 
         return BM25Index
     raise AttributeError(name)

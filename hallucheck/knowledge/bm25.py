@@ -25,7 +25,7 @@ _META = "hallucheck-passages.json"
 
 def _bm25s() -> Any:
     try:
-        import bm25s
+        import bm25s  # lazy: optional extra (knowledge)
     except ImportError:
         raise InputError("the BM25 knowledge index needs bm25s: pip install 'hallucheck[knowledge]'") from None
     return bm25s

@@ -94,7 +94,7 @@ class BaseClient:
     def stream(self, messages: Any, **settings: Any) -> CompletionStream:
         """The completion piece by piece (see ``hallucheck.llm.streaming``); a cached answer
         comes as one piece, and a completion read to its end is cached like ``complete``'s."""
-        from hallucheck.llm.streaming import CompletionStream
+        from hallucheck.llm.streaming import CompletionStream  # lazy: loaded only on this path
 
         msgs, merged, key = self._prepare(messages, settings)
         if key is not None and self.cache is not None:

@@ -107,22 +107,22 @@ class LLMConfig:
         common: dict[str, Any] = {"cache": cache, "prices": PriceTable.parse(self.prices),
                                   "max_concurrency": max(1, self.concurrency), "max_tokens": self.max_tokens}
         if backend == "local":
-            from hallucheck.llm.local import LocalClient
+            from hallucheck.llm.local import LocalClient  # lazy: loaded only on this path
 
             return LocalClient(self.model, **common)
-        from hallucheck.llm.retry import RetryPolicy
+        from hallucheck.llm.retry import RetryPolicy  # lazy: loaded only on this path
 
         http: dict[str, Any] = {"timeout": self.timeout, "retry": RetryPolicy(max_retries=max(0, self.max_retries)),
                                 "headers": self.headers, **common}
         if backend == "anthropic":
-            from hallucheck.llm.anthropic import AnthropicClient
+            from hallucheck.llm.anthropic import AnthropicClient  # lazy: heavy: pulls in httpx; loaded only when this path runs
 
             if not self.model:
                 raise InputError("the anthropic backend needs a model (HALLUCHECK_LLM_MODEL or --llm-model)")
             key = self.api_key or os.environ.get("ANTHROPIC_API_KEY")
             return AnthropicClient(self.model, base_url=self.base_url or "https://api.anthropic.com",
                                    api_key=key, **http)
-        from hallucheck.llm.openai import OpenAIClient
+        from hallucheck.llm.openai import OpenAIClient  # lazy: heavy: pulls in httpx; loaded only when this path runs
 
         if not self.model and not self.deployment:
             raise InputError("an OpenAI-compatible backend needs a model (HALLUCHECK_LLM_MODEL or --llm-model)")

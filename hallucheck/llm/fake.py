@@ -106,7 +106,7 @@ class FakeLLM:
 
     def stream(self, messages: str | Sequence[Message | Mapping[str, Any]], **settings: Any) -> CompletionStream:
         """The scripted reply in pieces of ``stream_piece`` characters, as a model streams it."""
-        from hallucheck.llm.streaming import CompletionStream
+        from hallucheck.llm.streaming import CompletionStream  # lazy: loaded only on this path
 
         msgs = to_messages(messages)
         call = Call(msgs, dict(settings))

@@ -69,7 +69,7 @@ class LocalClient(BaseClient):
     def _load(self) -> Any:
         if self._llama is None:
             try:
-                from llama_cpp import Llama
+                from llama_cpp import Llama  # lazy: optional extra (local)
             except ImportError:
                 raise LLMError("the local backend needs llama-cpp-python: pip install 'hallucheck[local]'") from None
             with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull):

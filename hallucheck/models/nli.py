@@ -113,10 +113,10 @@ class NLIModel:
             raise NLIModelError(f"unknown NLI backend {backend!r} (auto, onnx, transformers)")
 
     def _load_onnx(self, onnx: Path) -> None:
-        from tokenizers import Tokenizer
+        from tokenizers import Tokenizer  # lazy: heavy: onnxruntime/tokenizers load only when a model is used
 
-        from hallucheck.models.runtime import inference_session
-        from hallucheck.models.shared_tensors import SharedTensorError, load_shared
+        from hallucheck.models.runtime import inference_session  # lazy: loaded only on this path
+        from hallucheck.models.shared_tensors import SharedTensorError, load_shared  # lazy: loaded only on this path
 
         tok = self.path / "tokenizer.json"
         if not tok.is_file():
@@ -135,8 +135,8 @@ class NLIModel:
 
     def _load_transformers(self) -> None:
         try:
-            import torch
-            from transformers import AutoModelForSequenceClassification, AutoTokenizer
+            import torch  # lazy: optional extra (train)
+            from transformers import AutoModelForSequenceClassification, AutoTokenizer  # lazy: optional extra (train)
         except ImportError as exc:
             raise NLIModelError(
                 f"{str(self.path)!r} is not an ONNX export and transformers/torch are not installed; "

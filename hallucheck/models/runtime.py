@@ -65,7 +65,7 @@ def onnxruntime() -> ModuleType:
             _warned = True
             log.warning("onnxruntime was imported before hallucheck could switch its telemetry off; "
                         "set %s=1 in the environment to keep this process offline", TELEMETRY_VARIABLE)
-        import onnxruntime as ort
+        import onnxruntime as ort  # lazy: heavy: onnxruntime/tokenizers load only when a model is used
 
         # Also suppresses the non-essential events on builds where the API is the switch.
         disable = getattr(ort, "disable_telemetry_events", None)

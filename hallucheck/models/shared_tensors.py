@@ -124,7 +124,7 @@ def _digest(data: bytes) -> str:
 def _point_to_external(init: Any, location: str, offset: int, length: int) -> None:
     """Make the TensorProto ``init`` hold no data of its own but a reference to ``length``
     bytes at ``offset`` of ``location`` (a file name beside the graph)."""
-    from onnx import TensorProto
+    from onnx import TensorProto  # lazy: optional extra (train)
 
     for field in ("raw_data", "float_data", "int32_data", "int64_data", "double_data", "uint64_data"):
         init.ClearField(field)
@@ -144,7 +144,7 @@ def save_external(models: Mapping[Path, Any], files: Mapping[str, str], default_
     name must hold the same bytes in every model (else ValueError). Returns tensor name ->
     sha256 of its bytes.
     """
-    from onnx import numpy_helper, save
+    from onnx import numpy_helper, save  # lazy: optional extra (train)
 
     dirs = {p.parent for p in models}
     if len(dirs) != 1:
@@ -184,7 +184,7 @@ def save_external(models: Mapping[Path, Any], files: Mapping[str, str], default_
 def _share_one(init: Any, shared: bytes, shared_file: str, location: str) -> SharedTensor | None:
     """Point initializer ``init`` at the first place ``shared`` holds its bytes (as external data
     at ``location`` beside the graph); None when it does not hold them."""
-    from onnx import numpy_helper
+    from onnx import numpy_helper  # lazy: optional extra (train)
 
     array = numpy_helper.to_array(init)
     data = array.tobytes()
@@ -201,7 +201,7 @@ def share_tensor(model_path: Path, name: str, shared_file: str, models_dir: Path
     ``models_dir``) holds the same bytes, and return its :class:`SharedTensor` for the model's
     ``config.json``. ValueError when the bytes differ: a table that training changed is not shared.
     """
-    import onnx
+    import onnx  # lazy: optional extra (train)
 
     model = onnx.load(str(model_path))
     init = next((t for t in model.graph.initializer if t.name == name), None)
@@ -224,9 +224,9 @@ def share_matching(model_dir: Path, shared_file: str, min_bytes: int = 65536,
     the multilingual tagger) quantises those layers to the same int8 bytes; a search by content
     finds them whatever the two exports named them. Returns the shared tensors by name.
     """
-    import json
+    import json  # lazy: loaded only on this path
 
-    import onnx
+    import onnx  # lazy: optional extra (train)
 
     model_path, config_path = model_dir / "model.onnx", model_dir / "config.json"
     model = onnx.load(str(model_path))
@@ -268,8 +268,8 @@ def share_leading_rows(model_dir: Path, name: str, shared_file: str, models_dir:
     one table, as before. ValueError when the rows differ or the table is no larger than the
     shared one.
     """
-    import onnx
-    from onnx import numpy_helper
+    import onnx  # lazy: optional extra (train)
+    from onnx import numpy_helper  # lazy: optional extra (train)
 
     model_path = model_dir / "model.onnx"
     model = onnx.load(str(model_path))
@@ -300,9 +300,9 @@ def share_word_table(model_dir: Path, models_dir: Path = MODELS_DIR, rows_file: 
     ``minilm/word_embeddings.bin`` and record that in its config: the whole table when it is the
     same, its first rows when the tagger's table extends it (:func:`share_leading_rows`; the
     other rows go to ``rows_file``, by default ``word_rows.bin`` beside the graph)."""
-    import json
+    import json  # lazy: loaded only on this path
 
-    import onnx
+    import onnx  # lazy: optional extra (train)
 
     config_path = model_dir / "config.json"
     config = json.loads(config_path.read_text(encoding="utf-8"))
@@ -323,8 +323,8 @@ def share_word_table(model_dir: Path, models_dir: Path = MODELS_DIR, rows_file: 
 def main(argv: list[str] | None = None) -> int:
     """``python -m hallucheck.models.shared_tensors MODEL_DIR [--match FILE]``: share a tagger's
     word table with the embedder, or (``--match``) every tensor a shipped file already holds."""
-    import argparse
-    import sys
+    import argparse  # lazy: loaded only on this path
+    import sys  # lazy: loaded only on this path
 
     parser = argparse.ArgumentParser(description="Store weights that shipped graphs hold in common once.")
     parser.add_argument("model_dir", type=Path)

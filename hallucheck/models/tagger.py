@@ -116,10 +116,10 @@ class Tagger:
                 f"span tagger files missing in {d} (model.onnx, tokenizer.json, config.json); "
                 "train and export one with: hallucheck train --export"
             )
-        from tokenizers import Tokenizer
+        from tokenizers import Tokenizer  # lazy: heavy: onnxruntime/tokenizers load only when a model is used
 
-        from hallucheck.models.runtime import inference_session
-        from hallucheck.models.shared_tensors import SharedTensorError, load_shared
+        from hallucheck.models.runtime import inference_session  # lazy: loaded only on this path
+        from hallucheck.models.shared_tensors import SharedTensorError, load_shared  # lazy: loaded only on this path
 
         self.model_dir = d
         self.config: dict[str, Any] = json.loads((d / "config.json").read_text(encoding="utf-8"))

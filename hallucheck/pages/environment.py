@@ -17,6 +17,7 @@ __all__ = ["page_template"]
 
 @lru_cache(maxsize=8)
 def _environment(package: str) -> Any:
+    # lazy: heavy: jinja2 loads only when this path runs
     from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined, select_autoescape
 
     return Environment(

@@ -24,6 +24,7 @@ def default_policy_name() -> str:
 def default_detectors() -> tuple[str, ...]:
     """The detectors the default policy was trained on (or the cheap stack without it); those of
     the policy file ``HALLUCHECK_POLICY`` names, when it names one."""
+    # lazy: already loaded by the package; kept where it is used
     from hallucheck.policies.policy_file import (
         default_override,
         is_policy_file,
@@ -34,7 +35,7 @@ def default_detectors() -> tuple[str, ...]:
     if override and is_policy_file(override):
         return tuple(load_policy_file(override)["detectors"])
     if _learned_available():
-        import json
+        import json  # lazy: already loaded by the package; kept where it is used
 
         spec = json.loads(resources.files("hallucheck.policies").joinpath("learned.json").read_text("utf-8"))
         return tuple(spec["detectors"])

@@ -87,7 +87,7 @@ def agent_action(level: RiskLevel, iteration: int, max_iterations: int | None) -
     """
     if max_iterations is None:
         return _NO_LOOP[level], False
-    from hallucheck.policies.agent_loop import agent_action as next_step
+    from hallucheck.policies.agent_loop import agent_action as next_step  # lazy: loaded only on this path
 
     step = next_step(level, iteration, max_iterations)
     return step.action, step.forced
@@ -115,7 +115,7 @@ def _next_action(
 
 def near_iteration_limit(iteration: int | None, max_iterations: int | None) -> bool:
     """Whether ``iteration`` is within the agent-loop rule's window of the limit."""
-    from hallucheck.policies.agent_loop import NEAR_LIMIT
+    from hallucheck.policies.agent_loop import NEAR_LIMIT  # lazy: loaded only on this path
 
     return iteration is not None and max_iterations is not None and iteration >= max_iterations - NEAR_LIMIT
 
@@ -158,7 +158,7 @@ class Guard:
         if llm is None:
             raise ValueError("Guard needs an LLM client to generate answers")
         if checker is None:
-            from hallucheck.checker import Checker
+            from hallucheck.checker import Checker  # lazy: loaded only on this path
 
             checker = Checker(citations_expected=citations_expected)
         self.llm = llm
@@ -228,6 +228,7 @@ class Guard:
         allow_abstain = self.abstain and not in_loop
         if report is None:
             # no answer at all (the LLM failed or said nothing): say so rather than return nothing
+            # lazy: already loaded by this module's imports; kept where it is used
             from hallucheck.prevent.abstention import abstain_message
 
             notes.append(f"no answer generated: {error or 'the model returned an empty answer'}")
@@ -339,7 +340,7 @@ class Guard:
     def _no_sources(
         self, question: str, lang: str, iteration: int | None, max_iterations: int | None, near: bool, t0: float
     ) -> GuardResult:
-        from hallucheck.prevent.abstention import abstain_message
+        from hallucheck.prevent.abstention import abstain_message  # lazy: already loaded by this module's imports; kept where it is used
 
         in_loop = iteration is not None
         action: Action = "refine_search" if in_loop and not near else "synthesize"
@@ -403,7 +404,7 @@ class Guard:
         language: str | None = None,
     ) -> GuardRun:
         """The async ``run``; ``retrieve`` may be a coroutine function."""
-        import inspect
+        import inspect  # lazy: loaded only on this path
 
         rounds: list[GuardResult] = []
         previous: GuardResult | None = None

@@ -191,7 +191,7 @@ def final_answer(strategy: PromptStrategy | str, text: str) -> str:
     """The user-facing answer inside a model's raw output for ``strategy`` (the whole text if unsure)."""
     strat = parse_strategy(strategy)
     if strat is PromptStrategy.STRUCTURED:
-        from hallucheck.prevent.structured_answer import parse_structured_answer
+        from hallucheck.prevent.structured_answer import parse_structured_answer  # lazy: loaded only on this path
 
         parsed = parse_structured_answer(text)
         return parsed.answer.strip() if parsed is not None else text.strip()
@@ -204,6 +204,6 @@ def final_answer(strategy: PromptStrategy | str, text: str) -> str:
 
 
 def _render(name: str, language: str, **variables: Any) -> str:
-    from hallucheck.prompts.loader import render
+    from hallucheck.prompts.loader import render  # lazy: loaded only on this path
 
     return render(name, language, **variables)

@@ -120,7 +120,7 @@ def parse_structured_answer(text: str, *, strict: bool = False) -> StructuredAns
 
 def load_json(text: str) -> Any:
     """The first JSON value in a model reply, repaired where needed (None when there is none)."""
-    from hallucheck.llm.structured import loads_lenient
+    from hallucheck.llm.structured import loads_lenient  # lazy: loaded only on this path
 
     try:
         return loads_lenient(text)[0]

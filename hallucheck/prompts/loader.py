@@ -65,7 +65,7 @@ def _load_path(path: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def _env() -> Any:
-    import jinja2
+    import jinja2  # lazy: heavy: jinja2 loads only when this path runs
 
     return jinja2.Environment(
         loader=jinja2.FunctionLoader(_load_path),

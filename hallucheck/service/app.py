@@ -124,7 +124,7 @@ def create_app(settings: Settings | None = None, *, context: ServiceContext | No
     app.add_middleware(JsonBodyMiddleware, own_types=(routes_stream.STREAM_PATH,))
     app.add_middleware(AuthMiddleware, ctx=ctx)
     if settings.cors_origins:
-        from fastapi.middleware.cors import CORSMiddleware
+        from fastapi.middleware.cors import CORSMiddleware  # lazy: already loaded by this module's imports; kept where it is used
 
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST"], allow_headers=["Authorization", "X-API-Key", "Content-Type"])

@@ -57,9 +57,9 @@ _WARMUP = {
 def build_checker(settings: Settings) -> Checker:
     """The Checker for these settings, warmed up on one small case per language so that no
     request pays for loading lemma tables, word lists and models (seconds per language)."""
-    from hallucheck.batch import CheckerSpec
-    from hallucheck.detectors.base import UnknownDetectorError
-    from hallucheck.errors import HallucheckError
+    from hallucheck.batch import CheckerSpec  # lazy: loaded only on this path
+    from hallucheck.detectors.base import UnknownDetectorError  # lazy: already loaded by this module's imports; kept where it is used
+    from hallucheck.errors import HallucheckError  # lazy: already loaded by this module's imports; kept where it is used
 
     for module in settings.plugins:  # modules that register extra detectors or policies
         try:
@@ -178,7 +178,7 @@ class ServiceContext:
         return self.keys.configured
 
     def check_limits(self, case: Case, index: int | None = None) -> None:
-        from hallucheck.service.limits import check_case_fields
+        from hallucheck.service.limits import check_case_fields  # lazy: loaded only on this path
 
         check_case_fields(case.model_dump(include={"answer", "contexts"}), self.settings.max_answer_chars,
                           self.settings.max_source_chars, f"cases[{index}]: " if index is not None else "")

@@ -33,9 +33,9 @@ def check_case_fields(data: Mapping[str, Any], max_answer_chars: int, max_source
 
     Runs on the request's fields before the case is built, so the refusal names the service's
     limit rather than the package's looser one."""
-    from hallucheck.cases import check_size
-    from hallucheck.errors import InputError
-    from hallucheck.service.errors import ApiError
+    from hallucheck.cases import check_size  # lazy: heavy: pulls in pydantic; loaded only when this path runs
+    from hallucheck.errors import InputError  # lazy: loaded only on this path
+    from hallucheck.service.errors import ApiError  # lazy: optional extra (service)
 
     answer = data.get("answer")
     contexts = data.get("contexts") or data.get("context") or []

@@ -91,7 +91,7 @@ def _llm(request: Request) -> Any:
     with _LOCK:
         llm = getattr(state, "guard_llm", None)
         if llm is None:
-            from hallucheck.llm.config import client_from_env
+            from hallucheck.llm.config import client_from_env  # lazy: loaded only on this path
 
             try:
                 llm = client_from_env()

@@ -36,11 +36,11 @@ def warn_if_exposed(host: str, auth_enabled: bool) -> str | None:
 
 def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "info",
         graceful_s: float = 30.0) -> None:
-    import uvicorn
+    import uvicorn  # lazy: optional extra (service)
 
-    from hallucheck.models.runtime import disable_telemetry
-    from hallucheck.service.app import create_app
-    from hallucheck.service.protocol import bounded_protocol
+    from hallucheck.models.runtime import disable_telemetry  # lazy: loaded only on this path
+    from hallucheck.service.app import create_app  # lazy: optional extra (service)
+    from hallucheck.service.protocol import bounded_protocol  # lazy: optional extra (service)
 
     disable_telemetry()  # before any detector loads ONNX Runtime
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

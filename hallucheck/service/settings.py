@@ -245,8 +245,8 @@ class Settings(BaseModel):
     @field_validator("db_url")
     @classmethod
     def _db(cls, v: str) -> str:
-        from sqlalchemy.engine import make_url
-        from sqlalchemy.exc import ArgumentError
+        from sqlalchemy.engine import make_url  # lazy: optional extra (service)
+        from sqlalchemy.exc import ArgumentError  # lazy: optional extra (service)
 
         try:
             backend = make_url(v.strip()).get_backend_name()
@@ -272,7 +272,7 @@ class Settings(BaseModel):
     def _key_file(cls, v: str | None) -> str | None:
         if v is None:
             return None
-        from hallucheck.service.auth import read_key_file
+        from hallucheck.service.auth import read_key_file  # lazy: loaded only on this path
 
         if not v.strip():
             raise ValueError("names no file")

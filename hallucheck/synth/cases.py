@@ -532,7 +532,7 @@ def _new_values_absent(case: dict[str, Any]) -> bool:
 
 
 def _digits(text: str) -> list[str]:
-    import regex
+    import regex  # lazy: already loaded by this module's imports; kept where it is used
 
     return [str(d) for d in regex.findall(r"\d+", text)]
 

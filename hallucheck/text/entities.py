@@ -303,7 +303,7 @@ def find_entities(text: str, language: str, sentences: Sequence[tuple[int, int, 
         _chinese_entities(text, out)
         return out
     if sentences is None:
-        from hallucheck.text.sentences import split_sentences
+        from hallucheck.text.sentences import split_sentences  # lazy: already loaded by the package; kept where it is used
 
         sentences = [tuple(s) for s in split_sentences(text, language)]  # type: ignore[misc]
     stops = stopwords(lang)

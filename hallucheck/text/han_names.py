@@ -39,8 +39,8 @@ class HanName(NamedTuple):
 @lru_cache(maxsize=4096)
 def han_names(sentence: str) -> tuple[HanName, ...]:
     """The names jieba's tagger finds in ``sentence`` (offsets into ``sentence``)."""
-    import jieba
-    import jieba.posseg
+    import jieba  # lazy: heavy: jieba loads only when this path runs
+    import jieba.posseg  # lazy: heavy: jieba loads only when this path runs
 
     jieba.setLogLevel(60)  # no "Building prefix dict" chatter on stderr
     out: list[HanName] = []

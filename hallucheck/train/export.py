@@ -30,7 +30,7 @@ INPUT_NAMES = ["input_ids", "attention_mask", "token_type_ids", "features"]
 
 
 def _wrapped(model: Any) -> Any:
-    import torch
+    import torch  # lazy: optional extra (train)
 
     typed = int(getattr(model, "n_types", 2)) > 2
 
@@ -50,7 +50,7 @@ def _wrapped(model: Any) -> Any:
 
 def export_onnx(model: Any, path: Path, n_features: int) -> None:
     """fp32 ONNX graph: ids/mask/types (int64) + features (float32) -> P(unsupported) per token (+ type probs)."""
-    import torch
+    import torch  # lazy: optional extra (train)
 
     b, length = 2, 24
     dummy = (
@@ -81,17 +81,17 @@ def quantize(src: Path, dst: Path) -> None:
     """Dynamic int8 weights with one scale per output channel: one scale per whole matrix (the
     default) moved the tagger's probabilities by 0.022 on average and cost 0.012 token F1 on calib;
     per channel, 0.007 and nothing, for the same file size."""
-    from hallucheck.models.runtime import onnxruntime
+    from hallucheck.models.runtime import onnxruntime  # lazy: loaded only on this path
 
     onnxruntime()  # loaded offline before its quantization tools import it
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.quantization import QuantType, quantize_dynamic  # lazy: heavy: onnxruntime/tokenizers load only when a model is used
 
     quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, per_channel=True)
 
 
 def onnx_probs(path: Path, examples: list[Any], batch_size: int = 16) -> list[np.ndarray]:
-    from hallucheck.models.runtime import inference_session
-    from hallucheck.train.loop import collate
+    from hallucheck.models.runtime import inference_session  # lazy: loaded only on this path
+    from hallucheck.train.loop import collate  # lazy: loaded only on this path
 
     sess = inference_session(path, threads=2, optimize=False)
     out: list[np.ndarray] = []
@@ -133,10 +133,10 @@ def export_run(
     note: str = "",
 ) -> dict[str, Any]:
     """Export ``run_dir/<checkpoint>`` to ``out_dir`` (default ``run_dir/export``); returns the package config."""
-    import torch
+    import torch  # lazy: optional extra (train)
 
-    from hallucheck.models.tagger_features import TOKEN_TYPES
-    from hallucheck.train.loop import build_model, predict_probs
+    from hallucheck.models.tagger_features import TOKEN_TYPES  # lazy: already loaded by this module's imports; kept where it is used
+    from hallucheck.train.loop import build_model, predict_probs  # lazy: loaded only on this path
 
     run = Path(run_dir)
     out = Path(out_dir) if out_dir else run / "export"

@@ -137,6 +137,7 @@ def read_rows(data_dir: str | Path, name: str) -> list[HumanRow]:
 
 
 def _converter(config: str) -> Callable[[str], str]:
+    # lazy: optional extra (train)
     import opencc  # training only
 
     try:
@@ -170,7 +171,7 @@ def _change_figure(text: str, rng: random.Random) -> str | None:
 
 def contrast_pairs(row: HumanRow, other: HumanRow, rng: random.Random) -> Iterator[PairExample]:
     """A faithful row's changed twins (see the module doc): at most one of each kind that applies."""
-    from hallucheck.train.pair_minimal import minimal_edits
+    from hallucheck.train.pair_minimal import minimal_edits  # lazy: loaded only on this path
 
     lang = row.hypothesis_lang
     h = row.hypothesis.strip()
@@ -299,7 +300,7 @@ def write_fit_texts(data_dir: str | Path, out: str | Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> None:
-    import argparse
+    import argparse  # lazy: loaded only on this path
 
     ap = argparse.ArgumentParser(description="Write the texts of the ship-able human-labelled pairs for vocabulary pruning.")
     ap.add_argument("data_dir", help="the folder of human-labelled pairs (../shared/data/pairs)")

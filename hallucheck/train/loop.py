@@ -48,11 +48,11 @@ class RunLogger:
 
 def build_model(cfg: TrainConfig, model_dir: str) -> Any:
     """MiniLM (lower ``n_layers``) + feature input + token head with ``n_types`` classes."""
-    import torch
-    from torch import nn
-    from transformers import BertModel
+    import torch  # lazy: optional extra (train)
+    from torch import nn  # lazy: optional extra (train)
+    from transformers import BertModel  # lazy: optional extra (train)
 
-    from hallucheck.train.model import SpanTagger
+    from hallucheck.train.model import SpanTagger  # lazy: optional extra (train)
 
     encoder = BertModel.from_pretrained(model_dir, add_pooling_layer=False, local_files_only=True)
     if 0 < cfg.n_layers < len(encoder.encoder.layer):
@@ -88,9 +88,9 @@ def initial_weights(path: str, model: Any) -> dict[str, Any]:
     An ONNX file's word table that is the base's up to int8 rounding (it was frozen) is replaced by
     the base's exact float rows.
     """
-    import torch
+    import torch  # lazy: optional extra (train)
 
-    from hallucheck.train.onnx_weights import state_dict_from_onnx, widen_features, widen_head
+    from hallucheck.train.onnx_weights import state_dict_from_onnx, widen_features, widen_head  # lazy: loaded only on this path
 
     own = model.state_dict()
     key = "encoder.embeddings.word_embeddings.weight"
@@ -113,7 +113,7 @@ def initial_weights(path: str, model: Any) -> dict[str, Any]:
 
 def collate(batch: list[Example], n_types: int = 3) -> dict[str, Any]:
     """Padded tensors of a batch; with ``n_types`` 2 every unsupported type becomes label 1."""
-    import torch
+    import torch  # lazy: optional extra (train)
 
     n = len(batch)
     length = max(len(e.input_ids) for e in batch)
@@ -141,7 +141,7 @@ def collate(batch: list[Example], n_types: int = 3) -> dict[str, Any]:
 
 def predict_type_probs(model: Any, examples: list[Example], batch_size: int = 32) -> list[np.ndarray]:
     """Softmax over the token types, [n_target, n_types] per example (eval mode, no grad)."""
-    import torch
+    import torch  # lazy: optional extra (train)
 
     was_training = model.training
     model.eval()
@@ -205,7 +205,7 @@ def metrics_of(examples: list[Example], tprobs: list[np.ndarray]) -> dict[str, f
 
 
 def _seed_all(seed: int) -> None:
-    import torch
+    import torch  # lazy: optional extra (train)
 
     random.seed(seed)
     np.random.seed(seed)
@@ -213,7 +213,7 @@ def _seed_all(seed: int) -> None:
 
 
 def _atomic_save(obj: Any, path: Path) -> None:
-    import torch
+    import torch  # lazy: optional extra (train)
 
     tmp = path.with_suffix(".tmp")
     torch.save(obj, tmp)
@@ -254,7 +254,7 @@ def _training_data(cfg: TrainConfig, run: Path, tokenizer: Any, data_hash: str, 
 
 def _optimizer(model: Any, cfg: TrainConfig, total: int) -> tuple[Any, Any]:
     """AdamW (encoder and head at their own learning rates) and linear warmup then decay."""
-    import torch
+    import torch  # lazy: optional extra (train)
 
     table = "encoder.embeddings.word_embeddings.weight"
     named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
@@ -277,7 +277,7 @@ def _optimizer(model: Any, cfg: TrainConfig, total: int) -> tuple[Any, Any]:
 
 def _restore(model: Any, opt: Any, sched: Any, state: dict[str, Any], data_hash: str) -> tuple[int, int, int]:
     """Load a checkpoint's weights, optimiser, schedule and random states; (step, epoch, cursor)."""
-    import torch
+    import torch  # lazy: optional extra (train)
 
     if state["data_hash"] != data_hash:
         raise RuntimeError("the data file changed since this run started (sha256 differs); use a new run dir")
@@ -292,7 +292,7 @@ def _restore(model: Any, opt: Any, sched: Any, state: dict[str, Any], data_hash:
 
 def _optimizer_step(model: Any, opt: Any, sched: Any, loss_fn: Any, windows: list[Example], cfg: TrainConfig) -> float:
     """One optimiser step over ``windows`` in ``grad_accum`` batches; the summed loss."""
-    import torch
+    import torch  # lazy: optional extra (train)
 
     opt.zero_grad()
     loss_sum = 0.0
@@ -329,7 +329,7 @@ def train(
 
     ``stop_after`` ends this session after that many steps (checkpointed), as an interruption would.
     """
-    import torch
+    import torch  # lazy: optional extra (train)
 
     run = Path(run_dir)
     run.mkdir(parents=True, exist_ok=True)

@@ -44,13 +44,13 @@ def _dequantise(q: np.ndarray, scale: np.ndarray, zero: np.ndarray) -> np.ndarra
 def _load_with_shared(path: Path) -> Any:
     """The graph with every tensor in place: the ones its ``config.json`` says are shared with
     another model (:mod:`hallucheck.models.shared_tensors`) and those stored beside it."""
-    import json
+    import json  # lazy: loaded only on this path
 
-    import onnx
-    from onnx import numpy_helper
-    from onnx.external_data_helper import load_external_data_for_model
+    import onnx  # lazy: optional extra (train)
+    from onnx import numpy_helper  # lazy: optional extra (train)
+    from onnx.external_data_helper import load_external_data_for_model  # lazy: optional extra (train)
 
-    from hallucheck.models.shared_tensors import load_shared
+    from hallucheck.models.shared_tensors import load_shared  # lazy: loaded only on this path
 
     model = onnx.load(str(path), load_external_data=False)
     config_path = path.parent / "config.json"
@@ -64,8 +64,8 @@ def _load_with_shared(path: Path) -> Any:
 
 def state_dict_from_onnx(path: str | Path) -> dict[str, Any]:
     """Float tensors by ``SpanTagger`` parameter name, read from an exported tagger ``model.onnx``."""
-    import torch
-    from onnx import numpy_helper
+    import torch  # lazy: optional extra (train)
+    from onnx import numpy_helper  # lazy: optional extra (train)
 
     model = _load_with_shared(Path(path))
     inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
@@ -100,9 +100,9 @@ def widen_head(state: dict[str, Any], n_types: int) -> dict[str, Any]:
     log(n_types - 1), so the summed probability of "not supported" — what spans are cut at — is
     unchanged at the start and training only has to learn how to split it.
     """
-    import math
+    import math  # lazy: loaded only on this path
 
-    import torch
+    import torch  # lazy: optional extra (train)
 
     w, b = state["head.2.weight"], state["head.2.bias"]
     if w.shape[0] == n_types:
@@ -124,7 +124,7 @@ def widen_features(state: dict[str, Any], n_features: int) -> dict[str, Any]:
     Only appending is supported: the old model's features must be the first ones of the new list
     (``BASE_FEATURES`` then ``polarity_clash``).
     """
-    import torch
+    import torch  # lazy: optional extra (train)
 
     proj = state["feature_embed.weight"]
     n_old = int(proj.shape[1])

@@ -64,8 +64,8 @@ def _sentence_labels(example: Example, sentences: list[tuple[int, int]]) -> list
 
 def pairs_of_example(example: Example, kind: str, top_k: int = 3) -> list[PairExample]:
     """Every checkable sentence of an answer as a labelled pair (none for a citation-fault case)."""
-    from hallucheck.analysis import CaseAnalysis
-    from hallucheck.detectors.model.nli import sentence_premises
+    from hallucheck.analysis import CaseAnalysis  # lazy: heavy: pulls in pydantic; loaded only when this path runs
+    from hallucheck.detectors.model.nli import sentence_premises  # lazy: heavy: pulls in numpy, pydantic; loaded only when this path runs
 
     analysis = CaseAnalysis(example.case)
     sents = analysis.sentences
@@ -134,7 +134,7 @@ def _marked_indices(example: Example, pairs: list[PairExample]) -> set[int]:
         ranges.append((int(ch[0]), int(ch[1])))
     if not ranges:
         return set()
-    from hallucheck.analysis import CaseAnalysis
+    from hallucheck.analysis import CaseAnalysis  # lazy: heavy: pulls in pydantic; loaded only when this path runs
 
     sents = CaseAnalysis(example.case).sentences
     out = set()
@@ -153,11 +153,11 @@ def pairs_of_source(path: str, format: str, mode: str, part: str, entail_keep: f
     sentences against themselves with one change, :mod:`hallucheck.train.pair_minimal`) or
     ``human`` (``path`` is the folder of human-labelled pairs, :mod:`hallucheck.train.human_pairs`)."""
     if mode == "human":
-        from hallucheck.train.human_pairs import human_pairs
+        from hallucheck.train.human_pairs import human_pairs  # lazy: loaded only on this path
 
         yield from human_pairs(path, part, seed)
         return
-    from hallucheck.eval.datasets import load_dataset
+    from hallucheck.eval.datasets import load_dataset  # lazy: already loaded by this module's imports; kept where it is used
 
     examples = load_dataset(path, format, split=part)
     if mode == "edits":
@@ -185,7 +185,7 @@ def negated_pair(pair: PairExample) -> bool:
     sentences that word a negation differently from their premise are few, and a model trained
     that way reads them as contradictions ("slice it, but not too thin" over "the secret is not
     to slice it too thin"). This is the test for keeping more of them."""
-    from hallucheck.text.opposites import NEGATION_WORDS, NEGATION_WORDS_BY_LANGUAGE
+    from hallucheck.text.opposites import NEGATION_WORDS, NEGATION_WORDS_BY_LANGUAGE  # lazy: loaded only on this path
 
     for text in (pair.premise, pair.hypothesis):
         low = text.lower()

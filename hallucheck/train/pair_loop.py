@@ -111,7 +111,7 @@ def _pair_file(cfg: PairConfig, run: Path, part: str) -> Path:
 
 
 def _tokenizer(path: str, max_len: int) -> Any:
-    from tokenizers import Tokenizer
+    from tokenizers import Tokenizer  # lazy: heavy: onnxruntime/tokenizers load only when a model is used
 
     tok = Tokenizer.from_file(path)
     tok.no_padding()
@@ -146,7 +146,7 @@ def length_batches(pairs: list[PairExample], batch_size: int, seed: int, pool: i
 
 
 def _batch(tok: Any, pairs: list[PairExample]) -> dict[str, Any]:
-    import torch
+    import torch  # lazy: optional extra (train)
 
     encs = tok.encode_batch([(p.premise, p.hypothesis) for p in pairs])
     width = max(len(e.ids) for e in encs)
@@ -161,11 +161,11 @@ def _batch(tok: Any, pairs: list[PairExample]) -> dict[str, Any]:
 
 
 def _build_model(cfg: PairConfig, run: Path) -> Any:
-    from torch import nn
-    from transformers import BertModel
+    from torch import nn  # lazy: optional extra (train)
+    from transformers import BertModel  # lazy: optional extra (train)
 
-    from hallucheck.train.pair_model import PairClassifier, encoder_state_from_tagger
-    from hallucheck.train.vocab import run_model_dir
+    from hallucheck.train.pair_model import PairClassifier, encoder_state_from_tagger  # lazy: optional extra (train)
+    from hallucheck.train.vocab import run_model_dir  # lazy: loaded only on this path
 
     encoder = BertModel.from_pretrained(run_model_dir(cfg.base_model, cfg.vocab_extension, run),
                                         add_pooling_layer=False, local_files_only=True)
@@ -173,7 +173,7 @@ def _build_model(cfg: PairConfig, run: Path) -> Any:
         encoder.encoder.layer = nn.ModuleList(list(encoder.encoder.layer)[: cfg.n_layers])
         encoder.config.num_hidden_layers = cfg.n_layers
     if cfg.init_checkpoint:
-        import torch
+        import torch  # lazy: optional extra (train)
 
         model = PairClassifier(encoder, len(PAIR_LABELS), cfg.dropout)
         model.load_state_dict(torch.load(cfg.init_checkpoint, map_location="cpu", weights_only=False)["model"])
@@ -199,7 +199,7 @@ def _frozen(name: str, freeze_layers: int) -> bool:
 
 
 def _probs(model: Any, tok: Any, pairs: list[PairExample], batch_size: int = 32) -> np.ndarray:
-    import torch
+    import torch  # lazy: optional extra (train)
 
     model.eval()
     out = []
@@ -241,7 +241,7 @@ def pair_metrics(probs: np.ndarray, pairs: list[PairExample]) -> dict[str, float
 
 def train_pairs(cfg: PairConfig, run_dir: str | Path, stop_after: int | None = None) -> dict[str, Any]:
     """Train or resume the pair model in ``run_dir``; returns the last eval."""
-    import torch
+    import torch  # lazy: optional extra (train)
 
     run = Path(run_dir)
     run.mkdir(parents=True, exist_ok=True)
@@ -338,12 +338,12 @@ def train_pairs(cfg: PairConfig, run_dir: str | Path, stop_after: int | None = N
 def export_pairs(run_dir: str | Path, out_dir: str | Path) -> dict[str, Any]:
     """Write ``model.onnx`` (int8), ``tokenizer.json`` and ``config.json`` (``id2label``) for the
     ``nli`` detector, and check the int8 model against the float one on calib pairs."""
-    import shutil
+    import shutil  # lazy: loaded only on this path
 
-    import torch
+    import torch  # lazy: optional extra (train)
 
-    from hallucheck.models.runtime import inference_session
-    from hallucheck.train.export import quantize
+    from hallucheck.models.runtime import inference_session  # lazy: loaded only on this path
+    from hallucheck.train.export import quantize  # lazy: loaded only on this path
 
     run, out = Path(run_dir), Path(out_dir)
     cfg = PairConfig.from_json((run / "config.json").read_text(encoding="utf-8"))

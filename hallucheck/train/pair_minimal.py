@@ -55,7 +55,7 @@ _NOT_BEFORE_VERB = frozenset({
 
 
 def _lemma(word: str) -> str:
-    from hallucheck.text.tokens import lemma
+    from hallucheck.text.tokens import lemma  # lazy: loaded only on this path
 
     return _IRREGULAR_PAST.get(word) or lemma(word, "en")
 
@@ -84,7 +84,7 @@ def negate_past(sentence: str, rng: random.Random) -> tuple[str, str] | None:
 
 
 def _english(kind: str) -> Callable[[str, random.Random], tuple[str, str] | None]:
-    from hallucheck.synth.contradict import contradict
+    from hallucheck.synth.contradict import contradict  # lazy: loaded only on this path
 
     def edit(sentence: str, rng: random.Random) -> tuple[str, str] | None:
         got = contradict(sentence, "", kind, rng)
@@ -94,7 +94,7 @@ def _english(kind: str) -> Callable[[str, random.Random], tuple[str, str] | None
 
 
 def _synth(kind: str, language: str) -> Callable[[str, random.Random], tuple[str, str] | None]:
-    from hallucheck.synth.edits import SENTENCE_EDITS, EditContext
+    from hallucheck.synth.edits import SENTENCE_EDITS, EditContext  # lazy: loaded only on this path
 
     def edit(sentence: str, rng: random.Random) -> tuple[str, str] | None:
         draft = SENTENCE_EDITS[kind](sentence, EditContext(language, sentence, (), rng))
@@ -107,7 +107,7 @@ def minimal_edits(language: str) -> list[Callable[[str, random.Random], tuple[st
     """The meaning-changing edits of one language (English: negations in four forms, opposites,
     swapped roles; de, fr, zh-Hans, zh-Hant: the case generator's negation and opposite edits;
     none for other languages)."""
-    from hallucheck.synth.lexicon import NEGATABLE
+    from hallucheck.synth.lexicon import NEGATABLE  # lazy: loaded only on this path
 
     if language.startswith("en"):
         return [negate_past, _english("negation"), _english("antonym"), _english("role")]
@@ -148,8 +148,8 @@ def minimal_pairs(sentences: list[str], language: str, group: str, rng: random.R
 def minimal_pairs_of_examples(examples: Iterable[Example], seed: int = 0, per_source: int = 2) -> Iterator[PairExample]:
     """Minimal pairs from the sources of a data file's examples, each distinct source text once
     (RAGTruth gives one source to several answers)."""
-    from hallucheck.text.language import detect_language
-    from hallucheck.text.sentences import split_sentences
+    from hallucheck.text.language import detect_language  # lazy: loaded only on this path
+    from hallucheck.text.sentences import split_sentences  # lazy: loaded only on this path
 
     rng = random.Random(seed)
     seen: set[int] = set()

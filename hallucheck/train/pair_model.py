@@ -32,7 +32,7 @@ class PairClassifier(nn.Module):
 def encoder_state_from_tagger(path: str) -> dict[str, Any]:
     """The encoder weights of a span tagger (its ``model.onnx`` or a run's ``.pt``), as BertModel keys."""
     if path.endswith(".onnx"):
-        from hallucheck.train.onnx_weights import state_dict_from_onnx
+        from hallucheck.train.onnx_weights import state_dict_from_onnx  # lazy: heavy: pulls in numpy; loaded only when this path runs
 
         state = state_dict_from_onnx(path)
     else:

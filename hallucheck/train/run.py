@@ -21,15 +21,15 @@ def run_training(
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     try:
-        from hallucheck.train.config import load_config
-        from hallucheck.train.loop import train
+        from hallucheck.train.config import load_config  # lazy: loaded only on this path
+        from hallucheck.train.loop import train  # lazy: heavy: pulls in numpy, regex; loaded only when this path runs
     except ImportError as exc:  # torch / transformers missing
         print(f"error: training needs the train extra (pip install 'hallucheck[train]'): {exc}", file=sys.stderr)
         return 2
     cfg = load_config(config, max_steps=max_steps, limit=limit)
     summary = train(cfg, run_dir, resume=resume)
     if export and summary["step"] >= summary["total"]:
-        from hallucheck.train.export import export_run
+        from hallucheck.train.export import export_run  # lazy: heavy: pulls in numpy, regex; loaded only when this path runs
 
         export_run(run_dir, export_dir)
     return 0

@@ -84,7 +84,7 @@ def cascade_probabilities(p_cheap: np.ndarray, p_full: np.ndarray, low: float, h
 
 
 def _model_spans(row: dict[str, Any], answer: str, tokens: Any, thr: float) -> list[tuple[int, int]]:
-    from hallucheck.models.tagger_spans import probs_to_spans
+    from hallucheck.models.tagger_spans import probs_to_spans  # lazy: loaded only on this path
 
     tp = row.get("token_probs") or {}
     offs = [tuple(o) for o in tp.get("offsets", [])]
@@ -163,7 +163,7 @@ def fit_policy(
         st["detectors"] = dets
         spec["stages"][stage] = st
         oof[stage] = {k: float(p) for k, p in zip(fit_keys, p_oof)}
-        from hallucheck.policies.learned import Stage
+        from hallucheck.policies.learned import Stage  # lazy: already loaded by this module's imports; kept where it is used
 
         stage_models[stage] = (Stage(st), {k: x[i] for i, k in enumerate(keys)})
     # one global threshold on the full stage's out-of-fold probabilities

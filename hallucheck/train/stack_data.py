@@ -178,7 +178,7 @@ def collect_out_of_fold(
             raise InputError(f"{out} holds no out-of-fold rows yet; collect them first")
         return out
     manifest.write_text(json.dumps(recorded) + "\n", encoding="utf-8")
-    from hallucheck.models.tagger import TAGGER_DIR
+    from hallucheck.models.tagger import TAGGER_DIR  # lazy: loaded only on this path
 
     # the detector's verdict is a feature too: it must mean what the shipped tagger's means
     shipped = json.loads((TAGGER_DIR / "config.json").read_text(encoding="utf-8"))

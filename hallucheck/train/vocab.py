@@ -64,8 +64,8 @@ def original_rows(model_dir: str | Path) -> int | None:
 
 def extend_vocabulary(base_dir: str | Path, out_dir: str | Path, chars: list[str], seed: int = 13) -> dict[str, Any]:
     """Write ``out_dir``: ``base_dir``'s model with ``chars`` (those it lacks) added as pieces."""
-    import torch
-    from safetensors.torch import load_file, save_file
+    import torch  # lazy: optional extra (train)
+    from safetensors.torch import load_file, save_file  # lazy: optional extra (train)
 
     base, out = Path(base_dir), Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -102,7 +102,7 @@ def extend_vocabulary(base_dir: str | Path, out_dir: str | Path, chars: list[str
 
 def run_model_dir(base_model: str, vocab_extension: str, run_dir: str | Path) -> str:
     """The encoder folder a run reads: ``base_model``, or its extension built once in ``run_dir/base``."""
-    from hallucheck.train.config import base_model_dir
+    from hallucheck.train.config import base_model_dir  # lazy: loaded only on this path
 
     base = base_model or base_model_dir()
     if not vocab_extension:

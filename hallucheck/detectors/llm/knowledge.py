@@ -37,7 +37,7 @@ _LOCK = threading.Lock()
 
 def open_index(path: str | Path) -> Any:
     """A BM25Index for ``path`` (a saved index directory or a folder of documents), built once."""
-    from hallucheck.knowledge.bm25 import _META, BM25Index
+    from hallucheck.knowledge.bm25 import _META, BM25Index  # lazy: loaded only on this path
 
     key = str(Path(path).resolve())
     with _LOCK:

@@ -102,7 +102,7 @@ class SelfConsistencyDetector(LLMDetector):
         if self.presence != "auto":
             return self.presence
         try:
-            from hallucheck.models.embedder import get_embedder
+            from hallucheck.models.embedder import get_embedder  # lazy: heavy: pulls in numpy; loaded only when this path runs
 
             get_embedder("auto").encode(["probe"])
             return "embeddings"
@@ -115,9 +115,9 @@ class SelfConsistencyDetector(LLMDetector):
         lang = analysis.language
         if method == "embeddings":
             try:
-                import numpy as np
+                import numpy as np  # lazy: heavy: numpy loads only when this path runs
 
-                from hallucheck.models.embedder import get_embedder
+                from hallucheck.models.embedder import get_embedder  # lazy: heavy: pulls in numpy; loaded only when this path runs
 
                 emb = get_embedder("auto")
                 sents = [s.text for s in split_sentences(sample, lang)] or [sample]
@@ -137,8 +137,8 @@ class SelfConsistencyDetector(LLMDetector):
             notes.append(f"LLM presence check unusable ({result.stage}: {result.error or 'wrong number of answers'}); used lexical")
         elif method == "model":
             try:
-                from hallucheck.cases import make_case
-                from hallucheck.detectors import get_detector
+                from hallucheck.cases import make_case  # lazy: loaded only on this path
+                from hallucheck.detectors import get_detector  # lazy: already loaded by the package; kept where it is used
 
                 if self._model_detector is None:
                     self._model_detector = get_detector("model")
@@ -232,7 +232,7 @@ def _sample_agreement(samples: list[str], language: str) -> float:
     if len(samples) < 2:
         return 1.0
     try:
-        from hallucheck.models.embedder import get_embedder
+        from hallucheck.models.embedder import get_embedder  # lazy: heavy: pulls in numpy; loaded only when this path runs
 
         v = get_embedder("auto").encode(samples, language=language)
         sims = v @ v.T

@@ -83,7 +83,7 @@ class ConsistencyDetector(BaseDetector):
     ) -> None:
         self.nli: Any = None
         if nli_model_path:
-            from hallucheck.models.nli import get_nli_model
+            from hallucheck.models.nli import get_nli_model  # lazy: heavy: pulls in numpy; loaded only when this path runs
 
             self.nli = get_nli_model(nli_model_path, backend)  # type: ignore[arg-type]
         self.threshold = threshold

@@ -110,7 +110,7 @@ class ModelDetector(BaseDetector):
         self.converted = converted
 
     def _tagger(self, analysis: CaseAnalysis) -> Any:
-        from hallucheck.models.tagger import get_tagger, tagger_dir_for
+        from hallucheck.models.tagger import get_tagger, tagger_dir_for  # lazy: loaded only on this path
 
         if self.model_dir:
             return get_tagger(self.model_dir, self.threads)
@@ -127,7 +127,7 @@ class ModelDetector(BaseDetector):
         ans_thr = self._answer_threshold if self._answer_threshold is not None else float(
             tagger.config.get("answer_threshold", thr)
         )
-        from hallucheck.models.tagger_spans import probs_to_spans
+        from hallucheck.models.tagger_spans import probs_to_spans  # lazy: loaded only on this path
 
         contexts = tuple(s.text for s in case.contexts)
         # The tagger reads the masked answer: it learned from answers that cite nothing, so a
@@ -224,7 +224,7 @@ class ModelDetector(BaseDetector):
         the figures it had marked (their text in the answer), for the note that names them."""
         if not self.converted or not len(tagged.probs) or float(tagged.probs.max()) <= RESTATED_CAP:
             return []
-        from hallucheck.detectors.rules.numbers import durations_in_other_units, figures_in_other_forms
+        from hallucheck.detectors.rules.numbers import durations_in_other_units, figures_in_other_forms  # lazy: loaded only on this path
 
         ranges = sorted({*durations_in_other_units(analysis), *figures_in_other_forms(analysis)})
         if not ranges:
@@ -242,7 +242,7 @@ class ModelDetector(BaseDetector):
         evidence: list[Evidence] = []
         for w in tagged.windows:
             if any(s <= ps.start < e or ps.start <= s < ps.end for s, e in w.target_offsets):
-                from hallucheck.text import tokenize
+                from hallucheck.text import tokenize  # lazy: already loaded by this module's imports; kept where it is used
 
                 words = {t.norm for t in tokenize(analysis.answer[ps.start : ps.end], analysis.language) if not t.is_punct}
                 sent_idx = {si for (s, e), si in zip(w.target_offsets, w.sentences) if s < ps.end and ps.start < e}

@@ -53,7 +53,7 @@ def sentence_premises(
             items = [(sid, text, s, e) for sid, text, s, e, *_ in list(row)[:top_k]]
             out.append(items)
         return out
-    from hallucheck.models.tagger_evidence import select_units, source_view
+    from hallucheck.models.tagger_evidence import select_units, source_view  # lazy: loaded only on this path
 
     view = source_view(tuple(s.text for s in case.contexts), analysis.language, None)
     for toks in analysis.tokens_by_sentence:
@@ -76,7 +76,7 @@ def sentence_premises(
 def model_defaults(path: Path) -> dict[str, Any]:
     """The settings a model's ``config.json`` gives for its use: ``max_length`` (the pair length
     it was trained at), ``threshold`` and ``baseless_spans``; those it does not give are absent."""
-    import json
+    import json  # lazy: loaded only on this path
 
     try:
         raw = json.loads((path.expanduser() / "config.json").read_text(encoding="utf-8"))
@@ -131,7 +131,7 @@ class NLIDetector(BaseDetector):
         threshold = threshold if threshold is not None else defaults.get("threshold", 0.5)
         if not 0.0 < threshold < 1.0:
             raise ValueError("threshold must be between 0 and 1")
-        from hallucheck.models.nli import get_nli_model
+        from hallucheck.models.nli import get_nli_model  # lazy: loaded only on this path
 
         self.model: Any = get_nli_model(model_path, backend, max_length)
         self.threshold = threshold

@@ -77,8 +77,8 @@ def _sentences(analysis: CaseAnalysis, only: Collection[int] | None = None) -> I
     """Each answer sentence (among ``only``): its index, its symbols, the forms of its figures
     (a length of time the sources give in another unit left out, its symbols made function
     symbols), and whether it holds a figure at all."""
-    from hallucheck.detectors.rules.answer_figures import answer_figures
-    from hallucheck.detectors.rules.numbers import converted_durations, figures_in_other_forms
+    from hallucheck.detectors.rules.answer_figures import answer_figures  # lazy: loaded only on this path
+    from hallucheck.detectors.rules.numbers import converted_durations, figures_in_other_forms  # lazy: loaded only on this path
 
     zh = analysis.language.lower().startswith("zh")
     converted = converted_durations(analysis)
@@ -129,8 +129,8 @@ def _window_fits(wanted: set[str], keys: Sequence[frozenset[str]], source: Seque
 
 def _source_durations(src: SourceSentence, language: str) -> dict[int, Duration]:
     """The lengths of time of a source sentence, by the offset of their figure in its source."""
-    from hallucheck.text.durations import find_durations
-    from hallucheck.text.numbers import find_numbers
+    from hallucheck.text.durations import find_durations  # lazy: already loaded by this module's imports; kept where it is used
+    from hallucheck.text.numbers import find_numbers  # lazy: already loaded by this module's imports; kept where it is used
 
     found = find_durations(src.text, find_numbers(src.text, language), language)
     return {src.start + k: d for k, d in found.items()}
@@ -138,7 +138,7 @@ def _source_durations(src: SourceSentence, language: str) -> dict[int, Duration]
 
 def _source_figures(src: SourceSentence, language: str) -> list[NumberMention]:
     """The figures of a source sentence, with offsets into its source."""
-    from hallucheck.text.numbers import find_numbers
+    from hallucheck.text.numbers import find_numbers  # lazy: already loaded by this module's imports; kept where it is used
 
     return [m._replace(start=src.start + m.start, end=src.start + m.end) for m in find_numbers(src.text, language)]
 

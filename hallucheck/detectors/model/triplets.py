@@ -110,9 +110,9 @@ class TripletsDetector(BaseDetector):
     def _source_sentences(self, analysis: CaseAnalysis, language: str) -> list[_SourceSentence]:
         """Source sentences; a structured record (JSON / Python literal) gives one readable
         ``key: value`` line per leaf instead, long texts in it (reviews) cut into sentences."""
-        from hallucheck.models.structured_sources import flatten_structured
-        from hallucheck.models.tagger_evidence import source_view
-        from hallucheck.text import tokenize
+        from hallucheck.models.structured_sources import flatten_structured  # lazy: loaded only on this path
+        from hallucheck.models.tagger_evidence import source_view  # lazy: loaded only on this path
+        from hallucheck.text import tokenize  # lazy: already loaded by this module's imports; kept where it is used
 
         out: list[_SourceSentence] = []
         for k, sa in enumerate(analysis.sources):
@@ -144,7 +144,7 @@ class TripletsDetector(BaseDetector):
         language = analysis.language
         if language.split("-")[0].lower() not in ("en", "de", "fr", "zh"):
             # a short answer's language guess is unreliable; the sources say more
-            from hallucheck.text.language import detect_language
+            from hallucheck.text.language import detect_language  # lazy: already loaded by this module's imports; kept where it is used
 
             language = detect_language(case.source_text)
         use_spacy = self._use_spacy(language)
@@ -164,7 +164,7 @@ class TripletsDetector(BaseDetector):
                 ans_triples = parse_triples(_masked(seg.text, seg.start, markers), seg.start)
                 pairs = [(s, parse_triples(s.text, s.start or 0)) for s in best]
             else:
-                from hallucheck.detectors.model.consistency import NEGATIONS
+                from hallucheck.detectors.model.consistency import NEGATIONS  # lazy: loaded only on this path
 
                 pairs = []
                 ans_triples = []

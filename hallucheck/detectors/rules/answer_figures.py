@@ -67,7 +67,7 @@ def figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
 def _figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     if not analysis.answer.strip() or not analysis.source.text.strip():
         return []
-    from hallucheck.detectors.rules.weekday_ranges import weekdays_in_other_forms
+    from hallucheck.detectors.rules.weekday_ranges import weekdays_in_other_forms  # lazy: loaded only on this path
 
     weekdays = weekdays_in_other_forms(analysis)
     figures = answer_figures(analysis)

@@ -191,7 +191,7 @@ def _compute(
     window_words: int,
     embedder: Any,
 ) -> Alignment:
-    from hallucheck.models.embedder import e5_available, get_embedder
+    from hallucheck.models.embedder import e5_available, get_embedder  # lazy: loaded only on this path
 
     units = source_units(analysis, window_words)
     sentences = analysis.sentences
@@ -248,9 +248,9 @@ def _compute(
 def _single_thread_blas() -> Any:
     """The token matrices are small: BLAS threads only add contention (and spin on a busy machine)."""
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_limits  # lazy: optional extra (train)
     except ImportError:  # optional; without it numpy uses its default threads
-        import contextlib
+        import contextlib  # lazy: loaded only on this path
 
         return contextlib.nullcontext()
     return threadpool_limits(limits=1, user_api="blas")

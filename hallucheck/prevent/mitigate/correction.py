@@ -57,9 +57,10 @@ class FactualCorrection(MitigationStrategy):
         return Repair(answer, note=f"{note}removed {len(spans)} flagged span(s)")
 
     def _rewrite(self, state: RepairState, spans: list[Span], usage: Usage) -> Steps[list[str] | None]:
+        # lazy: already loaded by this module's imports; kept where it is used
         from hallucheck.prevent.prompt_strategies import citation_marker, reply_language, template_language
-        from hallucheck.prevent.structured_answer import load_json
-        from hallucheck.prompts.loader import render
+        from hallucheck.prevent.structured_answer import load_json  # lazy: loaded only on this path
+        from hallucheck.prompts.loader import render  # lazy: loaded only on this path
 
         tlang = template_language(state.language)
         sources = [{"id": s.id, "text": s.text, "marker": citation_marker(s.id, tlang)} for s in state.sources]
@@ -74,7 +75,7 @@ class FactualCorrection(MitigationStrategy):
             example_json=example,
             reply_language=reply_language(state.language),
         )
-        from hallucheck.llm.base import Message
+        from hallucheck.llm.base import Message  # lazy: already loaded by this module's imports; kept where it is used
 
         text = yield from ask([Message("user", prompt)], usage, temperature=0.0, **state.settings)
         data = load_json(text)

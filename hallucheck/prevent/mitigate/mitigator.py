@@ -86,7 +86,7 @@ class Mitigator:
             raise ValueError("max_attempts must be 0 or more")
         self.llm = llm
         if checker is None:
-            from hallucheck.checker import Checker
+            from hallucheck.checker import Checker  # lazy: loaded only on this path
 
             checker = Checker()
         self.checker = checker

@@ -92,8 +92,8 @@ class DecomposeRetry(MitigationStrategy):
         self.max_questions = max_questions
 
     def steps(self, state: RepairState, usage: Usage) -> Steps[Repair]:
-        from hallucheck.prevent.structured_answer import load_json
-        from hallucheck.prompts.loader import render
+        from hallucheck.prevent.structured_answer import load_json  # lazy: loaded only on this path
+        from hallucheck.prompts.loader import render  # lazy: loaded only on this path
 
         prompt = render(
             "mitigate/decompose", template_language(state.language), question=state.question,

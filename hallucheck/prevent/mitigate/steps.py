@@ -146,8 +146,8 @@ async def adrive(steps: Steps[T], llm: LLMClient | None, checker: Any) -> T:
 def watched_completion(llm: Any, checker: Any, req: LLMCall) -> Completion:
     """Stream ``req`` from ``llm`` into a sentence-by-sentence check; close the stream (which
     stops the generation) at the first sentence the watch stops on."""
-    from hallucheck.errors import InputError
-    from hallucheck.streaming import CheckStream, stream_case
+    from hallucheck.errors import InputError  # lazy: already loaded by this module's imports; kept where it is used
+    from hallucheck.streaming import CheckStream, stream_case  # lazy: loaded only on this path
 
     assert req.watch is not None
     watch = req.watch

@@ -35,7 +35,7 @@ _LEGACY_TABLE = "hc_schema_version"
 
 def alembic_config(connection: Connection | None = None) -> Any:
     """An Alembic Config pointing at the shipped revisions (and at ``connection`` when given)."""
-    from alembic.config import Config
+    from alembic.config import Config  # lazy: optional extra (service)
 
     cfg = Config()
     cfg.set_main_option("script_location", str(resources.files("hallucheck.service").joinpath("migrations")))
@@ -61,7 +61,7 @@ def schema_version(engine: Engine) -> int:
 
 def migrate(engine: Engine) -> int:
     """Upgrade the schema to ``HEAD`` in one locked transaction; returns the revision number."""
-    from alembic import command
+    from alembic import command  # lazy: optional extra (service)
 
     with engine.connect().execution_options(sqlite_immediate=True) as conn, conn.begin():
         if engine.dialect.name == "postgresql":
