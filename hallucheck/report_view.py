@@ -12,6 +12,8 @@ What each part adds back:
 - ``features``: each finding's numbers that a learned policy stacks;
 - ``finding_spans``: each detector's own spans (the report's ``spans`` are the merged ones and
   are always there);
+- ``sentence_verdicts``: the verifier's reading of each sentence it read (probabilities and the
+  evidence sentence);
 - ``all``: everything above.
 
 Left-out parts are emptied (``"details": {}``, ``"spans": []``), not removed, so the JSON keeps
@@ -27,12 +29,13 @@ from hallucheck.errors import InputError
 
 __all__ = ["INCLUDE_PARTS", "compact_report", "compact_report_dict", "parse_include", "report_dict"]
 
-INCLUDE_PARTS: tuple[str, ...] = ("details", "features", "finding_spans")
+INCLUDE_PARTS: tuple[str, ...] = ("details", "features", "finding_spans", "sentence_verdicts")
 # part -> (finding field, its empty value)
 _FINDING_KEYS: dict[str, tuple[str, Any]] = {
     "details": ("details", {}),
     "features": ("features", {}),
     "finding_spans": ("spans", []),
+    "sentence_verdicts": ("sentence_verdicts", []),
 }
 
 

@@ -39,7 +39,7 @@ def detect(
         False, "--verbose", "-v", help="JSON: keep every detector's internals (details, features, its own spans)."
     ),
     include: str | None = typer.Option(
-        None, "--include", metavar="PARTS", help="JSON: add back some internals: details, features, finding_spans or all."
+        None, "--include", metavar="PARTS", help="JSON: add back internals: details, features, finding_spans, sentence_verdicts or all."
     ),
 ) -> None:
     """Check one answer against its sources and print the report.

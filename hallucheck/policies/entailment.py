@@ -77,7 +77,7 @@ def _verifier_span(v: SentenceVerdict, answer: str, detector: str) -> Span:
 
 
 def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str, *, keep_marks: bool = False,
-                     entailed: float | None = None) -> Verdict:
+                     entailed: float | None = None, restated: bool | None = None) -> Verdict:
     """The verdict with word-level marks in entailed sentences dropped (see the module doc).
 
     ``keep_marks``: an answer that stays flagged keeps its marks as they were, also those in
@@ -86,7 +86,9 @@ def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str,
     where the span tagger was trained on labelled answers: changing the marks of flagged answers
     cost 0.03 character span F1 on RAGTruth calib (the verifier also finds sentences entailed that
     hold a subtle error, and a whole sentence is a coarse span). ``entailed``: the entailment
-    threshold (default :data:`ENTAILED`)."""
+    threshold (default :data:`ENTAILED`). ``restated``: every sentence restates a source sentence
+    (figures written another way included), which the rules read better than the verifier: no
+    sentence span of the verifier's is added."""
     vf = verifier_finding(findings)
     if vf is None or not vf.sentence_verdicts or verdict.decision == "accept":
         return verdict
@@ -107,21 +109,23 @@ def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str,
     # The verifier's whole-sentence spans are shown only where the verdict would show nothing: a
     # sentence is a coarse span, and the word-level marks left say more precisely where to look.
     not_ok = [v for v in read if v not in ok]
-    added = [] if kept or keep_marks else [_verifier_span(v, answer, vf.detector) for v in not_ok]
+    added = [] if kept or keep_marks or restated else [_verifier_span(v, answer, vf.detector) for v in not_ok]
     if dropped:
         notes.append(f"{dropped} word-level mark(s) dropped in sentences the verifier finds entailed by their evidence")
     return dataclasses.replace(verdict, notes=notes, spans=[*kept, *added])
 
 
-def doubt_accepted(verdict: Verdict, findings: Sequence[Finding], answer: str) -> Verdict:
+def doubt_accepted(verdict: Verdict, findings: Sequence[Finding], answer: str, *, restated: bool | None = None) -> Verdict:
     """An accept turned to review where the verifier read a sentence as clearly not said by its
     evidence (:data:`DOUBT_CONTRADICTED`, :data:`DOUBT_ENTAILED`); the sentence gets the verifier's span.
 
     Why: over sources in another language, and in the languages whose fits learned from few
     labelled answers, the word-level detectors see little, and an answer that changes a name or
-    adds a fact can pass them all; the verifier reads meaning there as well."""
+    adds a fact can pass them all; the verifier reads meaning there as well. ``restated``: every
+    sentence restates a source sentence, figures written another way included (``2年`` for
+    ``24个月``), which the rules read better than the verifier: such an answer is not doubted."""
     vf = verifier_finding(findings)
-    if vf is None or not vf.sentence_verdicts or verdict.decision != "accept":
+    if vf is None or not vf.sentence_verdicts or verdict.decision != "accept" or restated:
         return verdict
     doubted = [v for v in vf.sentence_verdicts if v.contradiction >= DOUBT_CONTRADICTED or v.entailment < DOUBT_ENTAILED]
     if not doubted:

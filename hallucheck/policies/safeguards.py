@@ -152,8 +152,10 @@ def final_verdict(
     verdict = guard("restated review", partial(restated_review, verdict, analysis, findings), verdict)
     english = base_language(analysis.language or "en") == "en" and not analysis.cross_lingual
     verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english,
-                                          entailed=ENTAILED_ENGLISH if english else None), verdict)
-    verdict = guard("entailment doubt", partial(doubt_accepted, verdict, findings, analysis.case.answer), verdict)
+                                          entailed=ENTAILED_ENGLISH if english else None,
+                                          restated=analysis.every_sentence_restated), verdict)
+    verdict = guard("entailment doubt", partial(doubt_accepted, verdict, findings, analysis.case.answer,
+                                                       restated=analysis.every_sentence_restated), verdict)
     verdict = guard("floors", partial(floors.apply, verdict, findings, analysis.language), verdict)
     verdict = guard("never accepted", partial(_not_accepted, verdict, findings), verdict)
     verdict = guard("no reject without a span", partial(no_reject_without_span, verdict, findings), verdict)

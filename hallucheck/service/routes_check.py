@@ -39,7 +39,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 
 # The response is compact (each finding's details, features and own spans emptied) unless asked.
 _INCLUDE = Query(None, description="Detector internals to keep in the report: details, features, "
-                 "finding_spans, or all (comma-separated; default: none, a compact report)")
+                 "finding_spans, sentence_verdicts, or all (comma-separated; default: none, a compact report)")
 
 
 def _parts(include: str | None) -> frozenset[str]:

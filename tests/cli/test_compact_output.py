@@ -47,7 +47,7 @@ def test_unknown_include_part_is_an_input_error(invoke, case_file: Path) -> None
     assert proc.returncode == 2 and "unknown include part 'tokens'" in proc.stderr
     with pytest.raises(InputError):
         parse_include("details,bogus")
-    assert parse_include("all") == parse_include(["details", "features", "finding_spans"])
+    assert parse_include("all") == parse_include(["details", "features", "finding_spans", "sentence_verdicts"])
 
 
 def test_compacting_copies_and_keeps_the_report_shape() -> None:
@@ -67,5 +67,6 @@ def test_default_stack_report_is_a_few_kilobytes(invoke) -> None:  # type: ignor
     example = resources.files("hallucheck").joinpath("data/examples/01_en_citations.json")
     compact = invoke("detect", str(example)).stdout
     verbose = invoke("detect", str(example), "--verbose").stdout
-    # seven default detectors: each finding's summary is about 500 characters of indented JSON
-    assert len(compact) < 9000 < len(json.dumps(json.loads(verbose)))
+    # seven default detectors and the verifier's pass: each finding's summary is about 500
+    # characters of indented JSON, the notes and spans the rest
+    assert len(compact) < 11000 < len(json.dumps(json.loads(verbose)))

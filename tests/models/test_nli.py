@@ -146,7 +146,7 @@ def test_nli_and_consistency_detectors_run_with_a_model(tiny_nli: Path) -> None:
     nli = get_detector("nli", model_path=str(tiny_nli), threshold=0.34)
     f = nli.detect(CaseAnalysis(case))
     assert f.error is None and 0.0 <= f.risk <= 1.0
-    assert len(f.details["sentences"]) == 2
+    assert len(f.sentence_verdicts or []) == 2
     assert set(f.features) == {"nli_max_contradiction", "nli_mean_contradiction", "nli_n_contradicted", "nli_min_entailment",
                                "nli_mean_entailment", "nli_frac_not_entailed"}
     for s in f.spans:

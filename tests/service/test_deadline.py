@@ -28,8 +28,8 @@ def test_a_check_run_for_a_ticket_whose_time_is_up_stops_and_says_what_it_did_no
     seen = []
 
     class Probe(Checker):
-        def _run(self, analysis):  # type: ignore[no-untyped-def]
-            report = super()._run(analysis)
+        def _run(self, analysis, intake=None):  # type: ignore[no-untyped-def]
+            report = super()._run(analysis, intake)
             seen.append(analysis.deadline)
             return report
 

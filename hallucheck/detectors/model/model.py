@@ -159,7 +159,11 @@ class ModelDetector(BaseDetector):
         feats = model_features(
             tagged.probs, tagged.sentences, FEATURE_THRESHOLD, sum(e - b for b, e in fspans), len(fspans), analysis.answer_chars
         )
-        if tagged.conflict is not None and len(tagged.probs):
+        if tagged.conflict is not None and not len(tagged.probs):
+            # a typed tagger that had no word to read (an answer of punctuation or markers) gives its
+            # extra numbers too: a policy fitted with them needs every feature it was fitted on
+            feats.update(dict.fromkeys(TYPED_FEATURE_KEYS, 0.0))
+        elif tagged.conflict is not None:
             # extra numbers of a typed tagger (a policy fitted without them ignores them)
             conflict_max, contradiction_spans = TYPED_FEATURE_KEYS
             feats[conflict_max] = float((tagged.probs * tagged.conflict).max())

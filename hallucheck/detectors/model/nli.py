@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import numpy as np
+import regex
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
@@ -71,6 +72,16 @@ def sentence_premises(
             items.append((sid, u.text, u.start, u.end))
         out.append(items)
     return out
+
+
+_MASK_GAP = regex.compile(r"\s*\^?\s+(?=[.,;:!?。！？，；：])|\^\s*(?=[.,;:!?。！？，；：]|$)")
+
+
+def _as_written(sentence: str) -> str:
+    """The sentence as its writer would have written it without citation markers: the masked view
+    leaves blanks (and a footnote caret) where a marker stood, and the pair model should read the
+    same words whether the answer cited its sources or not."""
+    return " ".join(_MASK_GAP.sub("", sentence).split())
 
 
 def model_defaults(path: Path) -> dict[str, Any]:
@@ -161,7 +172,7 @@ class NLIDetector(BaseDetector):
         pairs = []
         for i in rows:
             premise = " ".join(t for _, t, _, _ in premises[i]) if premises[i] else ""
-            pairs.append((premise, analysis.sentences[i].text))
+            pairs.append((premise, _as_written(analysis.sentences[i].text)))
         probs = self.model.predict(pairs)
         spans: list[Span] = []
         verdicts: list[SentenceVerdict] = []

@@ -242,3 +242,15 @@ def test_the_span_threshold_follows_the_task_where_the_config_names_one() -> Non
         assert used(task) == pytest.approx(thr)
     assert used("generic") == pytest.approx(tagger.threshold)
     assert used("qa", threshold=0.6) == pytest.approx(0.6)
+
+
+@pytest.mark.slow
+def test_an_answer_with_no_word_to_tag_still_gives_every_feature_the_policy_needs() -> None:
+    # "[1] [2]": citation markers only, masked for the tagger, so it reads no word; the learned
+    # policy needs the typed tagger's features all the same (a missing one is an error there)
+    from hallucheck import Checker
+
+    report = Checker().check(question="q", contexts=["Some source text here."], answer="[1] [2]")
+    assert not any("failed" in n for n in report.notes), report.notes
+    model = next(f for f in report.findings if f.detector == "model")
+    assert {"model_conflict_max", "model_n_contradiction_spans"} <= set(model.features)

@@ -1,0 +1,16 @@
+"""The verifier reads an answer sentence as written, whether or not it carried citation markers."""
+
+from hallucheck.analysis import CaseAnalysis
+from hallucheck.cases import make_case
+from hallucheck.detectors.model.nli import _as_written
+
+
+def _sentences(answer: str) -> list[str]:
+    return [_as_written(s.text) for s in CaseAnalysis(make_case(question="", contexts=["x", "y"], answer=answer)).sentences]
+
+
+def test_a_masked_marker_leaves_no_gap_or_caret_in_what_the_verifier_reads():
+    plain = _sentences("Profit grew 8% in 2022. It rose again.")
+    assert _sentences("Profit grew 8% in 2022 [1]. It rose again^[2].") == plain
+    assert _sentences("Profit grew 8% in 2022. [1] It rose again. [Source 2]") == plain
+    assert _as_written("利润增长了    。") == "利润增长了。"
