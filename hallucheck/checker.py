@@ -25,7 +25,7 @@ from hallucheck.intake import Intake, take_in
 from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.base import Verdict
 from hallucheck.policies.default import default_detectors
-from hallucheck.policies.entailment import no_reject_without_span
+from hallucheck.policies.entailment import ENGLISH_VERIFY_BELOW, no_reject_without_span
 from hallucheck.policies.floors import FloorTable, shipped_floors
 from hallucheck.policies.policy_file import is_policy_file, load_policy_file
 from hallucheck.policies.safeguards import final_verdict, merge_coverage
@@ -211,7 +211,7 @@ class Checker:
         _settle(stages, analysis, findings)
         verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage,
                                 guard=stages.verdict_step)
-        if self.verifier is not None and not analysis.out_of_time() and (verdict.decision != "accept" or _doubt_accepts(analysis)):
+        if self.verifier is not None and not analysis.out_of_time() and _worth_verifying(analysis, verdict):
             rows = _suspect_sentences(analysis, verdict, findings)
             if rows:
                 checked = _verify_until_unsupported(self.verifier, analysis, rows, early=verdict.decision != "accept")
@@ -267,6 +267,16 @@ def _verifier(*, required: bool, options: Mapping[str, Any]) -> Any:
         if required:
             raise
         return None
+
+
+def _worth_verifying(analysis: CaseAnalysis, verdict: Verdict) -> bool:
+    """Whether the verifier may change this verdict: an accept only where it is doubted (below); an
+    English answer over English sources only below :data:`hallucheck.policies.entailment.ENGLISH_VERIFY_BELOW`."""
+    if verdict.decision == "accept":
+        return _doubt_accepts(analysis)
+    if not _doubt_accepts(analysis):
+        return verdict.risk_score < ENGLISH_VERIFY_BELOW
+    return True
 
 
 def _doubt_accepts(analysis: CaseAnalysis) -> bool:

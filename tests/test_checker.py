@@ -310,7 +310,8 @@ def _eight_checker(unsupported: set[int]) -> tuple[Checker, FakeVerifier]:
     answer = EIGHT["answer"]
     marks = [Span(start=answer.index(w), end=answer.index(w) + len(w), text=w, label="baseless", score=0.9, detector="model")
              for w in "one two three four five six seven eight".split()]
-    checker = _checker([Scripted("rule", 1, [], risk=0.9)], MaxPolicy(spans=marks))
+    # a reject below the risk at which English answers are read by the verifier (ENGLISH_VERIFY_BELOW)
+    checker = _checker([Scripted("rule", 1, [], risk=0.6)], MaxPolicy(spans=marks))
     fake = FakeVerifier(unsupported)
     checker.verifier = fake
     return checker, fake
@@ -356,3 +357,13 @@ def test_facts_that_cannot_be_settled_keep_an_answer_from_accept(monkeypatch: py
     assert report.decision == "review" and "max decided" in report.notes
     assert ("restatement facts failed: MemoryError: no room; a restated answer is not told apart; the answer is not accepted"
             in report.notes)
+
+
+def test_an_english_reject_at_high_risk_is_not_read_by_the_verifier() -> None:
+    answer = EIGHT["answer"]
+    marks = [Span(start=0, end=8, text=answer[:8], label="baseless", score=0.9, detector="model")]
+    checker = _checker([Scripted("rule", 1, [], risk=0.95)], MaxPolicy(spans=marks))
+    fake = FakeVerifier(set())
+    checker.verifier = fake
+    report = checker.check(EIGHT)
+    assert fake.asked == [] and report.decision == "reject"
