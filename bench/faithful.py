@@ -60,13 +60,13 @@ def _lang_key(premise_lang: str, hypothesis_lang: str) -> str:
 def dev_cases(per_class: int, seed: int, part: str = "dev") -> dict[str, dict[str, list[tuple[str, str, str]]]]:
     """{lang: {"faithful"|"changed": [(premise, hypothesis, kind)]}} from one part of the shippable files
     (``dev`` to report; ``calib`` to choose thresholds on)."""
-    from hallucheck.train.human_pairs import _converter, _script_variants
+    from hallucheck.train.human_pairs import converter, script_variants
 
     rng = random.Random(seed)
-    s2t, t2s = _converter("s2twp"), _converter("t2s")
+    s2t, t2s = converter("s2twp"), converter("t2s")
     out: dict[str, dict[str, list[tuple[str, str, str]]]] = defaultdict(lambda: defaultdict(list))
     for name in SHIPPABLE:
-        rows = [v for r in read_rows(PAIRS, name) if part_of(r.group) == part for v in _script_variants(r, s2t, t2s)]
+        rows = [v for r in read_rows(PAIRS, name) if part_of(r.group) == part for v in script_variants(r, s2t, t2s)]
         for v in rows:
             lang = _lang_key(v.premise_lang, v.hypothesis_lang)
             cls = "faithful" if v.label == 0 else "changed"
@@ -78,10 +78,10 @@ def dev_cases(per_class: int, seed: int, part: str = "dev") -> dict[str, dict[st
 
 
 def measure_cases(per_class: int, seed: int) -> dict[str, dict[str, list[tuple[str, str, str]]]]:
-    from hallucheck.train.human_pairs import _converter
+    from hallucheck.train.human_pairs import converter
 
     rng = random.Random(seed)
-    s2t = _converter("s2twp")
+    s2t = converter("s2twp")
     out: dict[str, dict[str, list[tuple[str, str, str]]]] = defaultdict(lambda: defaultdict(list))
     for lang, files in MEASURE.items():
         for name in files:

@@ -25,7 +25,7 @@ from hallucheck.intake import Intake, take_in
 from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.base import Verdict
 from hallucheck.policies.default import default_detectors
-from hallucheck.policies.entailment import ENGLISH_VERIFY_BELOW, no_reject_without_span
+from hallucheck.policies.entailment import ENGLISH_VERIFY_BELOW, KEPT_ON_ENTAILED, entailed_sentences, no_reject_without_span
 from hallucheck.policies.floors import FloorTable, shipped_floors
 from hallucheck.policies.policy_file import is_policy_file, load_policy_file
 from hallucheck.policies.safeguards import final_verdict, merge_coverage
@@ -285,11 +285,9 @@ def _doubt_accepts(analysis: CaseAnalysis) -> bool:
     return analysis.cross_lingual or base_language(analysis.language or "en") != "en"
 
 
-def _suspect_sentences(analysis: CaseAnalysis, verdict: Any, findings: Sequence[Finding]) -> list[int]:
+def _suspect_sentences(analysis: CaseAnalysis, verdict: Verdict, findings: Sequence[Finding]) -> list[int]:
     """The sentences a non-accepting verdict rests on: those its word-level spans touch (precise
     findings need no second opinion), or every sentence when it shows no span at all (or accepts)."""
-    from hallucheck.policies.entailment import KEPT_ON_ENTAILED  # lazy: already loaded by this module's imports; kept where it is used
-
     if verdict.decision == "accept":
         return list(range(len(analysis.sentences)))
     shown = verdict.spans if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
@@ -307,8 +305,6 @@ def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Seque
     give it a span to show), so the rest of a long flagged answer need not be read; a faithful
     answer is read whole (``early=False``: always whole, as an accepted answer is read for doubt).
     The finding holds the sentences read, and says how many were left."""
-    from hallucheck.policies.entailment import entailed_sentences  # lazy: already loaded by this module's imports; kept where it is used
-
     done: list[Finding] = []
     pos = 0
     while pos < len(rows):
@@ -328,9 +324,15 @@ def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Seque
     notes = [n for f in done for n in f.notes]
     if pos < len(rows):
         notes.append(f"read {len(verdicts)} of the {len(rows)} sentences the verdict rests on: one not entailed was enough")
+    import numpy as np  # lazy: loaded only on this path
+
+    from hallucheck.detectors.model.nli import pair_features  # lazy: detector found by name, imported when used
+
+    probs = np.array([[v.entailment, v.neutral, v.contradiction] for v in verdicts])
     return Finding(detector=done[0].detector, role=done[0].role, risk=max(f.risk for f in done),
                    flagged=any(f.flagged for f in done), spans=[sp for f in done for sp in f.spans], notes=notes,
-                   features=done[-1].features, sentence_verdicts=verdicts, latency_ms=sum(f.latency_ms for f in done))
+                   features=pair_features(probs, verifier.threshold), sentence_verdicts=verdicts,
+                   latency_ms=sum(f.latency_ms for f in done))
 
 
 def _safe_verify(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int]) -> Finding:

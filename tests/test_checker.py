@@ -287,6 +287,7 @@ class FakeVerifier:
     """Entails every sentence but those listed; records which sentences it was asked about."""
 
     name = "nli"
+    threshold = 0.5
 
     def __init__(self, unsupported: set[int]) -> None:
         self.unsupported = unsupported
@@ -327,6 +328,7 @@ def test_the_verifier_reads_a_few_sentences_at_a_time_and_stops_at_one_not_entai
     nli = next(f for f in report.findings if f.detector == "nli")
     assert len(nli.sentence_verdicts or []) == 6
     assert any("read 6 of the 8 sentences" in n for n in nli.notes)
+    assert nli.features["nli_frac_not_entailed"] == pytest.approx(1 / 6)  # over every sentence read, not the last few
 
 
 def test_a_verdict_whose_every_sentence_is_entailed_is_accepted() -> None:

@@ -41,8 +41,8 @@ import regex
 
 from hallucheck.train.pair_example import PAIR_LABELS, PairExample
 
-__all__ = ["MEASURE_ONLY", "SHIPPABLE", "HumanRow", "RagCase", "contrast_pairs", "group_of", "human_pairs", "main", "part_of",
-           "rag_cases", "read_rows", "write_fit_texts"]
+__all__ = ["MEASURE_ONLY", "SHIPPABLE", "HumanRow", "RagCase", "contrast_pairs", "converter", "group_of", "human_pairs", "main",
+           "part_of", "rag_cases", "read_rows", "script_variants", "write_fit_texts"]
 
 SHIPPABLE: tuple[str, ...] = (
     "mnli_dev_en", "mnli_train_taxinli_en", "snli_devtest_en", "snli_devtest_de", "snli_devtest_fr",
@@ -81,8 +81,8 @@ def group_of(row_id: str, source: str, premise: str) -> str:
     """The split key of a row: the sentence it is a translation of, or its premise.
 
     NTREX / FLORES rows of every file share the index of their English sentence; Tatoeba rows the
-    English sentence's id; SNLI rows their English premise's row (the de / fr files are
-    translations of the same rows, ids equal past the language); other NLI rows their premise."""
+    English sentence's id; STS-B rows their row number in every language; other NLI rows their
+    premise (SNLI's translated rows are grouped with their English premise by :func:`read_rows`)."""
     if source in ("ntrex_2refs", "ntrex_flores", "flores_2refs"):
         tail = row_id.rsplit("-", 2)
         corpus = "flores" if "flores" in row_id.split("-")[-2:-1] or source == "flores_2refs" else "ntrex"
@@ -92,8 +92,8 @@ def group_of(row_id: str, source: str, premise: str) -> str:
     if source.startswith("tatoeba"):
         parts = row_id.split("-")
         return f"tatoeba:{parts[-2] if source == 'tatoeba_cmn' else parts[-3]}"
-    if source in ("snli_devtest", "stsb_train_images"):
-        return f"{source}:{row_id.split('-', 2)[-1].split('-', 1)[-1] if source == 'stsb_train_images' else ''}"
+    if source == "stsb_train_images":
+        return f"{source}:{row_id.rsplit('-', 1)[-1]}"
     return f"{source}:{premise.strip().lower()}"
 
 
@@ -136,7 +136,8 @@ def read_rows(data_dir: str | Path, name: str) -> list[HumanRow]:
     return out
 
 
-def _converter(config: str) -> Callable[[str], str]:
+def converter(config: str) -> Callable[[str], str]:
+    """OpenCC's conversion ``config`` ("s2twp": Simplified to Taiwan Traditional with phrases; "t2s")."""
     # lazy: optional extra (train)
     import opencc  # training only
 
@@ -146,7 +147,7 @@ def _converter(config: str) -> Callable[[str], str]:
         return opencc.OpenCC(config + ".json").convert
 
 
-def _script_variants(row: HumanRow, s2t: Callable[[str], str], t2s: Callable[[str], str]) -> list[HumanRow]:
+def script_variants(row: HumanRow, s2t: Callable[[str], str], t2s: Callable[[str], str]) -> list[HumanRow]:
     """Same-script copies: Simplified/Traditional pairs in each script, Simplified-only rows in Traditional."""
     if row.premise_lang == "zh-Hans" and row.hypothesis_lang == "zh-Hant":
         return [row,
@@ -208,13 +209,13 @@ def human_pairs(data_dir: str | Path, part: str, seed: int = 0, *, files: tuple[
     does not drown the rest; ``contrasts`` is the share of faithful rows that get changed twins;
     ``context_share`` the share of pairs whose premise gets other premises around it."""
     rng = random.Random(seed)
-    s2t, t2s = _converter("s2twp"), _converter("t2s")
+    s2t, t2s = converter("s2twp"), converter("t2s")
     for name in files:
         rows = [r for r in read_rows(data_dir, name) if part_of(r.group) == part]
         cap = (caps or {}).get(name)
         if cap is not None and len(rows) > cap:
             rows = rng.sample(rows, cap)
-        variants = [v for r in rows for v in _script_variants(r, s2t, t2s)]
+        variants = [v for r in rows for v in script_variants(r, s2t, t2s)]
         premises = [v.premise for v in variants]
         for v in variants:
             kind = f"human:{name}" + ("" if v.premise_lang == v.hypothesis_lang else ":cross")

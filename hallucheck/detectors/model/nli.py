@@ -34,7 +34,7 @@ from hallucheck.detectors.base import BaseDetector
 from hallucheck.errors import InputError
 from hallucheck.types import Evidence, Finding, Role, SentenceVerdict, Span
 
-__all__ = ["MODEL_ENV", "NLIDetector", "SHIPPED_MODEL", "model_defaults", "sentence_premises"]
+__all__ = ["MODEL_ENV", "NLIDetector", "SHIPPED_MODEL", "model_defaults", "pair_features", "sentence_premises"]
 
 MODEL_ENV = "HALLUCHECK_NLI_MODEL"
 SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "models" / "verifier"
@@ -43,9 +43,11 @@ _MIN_CHARS = 8
 
 
 def sentence_premises(
-    analysis: CaseAnalysis, top_k: int = 3, max_chars: int = 1200
+    analysis: CaseAnalysis, top_k: int = 3, max_chars: int = 1200, rows: Collection[int] | None = None
 ) -> list[list[tuple[str | None, str, int | None, int | None]]]:
-    """For each answer sentence: (source id, text, start, end) of its best evidence, best first."""
+    """For each answer sentence: (source id, text, start, end) of its best evidence, best first.
+    ``rows``: only those sentences are looked up (the others get no evidence), so that reading an
+    answer a few sentences at a time looks each sentence up once."""
     aligned = analysis.shared.get("semantic_alignment")
     case = analysis.case
     out: list[list[tuple[str | None, str, int | None, int | None]]] = []
@@ -57,7 +59,10 @@ def sentence_premises(
     from hallucheck.models.tagger_evidence import select_units, source_view  # lazy: loaded only on this path
 
     view = source_view(tuple(s.text for s in case.contexts), analysis.language, None)
-    for toks in analysis.tokens_by_sentence:
+    for i, toks in enumerate(analysis.tokens_by_sentence):
+        if rows is not None and i not in rows:
+            out.append([])
+            continue
         target = frozenset(t.norm for t in toks if not t.is_punct and not t.is_stop)
         # without a tokenizer every unit costs 1; select_units keeps 4 of the budget spare
         chosen = select_units(view, [target], frozenset(), top_k + 4) if target else []
@@ -72,6 +77,22 @@ def sentence_premises(
             items.append((sid, u.text, u.start, u.end))
         out.append(items)
     return out
+
+
+def pair_features(probs: np.ndarray, threshold: float) -> dict[str, float]:
+    """The numbers a learned policy stacks from the pair probabilities of the sentences read
+    (rows of entailment, neutral, contradiction): contradiction at its largest and on average,
+    how many sentences reach ``threshold``, entailment at its smallest and on average, and the
+    share not entailed (below ``1 - threshold``)."""
+    ent = probs[:, 0]
+    return {
+        "nli_max_contradiction": float(probs[:, 2].max()),
+        "nli_mean_contradiction": float(probs[:, 2].mean()),
+        "nli_n_contradicted": float((probs[:, 2] >= threshold).sum()),
+        "nli_min_entailment": float(ent.min()),
+        "nli_mean_entailment": float(ent.mean()),
+        "nli_frac_not_entailed": float((ent < 1.0 - threshold).mean()),
+    }
 
 
 _MASK_GAP = regex.compile(r"\s*\^?\s+(?=[.,;:!?。！？，；：])|\^\s*(?=[.,;:!?。！？，；：]|$)")
@@ -168,7 +189,7 @@ class NLIDetector(BaseDetector):
         if not rows:
             return Finding(detector=self.name, role=self.role, risk=0.0, notes=["no sentence long enough to check"],
                            flagged=False, features=feats, sentence_verdicts=[])
-        premises = sentence_premises(analysis, self.top_k)
+        premises = sentence_premises(analysis, self.top_k, rows=set(rows))
         pairs = []
         for i in rows:
             premise = " ".join(t for _, t, _, _ in premises[i]) if premises[i] else ""
@@ -195,15 +216,7 @@ class NLIDetector(BaseDetector):
                                   detector=self.name,
                                   reason=f"the evidence does not entail this sentence (verifier entailment p={ent:.2f})",
                                   evidence=evidence))
-        ent_all = probs[:, 0]
-        feats = {
-            "nli_max_contradiction": float(probs[:, 2].max()),
-            "nli_mean_contradiction": float(probs[:, 2].mean()),
-            "nli_n_contradicted": float((probs[:, 2] >= self.threshold).sum()),
-            "nli_min_entailment": float(ent_all.min()),
-            "nli_mean_entailment": float(ent_all.mean()),
-            "nli_frac_not_entailed": float((ent_all < 1.0 - self.threshold).mean()),
-        }
+        feats = pair_features(probs, self.threshold)
         risk = float(np.clip(max(feats["nli_max_contradiction"], 1.0 - feats["nli_min_entailment"]), 0.0, 1.0))
         notes = [] if any(premises[i] for i in rows) else ["no source text to use as premise"]
         return Finding(detector=self.name, role=self.role, risk=risk, spans=spans, notes=notes, flagged=bool(spans),
