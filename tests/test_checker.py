@@ -369,3 +369,16 @@ def test_an_english_reject_at_high_risk_is_not_read_by_the_verifier() -> None:
     checker.verifier = fake
     report = checker.check(EIGHT)
     assert fake.asked == [] and report.decision == "reject"
+
+
+def test_a_pass_in_several_chunks_that_reads_no_sentence_has_the_empty_features() -> None:
+    class Nothing(FakeVerifier):
+        def verify(self, analysis: CaseAnalysis, rows: Any) -> Finding:
+            self.asked.append(list(rows))
+            return Finding(detector="nli", role="entailment", risk=0.0, sentence_verdicts=[])
+
+    checker, _ = _eight_checker(set())
+    checker.verifier = Nothing(set())
+    report = checker.check(EIGHT)
+    nli = next(f for f in report.findings if f.detector == "nli")
+    assert nli.sentence_verdicts == [] and nli.features["nli_min_entailment"] == 1.0

@@ -83,7 +83,11 @@ def pair_features(probs: np.ndarray, threshold: float) -> dict[str, float]:
     """The numbers a learned policy stacks from the pair probabilities of the sentences read
     (rows of entailment, neutral, contradiction): contradiction at its largest and on average,
     how many sentences reach ``threshold``, entailment at its smallest and on average, and the
-    share not entailed (below ``1 - threshold``)."""
+    share not entailed (below ``1 - threshold``). No sentence read: nothing contradicted, all entailed."""
+    probs = np.asarray(probs, dtype=float).reshape(-1, 3)
+    if not len(probs):
+        return {"nli_max_contradiction": 0.0, "nli_mean_contradiction": 0.0, "nli_n_contradicted": 0.0,
+                "nli_min_entailment": 1.0, "nli_mean_entailment": 1.0, "nli_frac_not_entailed": 0.0}
     ent = probs[:, 0]
     return {
         "nli_max_contradiction": float(probs[:, 2].max()),
@@ -182,8 +186,7 @@ class NLIDetector(BaseDetector):
 
         Why a subset: the checker asks the verifier only about the sentences a verdict rests on,
         so an answer that is accepted anyway costs no pair-model time."""
-        feats = {"nli_max_contradiction": 0.0, "nli_mean_contradiction": 0.0, "nli_n_contradicted": 0.0,
-                 "nli_min_entailment": 1.0, "nli_mean_entailment": 1.0, "nli_frac_not_entailed": 0.0}
+        feats = pair_features(np.zeros((0, 3)), self.threshold)
         wanted = None if sentences is None else set(sentences)
         rows = [i for i in self.checkable(analysis) if wanted is None or i in wanted]
         if not rows:
