@@ -64,8 +64,17 @@ def entailed_sentences(verdicts: Sequence[SentenceVerdict], entailed: float | No
     return [v for v in verdicts if v.entailment >= e and v.contradiction < c]
 
 
-def _inside(span: Span, sentences: Sequence[SentenceVerdict]) -> bool:
-    return any(v.start <= span.start and span.end <= v.end for v in sentences)
+def _inside(span: Span, sentences: Sequence[SentenceVerdict], answer: str) -> bool:
+    """Whether ``span`` lies within ``sentences`` taken together: a mark that runs over two entailed
+    sentences (a tagger span often does) is inside them as much as one within a single sentence;
+    only white space may lie between two sentences that are read as one stretch."""
+    stretches: list[list[int]] = []
+    for v in sorted(sentences, key=lambda v: v.start):
+        if stretches and not answer[stretches[-1][1]:v.start].strip():
+            stretches[-1][1] = max(stretches[-1][1], v.end)
+        else:
+            stretches.append([v.start, v.end])
+    return any(a <= span.start and span.end <= b for a, b in stretches)
 
 
 def _verifier_span(v: SentenceVerdict, answer: str, detector: str) -> Span:
@@ -100,7 +109,7 @@ def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str,
     read = vf.sentence_verdicts
     ok = entailed_sentences(read, entailed)
     shown = list(verdict.spans) if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
-    kept = [s for s in shown if s.kind is not None or s.label in KEPT_ON_ENTAILED or not _inside(s, ok)]
+    kept = [s for s in shown if s.kind is not None or s.label in KEPT_ON_ENTAILED or not _inside(s, ok, answer)]
     dropped = len(shown) - len(kept)
     precise = [s for f in findings if f.usable for s in f.spans if s.kind is not None]
     notes = list(verdict.notes)

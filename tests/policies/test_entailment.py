@@ -89,3 +89,12 @@ def test_keep_marks_leaves_a_flagged_answer_its_marks_and_still_clears_a_wholly_
     assert flagged.spans == marks
     cleared = trust_entailment(_reject(marks), [_verifier((S1, 0.9, 0.01), (S2, 0.9, 0.05))], ANSWER, keep_marks=True)
     assert cleared.decision == "accept"
+
+
+def test_a_mark_over_two_entailed_sentences_is_dropped_but_not_one_reaching_a_sentence_not_entailed():
+    over_both = _span(10, 50)
+    tagger = Finding(detector="model", role="tagger", risk=0.8, spans=[over_both])
+    cleared = trust_entailment(_reject([over_both]), [tagger, _verifier((S1, 0.95, 0.01), (S2, 0.9, 0.02))], ANSWER)
+    assert cleared.decision == "accept" and cleared.spans == []
+    kept = trust_entailment(_reject([over_both]), [tagger, _verifier((S1, 0.95, 0.01), (S2, 0.2, 0.1))], ANSWER)
+    assert kept.decision == "reject" and over_both in kept.spans
