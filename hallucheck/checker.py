@@ -25,7 +25,13 @@ from hallucheck.intake import Intake, take_in
 from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.base import Verdict
 from hallucheck.policies.default import default_detectors
-from hallucheck.policies.entailment import ENGLISH_VERIFY_BELOW, KEPT_ON_ENTAILED, entailed_sentences, no_reject_without_span
+from hallucheck.policies.entailment import (
+    ENGLISH_VERIFY_BELOW,
+    KEPT_ON_ENTAILED,
+    entailed_sentences,
+    no_reject_without_span,
+    source_read_whole,
+)
 from hallucheck.policies.floors import FloorTable, shipped_floors
 from hallucheck.policies.policy_file import is_policy_file, load_policy_file
 from hallucheck.policies.safeguards import final_verdict, merge_coverage
@@ -271,11 +277,12 @@ def _verifier(*, required: bool, options: Mapping[str, Any]) -> Any:
 
 def _worth_verifying(analysis: CaseAnalysis, verdict: Verdict) -> bool:
     """Whether the verifier may change this verdict: an accept only where it is doubted (below); an
-    English answer over English sources only below :data:`hallucheck.policies.entailment.ENGLISH_VERIFY_BELOW`."""
+    English answer over long English sources only below :data:`hallucheck.policies.entailment.ENGLISH_VERIFY_BELOW`
+    (over a source the verifier reads whole, at any risk: :func:`hallucheck.policies.entailment.source_read_whole`)."""
     if verdict.decision == "accept":
         return _doubt_accepts(analysis)
     if not _doubt_accepts(analysis):
-        return verdict.risk_score < ENGLISH_VERIFY_BELOW
+        return verdict.risk_score < ENGLISH_VERIFY_BELOW or source_read_whole([s.text for s in analysis.case.contexts])
     return True
 
 

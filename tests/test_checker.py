@@ -303,7 +303,9 @@ class FakeVerifier:
         return Finding(detector="nli", role="entailment", risk=0.5, sentence_verdicts=verdicts)
 
 
-EIGHT = {"question": "q", "contexts": ["It rains."], "answer": " ".join(f"Sentence number {w} is here." for w in
+# a source too long for the verifier to read whole (policies.entailment.source_read_whole)
+LONG_SOURCE = " ".join(f"It rained on day {i} of the month." for i in range(1, 31))
+EIGHT = {"question": "q", "contexts": [LONG_SOURCE], "answer": " ".join(f"Sentence number {w} is here." for w in
                                                                         "one two three four five six seven eight".split())}
 
 
@@ -369,6 +371,20 @@ def test_an_english_reject_at_high_risk_is_not_read_by_the_verifier() -> None:
     checker.verifier = fake
     report = checker.check(EIGHT)
     assert fake.asked == [] and report.decision == "reject"
+
+
+def test_an_english_reject_at_high_risk_over_a_source_read_whole_is_read_and_its_marks_in_entailed_sentences_go() -> None:
+    case = {**EIGHT, "contexts": ["Sentences one to eight are here."]}
+    answer = EIGHT["answer"]
+    marks = [Span(start=answer.index(w), end=answer.index(w) + len(w), text=w, label="baseless", score=0.9, detector="model")
+             for w in ("one", "four")]
+    checker = _checker([Scripted("rule", 1, [], risk=0.95)], MaxPolicy(spans=marks))
+    fake = FakeVerifier({3})
+    checker.verifier = fake
+    report = checker.check(case)
+    assert fake.asked and fake.asked[0] == [0, 3]
+    assert report.decision == "reject"
+    assert [s.text for s in report.spans] == ["four"]  # the mark in the entailed first sentence is dropped
 
 
 def test_a_pass_in_several_chunks_that_reads_no_sentence_has_the_empty_features() -> None:

@@ -23,11 +23,12 @@ import dataclasses
 from collections.abc import Sequence
 
 from hallucheck.policies.base import Verdict
+from hallucheck.text.pieces import pieces_estimate
 from hallucheck.types import Finding, SentenceVerdict, Span
 
 __all__ = ["CONTRADICTED", "DOUBT_CONTRADICTED", "DOUBT_ENTAILED", "ENGLISH_VERIFY_BELOW", "ENTAILED", "ENTAILED_ENGLISH",
-           "KEPT_ON_ENTAILED", "doubt_accepted", "entailed_sentences", "no_reject_without_span", "trust_entailment",
-           "verifier_finding"]
+           "KEPT_ON_ENTAILED", "WHOLE_SOURCE_PIECES", "doubt_accepted", "entailed_sentences", "no_reject_without_span",
+           "source_read_whole", "trust_entailment", "verifier_finding"]
 
 # A sentence counts as entailed at this entailment probability or above, with contradiction below
 # CONTRADICTED. English answers over English sources need ENTAILED_ENGLISH: there the span tagger
@@ -41,6 +42,11 @@ ENTAILED_ENGLISH = 0.9
 # accepted at 0.7 or above; reading those cost a quarter of the default stack's time.
 ENGLISH_VERIFY_BELOW = 0.7
 CONTRADICTED = 0.3
+# A source of at most this many word pieces (about 300 Latin-script characters, or 90 Chinese ones)
+# fits in the verifier's window beside a sentence, so the verifier reads all of it, not its best
+# three sentences: what ENTAILED_ENGLISH and ENGLISH_VERIFY_BELOW guard against (a sentence cleared
+# on partial evidence, reading cost on long answers) does not arise there.
+WHOLE_SOURCE_PIECES = 90
 # An accepted answer whose word-level evidence says little (not English, or over sources in another
 # language) is doubted where the verifier finds a sentence contradicted at DOUBT_CONTRADICTED or
 # entailed below DOUBT_ENTAILED: it goes to review with that sentence marked.
@@ -48,6 +54,11 @@ DOUBT_CONTRADICTED = 0.6
 DOUBT_ENTAILED = 0.15
 # Span labels kept inside an entailed sentence even without a precise kind: wording the sources do not use.
 KEPT_ON_ENTAILED: frozenset[str] = frozenset({"speculation", "invalid_citation", "uncited"})
+
+
+def source_read_whole(source_texts: Sequence[str]) -> bool:
+    """Whether the verifier reads the sources whole (:data:`WHOLE_SOURCE_PIECES`) as the evidence of every sentence."""
+    return sum(pieces_estimate(t) for t in source_texts) <= WHOLE_SOURCE_PIECES
 
 
 def verifier_finding(findings: Sequence[Finding]) -> Finding | None:

@@ -40,7 +40,13 @@ from functools import partial
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Policy, Verdict
-from hallucheck.policies.entailment import ENTAILED_ENGLISH, doubt_accepted, no_reject_without_span, trust_entailment
+from hallucheck.policies.entailment import (
+    ENTAILED_ENGLISH,
+    doubt_accepted,
+    no_reject_without_span,
+    source_read_whole,
+    trust_entailment,
+)
 from hallucheck.policies.floors import FloorTable
 from hallucheck.text.language import base_language
 from hallucheck.types import Coverage, Finding
@@ -150,9 +156,12 @@ def final_verdict(
         return empty
     verdict = guard("policy", partial(policy.decide, analysis, findings), None)
     verdict = guard("restated review", partial(restated_review, verdict, analysis, findings), verdict)
+    # English answers over long English sources: the tagger and the policy were fitted on labelled
+    # answers there, and the verifier reads only a sentence's best evidence (ENTAILED_ENGLISH)
     english = base_language(analysis.language or "en") == "en" and not analysis.cross_lingual
-    verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english,
-                                          entailed=ENTAILED_ENGLISH if english else None,
+    english_long = english and not source_read_whole([s.text for s in analysis.case.contexts])
+    verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english_long,
+                                          entailed=ENTAILED_ENGLISH if english_long else None,
                                           restated=analysis.every_sentence_restated), verdict)
     verdict = guard("entailment doubt", partial(doubt_accepted, verdict, findings, analysis.case.answer,
                                                        restated=analysis.every_sentence_restated), verdict)

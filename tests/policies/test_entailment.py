@@ -98,3 +98,12 @@ def test_a_mark_over_two_entailed_sentences_is_dropped_but_not_one_reaching_a_se
     assert cleared.decision == "accept" and cleared.spans == []
     kept = trust_entailment(_reject([over_both]), [tagger, _verifier((S1, 0.95, 0.01), (S2, 0.2, 0.1))], ANSWER)
     assert kept.decision == "reject" and over_both in kept.spans
+
+
+def test_a_short_source_is_read_whole_and_a_long_one_is_not():
+    from hallucheck.policies.entailment import WHOLE_SOURCE_PIECES, source_read_whole
+
+    assert source_read_whole(["Paris is the capital of France."])
+    assert source_read_whole(["巴黎是法国的首都。", "It has 2 million people."])
+    assert not source_read_whole(["word " * (WHOLE_SOURCE_PIECES * 2)])
+    assert not source_read_whole(["巴" * (WHOLE_SOURCE_PIECES + 1)])
