@@ -28,6 +28,7 @@ from hallucheck.policies.default import default_detectors
 from hallucheck.policies.entailment import (
     ENGLISH_VERIFY_BELOW,
     KEPT_ON_ENTAILED,
+    OVERRULED_NAMES,
     entailed_sentences,
     no_reject_without_span,
     source_read_whole,
@@ -38,7 +39,7 @@ from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans, tidy_spans
 from hallucheck.streaming import CheckStream, stream_case
-from hallucheck.text.language import base_language
+from hallucheck.text.language import base_language, is_chinese
 from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report, Span
 from hallucheck.verdict_facts import settle_facts
 
@@ -294,13 +295,16 @@ def _doubt_accepts(analysis: CaseAnalysis) -> bool:
 
 def _suspect_sentences(analysis: CaseAnalysis, verdict: Verdict, findings: Sequence[Finding]) -> list[int]:
     """The sentences a non-accepting verdict rests on: those its word-level spans touch (precise
-    findings need no second opinion), or every sentence when it shows no span at all (or accepts)."""
+    findings need no second opinion, but for the name marks it may overrule in Chinese and
+    cross-lingual answers, :data:`hallucheck.policies.entailment.OVERRULED_NAMES`), or every
+    sentence when it shows no span at all (or accepts)."""
     if verdict.decision == "accept":
         return list(range(len(analysis.sentences)))
     shown = verdict.spans if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
     if not shown:
         return list(range(len(analysis.sentences)))
-    soft = [s for s in shown if s.kind is None and s.label not in KEPT_ON_ENTAILED]
+    overrulable = analysis.cross_lingual or is_chinese(analysis.language or "en")
+    soft = [s for s in shown if (s.kind is None or (overrulable and s.kind in OVERRULED_NAMES)) and s.label not in KEPT_ON_ENTAILED]
     return [i for i, seg in enumerate(analysis.sentences) if any(s.start < seg.end and s.end > seg.start for s in soft)]
 
 

@@ -107,3 +107,55 @@ def test_a_short_source_is_read_whole_and_a_long_one_is_not():
     assert source_read_whole(["巴黎是法国的首都。", "It has 2 million people."])
     assert not source_read_whole(["word " * (WHOLE_SOURCE_PIECES * 2)])
     assert not source_read_whole(["巴" * (WHOLE_SOURCE_PIECES + 1)])
+
+
+ZH = "这部电影由雷恩·葛斯林主演。汤姆·布朗 (Thom Browne) 和汤姆·克鲁斯也来了。"
+ZH_S1, ZH_S2 = (0, ZH.index("。") + 1), (ZH.index("。") + 1, len(ZH))
+
+
+def _zh_name(text):
+    start = ZH.index(text)
+    return Span(start=start, end=start + len(text), text=text, label="baseless", score=0.9, detector="numbers",
+                kind="unknown_name")
+
+
+def _zh_verifier(ent1, ent2, evidence="这部由瑞恩·高斯林主演的电影。汤姆·布朗也来了。"):
+    return Finding(detector="nli", role="entailment", risk=0.5, sentence_verdicts=[
+        SentenceVerdict(start=a, end=b, entailment=e, neutral=round(1 - e, 4), contradiction=0.0,
+                        evidence=[Evidence(source_id="1", text=evidence)]) for (a, b), e in ((ZH_S1, ent1), (ZH_S2, ent2))])
+
+
+def test_a_name_written_another_way_in_an_entailed_sentence_becomes_a_word_mark_and_goes():
+    from hallucheck.policies.entailment import overrule_names, overrule_verdict_names
+
+    names = [_zh_name("雷恩·葛斯林"), _zh_name("Thom Browne")]
+    facts = Finding(detector="numbers", role="facts", risk=0.9, spans=names)
+    findings = overrule_names([facts, _zh_verifier(0.95, 0.95)], ZH)
+    assert [s.kind for s in findings[0].spans] == [None, None]
+    assert "written another way" in (findings[0].spans[0].reason or "")
+    verdict = overrule_verdict_names(_reject(names), [facts, _zh_verifier(0.95, 0.95)], ZH)
+    assert [s.kind for s in verdict.spans or []] == [None, None]
+    assert trust_entailment(verdict, findings, ZH).decision == "accept"
+
+
+def test_a_swapped_name_or_one_below_the_names_bar_stays_precise():
+    from hallucheck.policies.entailment import overrule_names
+
+    swapped, spelled = _zh_name("汤姆·克鲁斯"), _zh_name("雷恩·葛斯林")
+    facts = Finding(detector="numbers", role="facts", risk=0.9, spans=[spelled, swapped])
+    kept = overrule_names([facts, _zh_verifier(0.95, 0.97)], ZH)
+    assert [s.kind for s in kept[0].spans] == [None, "unknown_name"]  # 汤姆·克鲁斯 shares one character of five
+    kept = overrule_names([facts, _zh_verifier(0.85, 0.97)], ZH)
+    assert kept[0].spans[0].kind == "unknown_name"
+
+
+def test_a_chinese_name_without_a_dot_is_never_read_as_spelled_another_way():
+    from hallucheck.policies.entailment import overrule_names
+
+    answer = "张强主演了这部电影。"
+    name = Span(start=0, end=2, text="张强", label="baseless", score=0.9, detector="numbers", kind="unknown_name")
+    verifier = Finding(detector="nli", role="entailment", risk=0.1, sentence_verdicts=[
+        SentenceVerdict(start=0, end=len(answer), entailment=0.97, neutral=0.03, contradiction=0.0,
+                        evidence=[Evidence(source_id="1", text="张伟主演了这部电影。")])])
+    facts = Finding(detector="numbers", role="facts", risk=0.9, spans=[name])
+    assert overrule_names([facts, verifier], answer)[0].spans[0].kind == "unknown_name"
