@@ -20,7 +20,8 @@ groups:
 
 ``--out`` writes the records (with a sha256 of each group); ``--compare OTHER.json`` prints, per
 group, how many cases differ from the records there and the first differences, and exits with
-status 1 when any case differs or is missing.
+status 1 when any case differs or is missing (``--records RUN.json`` compares the records of that
+file instead of running the checker).
 """
 
 from __future__ import annotations
@@ -119,17 +120,9 @@ def compare(mine: dict[str, Any], other: dict[str, Any], show: int = 10) -> tupl
     return total, lines
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", help="write the records to this JSON file")
-    ap.add_argument("--compare", metavar="OTHER.json", help="compare with the records of another run")
-    ap.add_argument("--ragtruth", type=int, default=300, help="RAGTruth dev answers (default 300)")
-    ap.add_argument("--per-class", type=int, default=20, help="pairs per class and language (default 20)")
-    ap.add_argument("--evidence", type=int, default=40, help="RAGTruth dev answers given markers (default 40)")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--groups", default=",".join(GROUPS))
-    args = ap.parse_args(argv)
-    from hallucheck import Checker  # lazy: as above
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """The records of the default ``Checker()`` on the chosen groups, with a sha256 and the time of each."""
+    from hallucheck.checker import Checker  # lazy: as above
 
     checker = Checker()
     sources = {"ragtruth": lambda: ragtruth_cases(args.ragtruth), "pairs": lambda: pair_cases(args.per_class, args.seed),
@@ -149,6 +142,24 @@ def main(argv: list[str] | None = None) -> int:
         payload["seconds"][group] = round(time.perf_counter() - t0, 1)
         print(f"{group}: {len(records)} cases in {payload['seconds'][group]:.0f}s, sha256 {payload['sha256'][group][:16]}",
               flush=True)
+    return payload
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", help="write the records to this JSON file")
+    ap.add_argument("--compare", metavar="OTHER.json", help="compare with the records of another run")
+    ap.add_argument("--records", metavar="RUN.json", help="compare the records of this file instead of running the checker")
+    ap.add_argument("--ragtruth", type=int, default=300, help="RAGTruth dev answers (default 300)")
+    ap.add_argument("--per-class", type=int, default=20, help="pairs per class and language (default 20)")
+    ap.add_argument("--evidence", type=int, default=40, help="RAGTruth dev answers given markers (default 40)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--groups", default=",".join(GROUPS), help=f"comma-separated, of {', '.join(GROUPS)}")
+    args = ap.parse_args(argv)
+    if args.records:
+        payload = json.loads(Path(args.records).read_text(encoding="utf-8"))
+    else:
+        payload = run(args)
     if args.out:
         Path(args.out).write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {args.out}")
