@@ -21,6 +21,7 @@ from typing import Any
 
 from hallucheck import metrics
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.case_facts import CaseFacts
 from hallucheck.cases import make_case
 from hallucheck.detectors import get_detector
 from hallucheck.eval.split import part_of
@@ -77,7 +78,7 @@ def evaluate(name: str, options: dict[str, Any], rows: list[dict[str, Any]], cas
     tp = fp = fn = 0
     t0 = time.perf_counter()
     for r, c in zip(rows, cases):
-        c.shared.clear()
+        c.facts = CaseFacts()
         f = det.detect(c)
         y = int(bool(r["labels"]))
         labels.append(y)

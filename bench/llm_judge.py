@@ -28,7 +28,6 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors import get_detector
 from hallucheck.eval.datasets import load_dataset
 from hallucheck.llm.config import LLMConfig
-from hallucheck.llm.session import BUDGET_KEY
 from hallucheck.metrics import MetricsAccumulator
 
 
@@ -67,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     t_all = time.perf_counter()
     for i, ex in enumerate(sample, start=1):
         analysis = CaseAnalysis(ex.case)
-        analysis.shared[BUDGET_KEY] = args.max_calls
+        analysis.facts.llm_calls_left = args.max_calls
         t0 = time.perf_counter()
         finding = detector.detect(analysis)
         seconds = time.perf_counter() - t0

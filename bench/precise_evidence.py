@@ -32,7 +32,7 @@ from _common import RAGTRUTH, machine, write_result
 
 from hallucheck.checker import Checker
 from hallucheck.eval.datasets import load_dataset
-from hallucheck.types import Report
+from hallucheck.types import Case, Report
 
 EXPECTED = {"figure": "contradiction", "citation_invalid": "invalid_citation", "copy": None}
 
@@ -57,17 +57,22 @@ def measure_synth(checker: Checker, path: str, split: str, kinds: set[str], limi
     return out
 
 
+def with_invalid_citation(case: Case) -> tuple[Case, tuple[tuple[int, int], ...]]:
+    """``case`` with a citation id no source has (``[N+1]`` for N sources) after its answer's
+    first sentence, and where the id stands (the gold span of the marker)."""
+    answer = case.answer
+    marker = f" [{len(case.contexts) + 1}]"
+    cut = next((i + 1 for i, ch in enumerate(answer) if ch in ".!?。！？" and i > 20), len(answer.rstrip()))
+    cut = cut - 1 if cut <= len(answer) and answer[cut - 1 : cut] in (".", "!", "?", "。", "！", "？") else cut
+    injected = answer[:cut] + marker + answer[cut:]
+    return case.model_copy(update={"answer": injected}), ((cut + 1, cut + len(marker)),)
+
+
 def measure_injection(checker: Checker, path: str, split: str, limit: int | None) -> dict[str, int]:
     c: dict[str, int] = defaultdict(int)
     for ex in load_dataset(path, "ragtruth", split=split, limit=limit):
-        case = ex.case
-        answer = case.answer
-        marker = f" [{len(case.contexts) + 1}]"
-        cut = next((i + 1 for i, ch in enumerate(answer) if ch in ".!?。！？" and i > 20), len(answer.rstrip()))
-        cut = cut - 1 if cut <= len(answer) and answer[cut - 1 : cut] in (".", "!", "?", "。", "！", "？") else cut
-        injected = answer[:cut] + marker + answer[cut:]
-        gold = ((cut + 1, cut + len(marker)),)
-        report = checker.check(case.model_copy(update={"answer": injected}))
+        injected, gold = with_invalid_citation(ex.case)
+        report = checker.check(injected)
         c["cases"] += 1
         c["flagged"] += int(report.hallucinated)
         c["with_span"] += int(report.hallucinated and _has_span(report, "invalid_citation", gold))

@@ -81,7 +81,7 @@ def _signals(examples: list[Any], progress: str, checkpoint: Any = None) -> list
         sem = semantic.detect(a)
         sem_seconds += time.perf_counter() - t1
         sentences = sem.details.get("sentences") or []
-        token_scores = a.shared.get("semantic_token_scores")
+        token_scores = a.facts.token_scores
         ng_sem: dict[str, float] = {}
         for t in TOKEN_GRID:
             det = ParaphraseNgramDetector(token_threshold=t)

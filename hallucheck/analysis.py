@@ -15,8 +15,9 @@ from functools import cached_property
 from itertools import compress
 from operator import itemgetter
 from threading import Lock
-from typing import Any, TypeVar
+from typing import TypeVar
 
+from hallucheck.case_facts import CaseFacts
 from hallucheck.lru import trim
 from hallucheck.text import Segment, Token, detect_language, split_sentences, tokenize
 from hallucheck.text.citations import CitationMarker, find_citations, mask_citations
@@ -162,8 +163,9 @@ def source_analysis(text: str, language: str) -> SourceAnalysis:
 class CaseAnalysis:
     """One case plus everything detectors compute from it and may share.
 
-    ``shared`` is a scratch dictionary for cross-detector results (the semantic layer puts its
-    sentence alignment there so the model and LLM layers can reuse it as evidence).
+    ``facts`` holds what one part of the check computes for others, each fact in a typed field
+    (:class:`~hallucheck.case_facts.CaseFacts`): the semantic layer's sentence alignment, which the
+    model and LLM layers reuse as evidence, the answer's figures and claims, the LLM call budget.
 
     Detectors read the answer through ``answer``: the answer with its citation markers masked
     (replaced by spaces, so every offset still points into ``case.answer``). ``sentences`` and
@@ -175,22 +177,10 @@ class CaseAnalysis:
 
     def __init__(self, case: Case) -> None:
         self.case = case
-        self.shared: dict[str, Any] = {}
+        self.facts = CaseFacts()
         # The time.monotonic() instant the check must be done by (None: no limit); the Checker
         # sets it from its budget and the caller's deadline (hallucheck.deadline).
         self.deadline: float | None = None
-        # Whether every answer sentence restates one source sentence: a fact the safeguards read,
-        # computed after the detectors and before the verdict (hallucheck.verdict_facts); None
-        # when it was not computed because no rule could use it.
-        self.every_sentence_restated: bool | None = None
-
-    def shared_result(self, key: str, compute: Callable[[], _T]) -> _T:
-        """``shared[key]``, computed by ``compute`` the first time it is asked for: a result that
-        several detectors read (the answer's figures, its lengths of time in another unit) is
-        computed once per check, whichever detector asks first."""
-        if key not in self.shared:
-            self.shared[key] = compute()
-        return self.shared[key]  # type: ignore[no-any-return]
 
     def out_of_time(self) -> bool:
         """Whether the check's deadline has passed: a long detector asks between its windows,

@@ -185,7 +185,7 @@ class Checker:
                 task=case.task,
                 timings_ms={"total": (time.perf_counter() - t0) * 1000.0},
             )
-        analysis.shared["llm_calls_left"] = self.budget.max_llm_calls
+        analysis.facts.llm_calls_left = self.budget.max_llm_calls
         # The check's deadline: its own time budget or the caller's (a service request's), the
         # earlier. No layer starts after it, long detectors stop at their next window, and LLM
         # calls made for this check must end by it, not only start before it.
@@ -194,7 +194,7 @@ class Checker:
         deadline = min((d for d in (own, outer) if d is not None), default=None)
         if deadline is not None:
             analysis.deadline = deadline
-            analysis.shared["llm_deadline"] = deadline
+            analysis.facts.llm_deadline = deadline
         stages = _Stages()
         findings: list[Finding] = []
         timings: dict[str, float] = {}

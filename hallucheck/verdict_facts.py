@@ -25,5 +25,5 @@ def settle_facts(analysis: CaseAnalysis, findings: Sequence[Finding]) -> None:
     verifier read the answer, as a restated answer is not doubted on the verifier's word
     (:func:`hallucheck.policies.entailment.doubt_accepted`)."""
     verified = any(f.usable and f.sentence_verdicts is not None for f in findings)
-    if analysis.every_sentence_restated is None and (verified or restatement_matters(findings)):
-        analysis.every_sentence_restated = every_sentence_restated(analysis)
+    if analysis.facts.every_sentence_restated is None and (verified or restatement_matters(findings)):
+        analysis.facts.every_sentence_restated = every_sentence_restated(analysis)

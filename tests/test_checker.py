@@ -39,7 +39,7 @@ class Scripted:
         answer = analysis.case.answer
         spans = [Span(start=a, end=b, text=answer[a:b], label="baseless", score=self.risk, detector=self.name) for a, b in self.spans]
         return Finding(detector=self.name, risk=self.risk, spans=spans, coverage=self.coverage,
-                       notes=[f"{self.name} looked"], details={"llm_calls_left": analysis.shared.get("llm_calls_left")})
+                       notes=[f"{self.name} looked"], details={"llm_calls_left": analysis.facts.llm_calls_left})
 
 
 @dataclass

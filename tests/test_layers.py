@@ -16,8 +16,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "hallucheck"
 
 # Top-level modules and packages of hallucheck by floor; a module may import its own floor or lower.
 FLOORS: dict[int, set[str]] = {
-    0: {"types", "errors", "jsonio", "metrics", "spans", "text", "analysis", "cases", "prompts", "report_view", "pages", "deadline",
-        "source_window", "lru", "intake"},
+    0: {"types", "errors", "jsonio", "metrics", "spans", "text", "analysis", "case_facts", "cases", "prompts", "report_view", "pages",
+        "deadline", "source_window", "lru", "intake"},
     1: {"models", "llm", "knowledge"},
     2: {"detectors"},
     3: {"policies", "checker", "streaming", "verdict_facts"},

@@ -19,13 +19,13 @@ def test_the_restatement_fact_is_set_when_only_word_order_flagged() -> None:
     restated, new = _analysis("该公司2015年成立于杭州。"), _analysis("该公司2016年成立于北京。")
     settle_facts(restated, word_order)
     settle_facts(new, word_order)
-    assert restated.every_sentence_restated is True and new.every_sentence_restated is False
+    assert restated.facts.every_sentence_restated is True and new.facts.every_sentence_restated is False
 
 
 def test_no_fact_is_computed_where_no_rule_reads_it() -> None:
     analysis = _analysis("该公司2015年成立于杭州。")
     settle_facts(analysis, [Finding(detector="lexicon", role="phrases", risk=0.7, flagged=True)])
-    assert analysis.every_sentence_restated is None
+    assert analysis.facts.every_sentence_restated is None
 
 
 def test_the_checker_settles_the_facts_before_the_verdict() -> None:
@@ -37,7 +37,7 @@ def test_the_checker_settles_the_facts_before_the_verdict() -> None:
         def decide(self, analysis: CaseAnalysis, findings: list[Finding]):  # type: ignore[no-untyped-def]
             from hallucheck.policies.weighted import WeightedPolicy
 
-            seen.append(analysis.every_sentence_restated)
+            seen.append(analysis.facts.every_sentence_restated)
             return WeightedPolicy().decide(analysis, findings)
 
         def escalate(self, analysis: CaseAnalysis, findings: list[Finding], next_layer: int) -> bool:

@@ -1,9 +1,9 @@
 """One detector's use of an LLM for one case: the call budget, the cost meter, and structured calls.
 
-The Checker puts ``analysis.shared["llm_calls_left"]`` (None = unlimited); every call through a
+The Checker sets ``analysis.facts.llm_calls_left`` (None = unlimited); every call through a
 session takes one from it, and when none is left the session raises :class:`BudgetExhausted`
-instead of calling, so a cascade can never overspend. The Checker also puts the instant its time
-budget ends (``analysis.shared["llm_deadline"]``, on the ``time.monotonic()`` clock): a call is
+instead of calling, so a cascade can never overspend. The Checker also sets the instant its time
+budget ends (``analysis.facts.llm_deadline``, on the ``time.monotonic()`` clock): a call is
 not started after it, and a call that is made must end by it (see :mod:`hallucheck.llm.deadline`). Backend failures (``LLMError``) propagate
 to the detector, which turns them into a Finding with ``error`` set.
 """
@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from hallucheck.case_facts import CaseFacts
 from hallucheck.llm.accounting import CostMeter
 from hallucheck.llm.base import Completion, LLMError, Message
 from hallucheck.llm.client import to_messages
@@ -24,11 +25,9 @@ from hallucheck.llm.deadline import deadline_scope
 from hallucheck.llm.structured import StructuredResult, parse_structured
 from hallucheck.types import Cost
 
-__all__ = ["LLMSession", "BudgetExhausted", "BUDGET_KEY", "DEADLINE_KEY"]
+__all__ = ["LLMSession", "BudgetExhausted"]
 
 T = TypeVar("T", bound=BaseModel)
-BUDGET_KEY = "llm_calls_left"
-DEADLINE_KEY = "llm_deadline"
 
 _REASK = (
     "Your previous reply could not be used: {error}. Reply again with only one JSON object in the "
@@ -44,11 +43,12 @@ class BudgetExhausted(LLMError):
 
 
 class LLMSession:
-    """Calls ``llm`` on behalf of one detector for one case, within the shared budget."""
+    """Calls ``llm`` on behalf of one detector for one case, within the budget in the case's
+    ``facts`` (no limit without them)."""
 
-    def __init__(self, llm: Any, shared: MutableMapping[str, Any] | None = None) -> None:
+    def __init__(self, llm: Any, facts: CaseFacts | None = None) -> None:
         self.llm = llm
-        self.shared = shared if shared is not None else {}
+        self.facts = facts if facts is not None else CaseFacts()
         self.meter = CostMeter()
         self.budget_hit = False
 
@@ -57,27 +57,26 @@ class LLMSession:
         return self.meter.cost
 
     def calls_left(self) -> int | None:
-        left = self.shared.get(BUDGET_KEY)
-        return None if left is None else int(left)
+        return self.facts.llm_calls_left
 
     def _take(self) -> None:
-        deadline = self.shared.get(DEADLINE_KEY)
-        if deadline is not None and time.monotonic() >= float(deadline):
+        deadline = self.facts.llm_deadline
+        if deadline is not None and time.monotonic() >= deadline:
             self.budget_hit = True
             raise BudgetExhausted("the time budget of this check is spent")
         with _LOCK:
-            left = self.shared.get(BUDGET_KEY)
+            left = self.facts.llm_calls_left
             if left is None:
                 return
-            if int(left) <= 0:
+            if left <= 0:
                 self.budget_hit = True
                 raise BudgetExhausted("the LLM call budget of this check is spent")
-            self.shared[BUDGET_KEY] = int(left) - 1
+            self.facts.llm_calls_left = left - 1
 
     def complete(self, messages: Any, **settings: Any) -> Completion:
         """One call (thread-safe); BudgetExhausted when the budget is spent, LLMError on failure."""
         self._take()
-        with deadline_scope(self.shared.get(DEADLINE_KEY)):
+        with deadline_scope(self.facts.llm_deadline):
             out: Completion = self.llm.complete(to_messages(messages), **settings)
         with _LOCK:
             self.meter.add(out)

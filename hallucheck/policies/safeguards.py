@@ -121,10 +121,10 @@ def restatement_matters(findings: Sequence[Finding]) -> bool:
 def restated_review(verdict: Verdict, analysis: CaseAnalysis, findings: Sequence[Finding]) -> Verdict:
     """A reject turned to review when every sentence restates a source sentence and only the
     word-order detectors flagged the answer (rule 3 above); otherwise the verdict unchanged.
-    Reads ``analysis.every_sentence_restated``, set before the verdict (:mod:`hallucheck.verdict_facts`)."""
+    Reads ``analysis.facts.every_sentence_restated``, set before the verdict (:mod:`hallucheck.verdict_facts`)."""
     if verdict.decision != "reject" or not restatement_matters(findings):
         return verdict
-    if not analysis.every_sentence_restated:
+    if not analysis.facts.every_sentence_restated:
         return verdict
     note = ("every sentence restates a source sentence (its words and figures there, the same negations, no "
             "swapped sides) and only word-order evidence was against it: review instead of reject")
@@ -169,9 +169,9 @@ def final_verdict(
     english_long = english and not source_read_whole([s.text for s in analysis.case.contexts])
     verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english_long,
                                           entailed=ENTAILED_ENGLISH if english_long else None,
-                                          restated=analysis.every_sentence_restated), verdict)
+                                          restated=analysis.facts.every_sentence_restated), verdict)
     verdict = guard("entailment doubt", partial(doubt_accepted, verdict, findings, analysis.case.answer,
-                                                       restated=analysis.every_sentence_restated), verdict)
+                                                       restated=analysis.facts.every_sentence_restated), verdict)
     verdict = guard("floors", partial(floors.apply, verdict, findings, analysis.language), verdict)
     verdict = guard("never accepted", partial(_not_accepted, verdict, findings), verdict)
     verdict = guard("no reject without a span", partial(no_reject_without_span, verdict, findings), verdict)

@@ -95,7 +95,7 @@ def _reject() -> Verdict:
 def _analysis(answer: str) -> CaseAnalysis:
     """The case's analysis with the facts the safeguards read, as the Checker sets them."""
     analysis = CaseAnalysis(Case(question="介绍一下这家公司。", contexts=[_RESTATED_SOURCE], answer=answer))
-    analysis.every_sentence_restated = every_sentence_restated(analysis)
+    analysis.facts.every_sentence_restated = every_sentence_restated(analysis)
     return analysis
 
 

@@ -22,7 +22,7 @@ whole-answer novelty ranks answers better than the worst sentence does.
 Paraphrase awareness: a word the semantic layer found supported (a synonym of a source word)
 should not count as novel. Pass ``grounded_tokens`` (a callable returning one bool per answer
 token, aligned with ``analysis.tokens``), or let an earlier detector put that list in
-``analysis.shared["semantic_support"]``; n-grams made only of supported tokens are then
+``analysis.facts.support``; n-grams made only of supported tokens are then
 grounded.
 """
 
@@ -47,7 +47,6 @@ DEFAULT_THRESHOLD = 0.4
 # Spans are drawn only where a flagged sentence's novelty is this far over its threshold: on the
 # RAGTruth train part this raised character-level span F1 from 0.18 to 0.24 (bench/lexical_train.py).
 SPAN_MARGIN = 0.3
-SEMANTIC_SUPPORT_KEY = "semantic_support"
 
 SpanMode = Literal["runs", "sentence"]
 GroundedTokens = Callable[[CaseAnalysis], Sequence[bool] | None]
@@ -162,7 +161,7 @@ class NgramDetector(BaseDetector):
         if self.grounded_tokens is not None:
             flags = self.grounded_tokens(analysis)
         if flags is None:
-            flags = analysis.shared.get(SEMANTIC_SUPPORT_KEY)
+            flags = analysis.facts.support
         if flags is None:
             return None
         tokens = analysis.tokens

@@ -10,12 +10,12 @@ so "salt and pepper" stays one claim.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from hallucheck.case_facts import Claim
 from hallucheck.text import Segment, split_sentences
 from hallucheck.text.language import is_cjk_char
 
-__all__ = ["Claim", "split_claims", "trim_segment"]
+__all__ = ["split_claims", "trim_segment"]
 
 _BULLET = re.compile(r"\s*(?:[-*•·]|\d{1,3}[.)、]|[a-zA-Z][.)])\s+")
 _SEMI = re.compile(r"[;；]\s*|\n+")
@@ -27,22 +27,6 @@ _COORD = re.compile(
     re.I,
 )
 _EDGE = " \t\n\r,.;:!?，。；：！？、\"'“”‘’()（）[]【】"
-
-
-@dataclass
-class Claim:
-    """One checkable statement: offsets into the answer, its text, and how it was found."""
-
-    start: int
-    end: int
-    text: str
-    origin: str = "rules"  # rules | llm
-    statement: str = ""  # the standalone claim the LLM wrote (may differ from the answer text)
-    match: str = "exact"  # how offsets were found (exact | casefold | whitespace | fuzzy | none)
-
-    def as_dict(self) -> dict[str, object]:
-        return {"start": self.start, "end": self.end, "text": self.text, "origin": self.origin,
-                "statement": self.statement or self.text, "match": self.match}
 
 
 def trim_segment(text: str, start: int, end: int) -> tuple[int, int]:

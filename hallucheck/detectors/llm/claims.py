@@ -5,7 +5,7 @@ Without an LLM (the default when the Checker has none) claims come from the rule
 exact excerpt each, mapped back to answer offsets (exact → case → whitespace → fuzzy). Either way
 each claim is scored by lexical support (share of its content lemmas found in the sources) and
 claims below ``threshold`` become ``baseless`` spans. The claims are left in
-``analysis.shared["claims"]`` for the self-consistency and knowledge detectors.
+``analysis.facts.claims`` for the self-consistency and knowledge detectors.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.detectors.llm.claim_split import Claim, split_claims, trim_segment
+from hallucheck.case_facts import Claim
+from hallucheck.detectors.llm.claim_split import split_claims, trim_segment
 from hallucheck.detectors.llm.llm_base import LLMDetector
 from hallucheck.detectors.llm.quotes import locate_quote
 from hallucheck.detectors.llm.schemas import ClaimList
@@ -23,9 +24,7 @@ from hallucheck.prompts import render
 from hallucheck.text import tokenize
 from hallucheck.types import Finding, Role, Span
 
-__all__ = ["ClaimsDetector", "answer_claims", "claim_support", "SHARED_CLAIMS"]
-
-SHARED_CLAIMS = "claims"
+__all__ = ["ClaimsDetector", "answer_claims", "claim_support"]
 
 
 def claim_support(analysis: CaseAnalysis, text: str) -> tuple[float, int, list[str]]:
@@ -72,12 +71,9 @@ def _llm_claims(analysis: CaseAnalysis, session: LLMSession, language: str, reas
 
 def answer_claims(analysis: CaseAnalysis) -> list[Claim]:
     """The claims another detector found for this case, or the rule-based ones."""
-    shared = analysis.shared.get(SHARED_CLAIMS)
-    if isinstance(shared, list) and all(isinstance(c, Claim) for c in shared):
-        return shared
-    claims = split_claims(analysis.answer, analysis.sentences, analysis.language)
-    analysis.shared[SHARED_CLAIMS] = claims
-    return claims
+    if analysis.facts.claims is None:
+        analysis.facts.claims = split_claims(analysis.answer, analysis.sentences, analysis.language)
+    return analysis.facts.claims
 
 
 class ClaimsDetector(LLMDetector):
@@ -116,7 +112,7 @@ class ClaimsDetector(LLMDetector):
             rest = claims[self.max_claims :]
             claims = claims[: self.max_claims]
             coverage = self.coverage(analysis, [(rest[0].start, len(answer))], f"only the first {self.max_claims} claims were scored")
-        analysis.shared[SHARED_CLAIMS] = claims
+        analysis.facts.claims = claims
         spans: list[Span] = []
         rows: list[dict[str, Any]] = []
         supports: list[float] = []

@@ -57,7 +57,7 @@ class LLMDetector(BaseDetector):
         return self.language or analysis.language or "en"
 
     def session(self, analysis: CaseAnalysis) -> LLMSession:
-        return LLMSession(self.llm, analysis.shared)
+        return LLMSession(self.llm, analysis.facts)
 
     def settings(self, **extra: Any) -> dict[str, Any]:
         out: dict[str, Any] = {"temperature": 0.0}

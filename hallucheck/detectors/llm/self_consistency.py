@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar, Literal
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.detectors.llm.claim_split import Claim
+from hallucheck.case_facts import Claim
 from hallucheck.detectors.llm.claims import answer_claims
 from hallucheck.detectors.llm.llm_base import LLMDetector
 from hallucheck.detectors.llm.schemas import PresenceList

@@ -43,8 +43,8 @@ class TwoStepDetector(LLMDetector):
         self.critique_max_tokens = critique_max_tokens
 
     def _detect(self, analysis: CaseAnalysis) -> Finding:
-        strong = LLMSession(self.strong_llm, analysis.shared)
-        small = LLMSession(self.small_llm, analysis.shared)
+        strong = LLMSession(self.strong_llm, analysis.facts)
+        small = LLMSession(self.small_llm, analysis.facts)
         question = analysis.case.question
         critiques: list[str] = []
 

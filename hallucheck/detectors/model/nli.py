@@ -1,7 +1,7 @@
 """Layer 4: a sentence-pair verifier (NLI) judges each answer sentence against its evidence.
 
 Each answer sentence is the hypothesis; the premise is its best evidence — the source sentences
-the semantic layer aligned to it (``analysis.shared["semantic_alignment"]``) when that ran, else
+the semantic layer aligned to it (``analysis.facts.sentence_alignment``) when that ran, else
 the top units of a lexical retrieval over the sources. A sentence whose contradiction probability
 reaches ``threshold`` becomes a ``contradiction`` span; one that is neither entailed nor
 contradicted (entailment below ``1 - threshold``) becomes a ``baseless`` span with a lower score,
@@ -48,13 +48,12 @@ def sentence_premises(
     """For each answer sentence: (source id, text, start, end) of its best evidence, best first.
     ``rows``: only those sentences are looked up (the others get no evidence), so that reading an
     answer a few sentences at a time looks each sentence up once."""
-    aligned = analysis.shared.get("semantic_alignment")
+    aligned = analysis.facts.sentence_alignment
     case = analysis.case
     out: list[list[tuple[str | None, str, int | None, int | None]]] = []
-    if isinstance(aligned, list) and len(aligned) == len(analysis.sentences):
+    if aligned is not None and len(aligned) == len(analysis.sentences):
         for row in aligned:
-            items = [(sid, text, s, e) for sid, text, s, e, *_ in list(row)[:top_k]]
-            out.append(items)
+            out.append([(sid, text, s, e) for sid, text, s, e, _ in row[:top_k]])
         return out
     from hallucheck.models.tagger_evidence import select_units, source_view  # lazy: loaded only on this path
 
@@ -66,7 +65,7 @@ def sentence_premises(
         target = frozenset(t.norm for t in toks if not t.is_punct and not t.is_stop)
         # without a tokenizer every unit costs 1; select_units keeps 4 of the budget spare
         chosen = select_units(view, [target], frozenset(), top_k + 4) if target else []
-        items = []
+        items: list[tuple[str | None, str, int | None, int | None]] = []
         used = 0
         for ui in chosen:
             u = view.units[ui]

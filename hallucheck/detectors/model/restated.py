@@ -37,7 +37,8 @@ from collections.abc import Collection, Iterator, Sequence
 from typing import NamedTuple
 
 from hallucheck.analysis import CaseAnalysis
-from hallucheck.detectors.rules.polarity_sentences import SourceSentence, answer_sources, answer_symbols
+from hallucheck.case_facts import SourceSentence
+from hallucheck.detectors.rules.polarity_sentences import answer_sources, answer_symbols
 from hallucheck.text.durations import Duration, same_length
 from hallucheck.text.numbers import NumberMention, same_value
 from hallucheck.text.opposites import BREAK, NEG, Symbol

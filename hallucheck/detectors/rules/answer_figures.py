@@ -6,30 +6,24 @@ the restated check all read them."""
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.case_facts import AnswerFigures
 from hallucheck.detectors.rules.source_figures import SourceFacts, source_facts
 from hallucheck.text.durations import Duration, find_durations, half_durations, spelled_durations
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
-__all__ = ["AnswerFigures", "answer_figures", "converted_durations", "durations_in_other_units", "figures_in_other_forms"]
-
-
-class AnswerFigures(NamedTuple):
-    """The answer's figures and the lengths of time among them, read once per check."""
-
-    found: list[NumberMention]  # every figure, weak ones included
-    durations: dict[int, Duration]  # by the figure's start
-    halves: list[tuple[NumberMention, Duration]]  # "半年", "an hour and a half": no figure written, a weak mention stands for it
+__all__ = ["answer_figures", "converted_durations", "durations_in_other_units", "figures_in_other_forms"]
 
 
 def answer_figures(analysis: CaseAnalysis) -> AnswerFigures:
-    """The answer's figures, kept in ``analysis.shared``: the numbers detector and the model
+    """The answer's figures, kept in ``analysis.facts``: the numbers detector and the model
     layer's cap read the same answer."""
-    return analysis.shared_result("answer_figures", lambda: _read_answer_figures(analysis))
+    if analysis.facts.answer_figures is None:
+        analysis.facts.answer_figures = _read_answer_figures(analysis)
+    return analysis.facts.answer_figures
 
 
 def _read_answer_figures(analysis: CaseAnalysis) -> AnswerFigures:
@@ -61,7 +55,9 @@ def figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     source range states in other words ("weekdays" over "Monday to Friday", "工作日" over
     "周一至周五": :func:`~hallucheck.detectors.rules.weekday_ranges.weekdays_in_other_forms`) are
     listed too."""
-    return analysis.shared_result("figures_in_other_forms", lambda: _figures_in_other_forms(analysis))
+    if analysis.facts.figures_in_other_forms is None:
+        analysis.facts.figures_in_other_forms = _figures_in_other_forms(analysis)
+    return analysis.facts.figures_in_other_forms
 
 
 def _figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:
@@ -98,7 +94,9 @@ def converted_durations(analysis: CaseAnalysis) -> list[Duration]:
     another way lie in a labelled hallucination (business hours given for the wrong days), and
     keeping the tagger's marks off all of them cost 0.007 of span F1."""
     # the model layer's cap, the restated check and its safeguard all ask
-    return analysis.shared_result("converted_durations", lambda: _converted_durations(analysis))
+    if analysis.facts.converted_durations is None:
+        analysis.facts.converted_durations = _converted_durations(analysis)
+    return analysis.facts.converted_durations
 
 
 def _converted_durations(analysis: CaseAnalysis) -> list[Duration]:

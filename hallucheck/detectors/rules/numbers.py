@@ -20,9 +20,9 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.case_facts import AnswerFigures
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.answer_figures import (
-    AnswerFigures,
     answer_figures,
     converted_durations,
     durations_in_other_units,

@@ -42,8 +42,9 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis
+from hallucheck.case_facts import SourceSentence
 from hallucheck.detectors.base import BaseDetector
-from hallucheck.detectors.rules.polarity_sentences import Opcode, SourceSentence, answer_sources, answer_symbols, matched_map
+from hallucheck.detectors.rules.polarity_sentences import Opcode, answer_sources, answer_symbols, matched_map
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.demonyms import same_place
 from hallucheck.text.han_names import name_at

@@ -4,40 +4,19 @@ The ``opposites`` rules, the model layer's check of restated sentences and the s
 it read sentences the same way: lemmas with negations made explicit
 (:func:`hallucheck.text.opposites.polarity_symbols`; Chinese by characters). A source's sentences
 are built once per source and kept on its shared :class:`~hallucheck.analysis.SourceAnalysis`; an
-answer's once per check, in ``CaseAnalysis.shared``; so the checks of one answer pay for them once.
+answer's once per check, in the case's facts (``analysis.facts.polarity_sources`` and
+``polarity_symbols``); so the checks of one answer pay for them once.
 """
 
 from __future__ import annotations
 
-import copy
-import difflib
-from dataclasses import dataclass
 from typing import Literal
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis, group_tokens
+from hallucheck.case_facts import PolaritySources, SourceSentence
 from hallucheck.text.opposites import Symbol, polarity_symbols
 
-__all__ = ["Opcode", "SourceSentence", "answer_sources", "answer_symbols", "matched_map", "source_sentences"]
-
-
-@dataclass
-class SourceSentence:
-    source: int
-    start: int
-    end: int
-    text: str
-    norms: frozenset[str]
-    symbols: list[Symbol]
-    forms: list[str]
-    content: int  # content symbols
-    # A matcher holding this sentence as its second sequence: its index of the sentence's symbols
-    # is built once and shared (read only) by shallow copies, one per comparison (matched_map).
-    matcher: difflib.SequenceMatcher[str] | None = None
-
-    def aligner(self) -> difflib.SequenceMatcher[str]:
-        if self.matcher is None:
-            self.matcher = difflib.SequenceMatcher(None, [], self.forms, autojunk=False)
-        return copy.copy(self.matcher)
+__all__ = ["Opcode", "answer_sources", "answer_symbols", "matched_map", "source_sentences"]
 
 
 def source_sentences(sa: SourceAnalysis, k: int, language: str) -> list[SourceSentence]:
@@ -56,27 +35,27 @@ def source_sentences(sa: SourceAnalysis, k: int, language: str) -> list[SourceSe
     return sa.derived(f"_opposites_{language}_{k}", build)
 
 
-def answer_sources(analysis: CaseAnalysis) -> tuple[list[SourceSentence], dict[str, list[int]]]:
+def answer_sources(analysis: CaseAnalysis) -> PolaritySources:
     """Every sentence of the case's sources, and for each content form the indices of the
     sentences that hold it, built once per check (``opposites``, the restated check and its
     safeguard all ask)."""
-    def build() -> tuple[list[SourceSentence], dict[str, list[int]]]:
+    if analysis.facts.polarity_sources is None:
         language = analysis.language
         sources = [s for k, sa in enumerate(analysis.sources) for s in source_sentences(sa, k, language)]
         index: dict[str, list[int]] = {}
         for n, s in enumerate(sources):
             for w in s.norms:
                 index.setdefault(w, []).append(n)
-        return sources, index
-
-    return analysis.shared_result("polarity_sources", build)
+        analysis.facts.polarity_sources = sources, index
+    return analysis.facts.polarity_sources
 
 
 def answer_symbols(analysis: CaseAnalysis) -> list[list[Symbol]]:
     """The alignment symbols of each answer sentence (``analysis.sentences`` order; citation
     markers are masked out of the tokens already), built once per check."""
-    return analysis.shared_result(
-        "polarity_symbols", lambda: [polarity_symbols(toks, analysis.language) for toks in analysis.tokens_by_sentence])
+    if analysis.facts.polarity_symbols is None:
+        analysis.facts.polarity_symbols = [polarity_symbols(toks, analysis.language) for toks in analysis.tokens_by_sentence]
+    return analysis.facts.polarity_symbols
 
 
 Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]

@@ -63,7 +63,9 @@ def source_weekdays(source: SourceAnalysis) -> SourceWeekdays:
 
 def answer_weekdays(analysis: CaseAnalysis) -> list[WeekdaySpan]:
     """The answer's weekday ranges and words for the working week (single days left out)."""
-    return analysis.shared_result("answer_weekdays", lambda: [w for w in find_weekdays(analysis.answer) if not w.single])
+    if analysis.facts.answer_weekdays is None:
+        analysis.facts.answer_weekdays = [w for w in find_weekdays(analysis.answer) if not w.single]
+    return analysis.facts.answer_weekdays
 
 
 def weekdays_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:

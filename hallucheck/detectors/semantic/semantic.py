@@ -17,10 +17,10 @@ Thresholds per task were chosen on the train part of the project's data split (`
 --fit``); see docs/semantic.md.
 
 Shared with later layers (see :mod:`hallucheck.detectors.semantic.semantic_align`):
-``analysis.shared["semantic_alignment"]`` is a list, one entry per answer sentence (in
+``analysis.facts.sentence_alignment`` is a list, one entry per answer sentence (in
 ``analysis.sentences`` order), of ``(source_id, source_sentence_text, start, end, score)`` tuples,
 best first: the source id, the source sentence (or window of a long one), its character offsets
-into that source's text, and the cosine similarity. ``analysis.shared["semantic_support"]`` is one
+into that source's text, and the cosine similarity. ``analysis.facts.support`` is one
 bool per answer token (``analysis.tokens``): whether an aligned source sentence supports the word.
 """
 
@@ -30,8 +30,9 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.case_facts import Alignment
 from hallucheck.detectors.base import BaseDetector
-from hallucheck.detectors.semantic.semantic_align import DEFAULT_TOKEN_THRESHOLD, Alignment, align
+from hallucheck.detectors.semantic.semantic_align import DEFAULT_TOKEN_THRESHOLD, align
 from hallucheck.types import Evidence, Finding, Role, Span
 
 __all__ = ["SemanticDetector", "DEFAULT_THRESHOLDS", "DEFAULT_THRESHOLD", "support_risk", "sentence_support"]

@@ -2,8 +2,8 @@
 
 Why a module of its own: the semantic detector, the paraphrase-aware n-gram detector and the model
 and LLM layers all need the same thing — which source sentences each answer sentence leans on —
-and embedding is the expensive step, so it is computed once per CaseAnalysis and kept in
-``analysis.shared``.
+and embedding is the expensive step, so it is computed once per CaseAnalysis and kept in its
+facts (``analysis.facts``, :class:`~hallucheck.case_facts.CaseFacts`).
 
 What is computed (``align(analysis)``):
 
@@ -19,20 +19,21 @@ What is computed (``align(analysis)``):
   its words elsewhere but not there); and per answer word the best match among the pieces of its
   sentence's aligned units (paraphrase support for the n-gram layer).
 
-Shared results written into ``analysis.shared``:
+Facts written into ``analysis.facts``:
 
-- ``"semantic_alignment"``: ``list[list[tuple[str, str, int, int, float]]]`` — one list per answer
+- ``sentence_alignment``: ``list[list[tuple[str, str, int, int, float]]]`` — one list per answer
   sentence (in ``analysis.sentences`` order), best first, of ``(source_id, source_text, start,
   end, score)``: the source's id, the unit's text, its character offsets into that source's text
   (``case.contexts[i].text[start:end] == source_text``) and the similarity: the cosine with
   MiniLM, the baseline-rescaled cosine with multilingual-e5 (``E5_BASELINE``), so that one scale
   holds for both.
-- ``"semantic_support"``: ``list[bool]`` aligned with ``analysis.tokens`` — True where an answer
+- ``support``: ``list[bool]`` aligned with ``analysis.tokens`` — True where an answer
   word is matched by a word piece of an aligned source unit at or above the token threshold (what
   ``NgramDetector`` reads to forgive paraphrase). Absent when token matching was not possible.
-- ``"semantic_token_scores"``: ``list[float]`` aligned with ``analysis.tokens`` (the match score
-  behind ``semantic_support``; 0 for punctuation).
-- ``"_semantic_result"``: the full :class:`Alignment` object (private cache).
+- ``token_scores``: ``list[float]`` aligned with ``analysis.tokens`` (the match score
+  behind ``support``; 0 for punctuation).
+- ``alignment``: the full :class:`~hallucheck.case_facts.Alignment`, with the settings it was
+  computed with in ``alignment_settings``.
 """
 
 from __future__ import annotations
@@ -40,30 +41,21 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from hallucheck.analysis import CaseAnalysis
+from hallucheck.case_facts import AlignedUnit, Alignment, Unit
 from hallucheck.text.language import same_language
 
 __all__ = [
-    "Unit",
-    "Alignment",
     "align",
     "source_units",
-    "ALIGNMENT_KEY",
-    "SUPPORT_KEY",
-    "TOKEN_SCORES_KEY",
     "DEFAULT_TOKEN_THRESHOLD",
     "E5_BASELINE",
 ]
 
-ALIGNMENT_KEY = "semantic_alignment"
-SUPPORT_KEY = "semantic_support"
-TOKEN_SCORES_KEY = "semantic_token_scores"
-_RESULT_KEY = "_semantic_result"
 # Word support needed to count as grounded; chosen on the train part (bench/semantic.py).
 DEFAULT_TOKEN_THRESHOLD = 0.6
 # multilingual-e5 puts unrelated sentences at cosine ~0.75 (bench/embed_quality.py), MiniLM near
@@ -71,41 +63,6 @@ DEFAULT_TOKEN_THRESHOLD = 0.6
 # threshold means the same for both backends: score = (cosine - b) / (1 - b).
 E5_BASELINE = 0.75
 _WORD = re.compile(r"\w")
-
-
-@dataclass(frozen=True)
-class Unit:
-    """A source sentence (or a window of a long one) with offsets into its source's text."""
-
-    source_id: str
-    source_index: int
-    start: int
-    end: int
-    text: str
-
-
-@dataclass
-class Alignment:
-    """Everything the semantic layer computed for one case (see the module docstring)."""
-
-    backend: str
-    units: list[Unit]
-    sentence_ids: list[int]  # indices into analysis.sentences that were embedded (have a word)
-    sim: np.ndarray  # (len(sentence_ids), len(units)) cosine
-    top: list[list[tuple[int, float]]]  # per analysed sentence: (unit index, score), best first
-    cross_lingual: bool = False
-    token_level: bool = False
-    precision: float = 0.0
-    recall: float = 0.0
-    f1: float = 0.0
-    sentence_precision: list[float] = field(default_factory=list)  # per analysed sentence, vs all sources
-    local_precision: list[float] = field(default_factory=list)  # per analysed sentence, vs its aligned units
-    token_scores: list[float] | None = None  # per analysis.tokens
-    notes: list[str] = field(default_factory=list)
-
-    def best(self, i: int) -> float:
-        """Best unit similarity of analysed sentence ``i`` (0 when there are no units)."""
-        return self.top[i][0][1] if self.top[i] else 0.0
 
 
 def _windows(text: str, start: int, end: int, max_words: int) -> list[tuple[int, int]]:
@@ -156,26 +113,26 @@ def align(
     token_threshold: float = DEFAULT_TOKEN_THRESHOLD,
     embedder: Any = None,
 ) -> Alignment:
-    """The case's alignment, computed on first call and reused (kept in ``analysis.shared``).
+    """The case's alignment, computed on first call and reused (kept in ``analysis.facts``).
 
-    ``token_threshold`` only decides ``shared["semantic_support"]`` (written when the alignment is
-    computed); the scores behind it are in ``shared["semantic_token_scores"]``.
+    ``token_threshold`` only decides ``facts.support`` (written when the alignment is computed);
+    the scores behind it are in ``facts.token_scores``.
     """
-    key = (backend, top_k, window_words)
-    cached = analysis.shared.get(_RESULT_KEY)
-    if cached is not None and cached[0] == key:
-        return cached[1]  # type: ignore[no-any-return]
+    facts = analysis.facts
+    settings = (backend, top_k, window_words)
+    if facts.alignment is not None and facts.alignment_settings == settings:
+        return facts.alignment
     result = _compute(analysis, backend, top_k, window_words, embedder)
-    analysis.shared[_RESULT_KEY] = (key, result)
-    analysis.shared[ALIGNMENT_KEY] = _public_alignment(analysis, result)
+    facts.alignment, facts.alignment_settings = result, settings
+    facts.sentence_alignment = _public_alignment(analysis, result)
     if result.token_scores is not None:
-        analysis.shared[TOKEN_SCORES_KEY] = result.token_scores
-        analysis.shared[SUPPORT_KEY] = [s >= token_threshold for s in result.token_scores]
+        facts.token_scores = result.token_scores
+        facts.support = [s >= token_threshold for s in result.token_scores]
     return result
 
 
-def _public_alignment(analysis: CaseAnalysis, res: Alignment) -> list[list[tuple[str, str, int, int, float]]]:
-    out: list[list[tuple[str, str, int, int, float]]] = [[] for _ in analysis.sentences]
+def _public_alignment(analysis: CaseAnalysis, res: Alignment) -> list[list[AlignedUnit]]:
+    out: list[list[AlignedUnit]] = [[] for _ in analysis.sentences]
     for row, si in enumerate(res.sentence_ids):
         out[si] = [
             (res.units[u].source_id, res.units[u].text, res.units[u].start, res.units[u].end, round(float(s), 4))

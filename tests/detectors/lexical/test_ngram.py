@@ -63,7 +63,7 @@ def test_seed_summary_paraphrase_is_fully_novel_so_any_threshold_below_one_flags
 def test_semantic_support_grounds_a_paraphrase() -> None:
     src = "Apple Inc. announced the acquisition of Company B yesterday."
     a = analyse("The tech giant bought the startup.", src, task="summary")
-    a.shared["semantic_support"] = [True] * len(a.tokens)
+    a.facts.support = [True] * len(a.tokens)
     f = NgramDetector().detect(a)
     assert f.details["sentences"][0]["novelty"] == 0.0
     assert not f.flagged and not f.spans
@@ -71,7 +71,7 @@ def test_semantic_support_grounds_a_paraphrase() -> None:
 
 def test_semantic_support_of_wrong_length_is_ignored_with_a_note() -> None:
     a = analyse("Tesla launched new cars", APPLE)
-    a.shared["semantic_support"] = [True]
+    a.facts.support = [True]
     f = NgramDetector().detect(a)
     assert f.flagged
     assert any("semantic support ignored" in n for n in f.notes)

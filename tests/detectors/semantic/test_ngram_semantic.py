@@ -42,7 +42,7 @@ def test_detect_fills_shared_support_and_flags_invention() -> None:
     assert f.flagged
     assert all("croissants" not in s.text or s.label == "baseless" for s in f.spans)
     assert any("croissants" in s.text for s in f.spans)
-    assert len(analysis.shared["semantic_support"]) == len(analysis.tokens)
+    assert len(analysis.facts.support or []) == len(analysis.tokens)
 
 
 def test_empty_sources_fall_back_to_plain_behaviour() -> None:

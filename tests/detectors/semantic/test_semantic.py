@@ -75,14 +75,16 @@ def test_supported_answer_is_not_flagged() -> None:
 
 def test_alignment_is_shared_for_later_layers() -> None:
     analysis, _ = run(["Unrelated text about the weather in Oslo.", SOURCE_EN], ANSWER_EN)
-    alignment = analysis.shared["semantic_alignment"]
+    alignment = analysis.facts.sentence_alignment
+    assert alignment is not None
     assert len(alignment) == len(analysis.sentences)
     best = alignment[0][0]
     source_id, text, start, end, score = best
     assert source_id == "2" and "founded in Paris" in text
     assert analysis.case.contexts[1].text[start:end] == text
     assert all(a[4] >= b[4] for a, b in zip(alignment[0], alignment[0][1:]))
-    support = analysis.shared["semantic_support"]
+    support = analysis.facts.support
+    assert support is not None
     assert len(support) == len(analysis.tokens) and any(support) and not all(support)
 
 
@@ -122,7 +124,7 @@ def test_long_run_on_source_is_windowed() -> None:
     filler = " ".join(f"item{i} value{i}," for i in range(300))
     source = f"{filler} the museum closes every Monday for cleaning, {filler}"
     analysis, f = run(source, "On Mondays the museum is closed for cleaning.")
-    best = analysis.shared["semantic_alignment"][0][0]
+    best = (analysis.facts.sentence_alignment or [[]])[0][0]
     assert "museum" in best[1] and len(best[1]) < len(source) / 3
     assert f.features["source_units"] > 5
 
@@ -169,7 +171,7 @@ def test_cross_lingual_english_sources_chinese_answer() -> None:
     para, unrelated = supports(f)
     assert para > unrelated + 0.2
     assert [s.start for s in f.spans] == [analysis.sentences[1].start]
-    assert "semantic_support" not in analysis.shared  # no word-level matching across languages
+    assert analysis.facts.support is None  # no word-level matching across languages
 
 
 def test_cross_lingual_without_multilingual_backend_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
