@@ -207,6 +207,7 @@ def main() -> None:
     ap.add_argument("--verify", choices=("on", "off"), default="on", help="the verifier pass of the default checker")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--entailed", type=float, default=None, help="override the entailment threshold (choose it on calib)")
+    ap.add_argument("--rag-part", default="dev", help="the part the RAG-shaped cases come from (calib to choose on)")
     ap.add_argument("--tag", default="dev")
     a = ap.parse_args()
     from hallucheck import Checker
@@ -225,8 +226,8 @@ def main() -> None:
             print(f"{part} part of the pairs that may ship:")
             out[part] = run_set(checker, dev_cases(a.per_class, a.seed, part), langs)
     if "rag" in a.sets.split(","):
-        print("RAG-shaped cases of the dev part (three-sentence answers over a paragraph):")
-        out["rag"] = rag_set(checker, max(20, a.per_class // 3), a.seed, "dev", langs)
+        print(f"RAG-shaped cases of the {a.rag_part} part (three-sentence answers over a paragraph):")
+        out["rag"] = rag_set(checker, max(20, a.per_class // 3), a.seed, a.rag_part, langs)
     if "measure" in a.sets:
         print("measure-only sets (never trained on):")
         out["measure"] = run_set(checker, measure_cases(a.per_class, a.seed), langs)
