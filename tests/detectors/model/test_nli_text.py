@@ -14,3 +14,16 @@ def test_a_masked_marker_leaves_no_gap_or_caret_in_what_the_verifier_reads():
     assert _sentences("Profit grew 8% in 2022 [1]. It rose again^[2].") == plain
     assert _sentences("Profit grew 8% in 2022. [1] It rose again. [Source 2]") == plain
     assert _as_written("利润增长了    。") == "利润增长了。"
+
+
+def test_a_short_chinese_sentence_is_long_enough_to_judge_but_a_short_latin_one_is_not():
+    from hallucheck.detectors.model.nli import long_enough
+
+    assert long_enough("今天是禮拜四。")  # 6 ideographs and a full stop: 13 by weight
+    assert long_enough("彈鋼琴很困難。")
+    assert not long_enough("是的。")  # 2 ideographs and a full stop: 5
+    assert long_enough("abc12345")
+    assert not long_enough("Yes, ok")  # 7 characters, none of them Han
+    assert not long_enough("Yes.")
+    assert not long_enough("。。。。。。。。")
+    assert not long_enough("   好   ")
