@@ -50,7 +50,7 @@ CHANGED = [
 # reads these rewordings as not entailed, or is not asked because the policy accepts). Strict:
 # the day one passes, the test says so and the mark must go.
 NOT_YET = {
-    "fr-reworded", "en-capital", "en-duration", "zh-Hant-price", "en-profit", "en-deal", "en-deal-reworded",
+    "fr-reworded", "en-capital", "en-duration", "en-profit", "en-deal", "en-deal-reworded",
     "zh-Hans-capital-changed",
 }
 
