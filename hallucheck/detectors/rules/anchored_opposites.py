@@ -20,8 +20,10 @@ content word right before it or right after it in both (the anchor), where
 - no source sentence states the answer's own pair of words ("weak demand" said elsewhere).
 
 Each pair is one contradiction, counted alone: two opposites in two clauses ("fell", "weak") are
-two changes, not a double negation that cancels. Alphabetic scripts only: Chinese is aligned by
-characters, where one character's opposite is too often part of another word (上海 / 下午).
+two changes, not a double negation that cancels. Chinese, read by characters
+(:func:`anchored_han_opposites`): a word of two characters against its opposite ("下降" / "增长",
+"疲软" / "强劲") next to the same two characters in both ("利润", "需求"); one character's opposite
+is too often part of another word (上海 / 下午) to count alone.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from collections.abc import Sequence
 
 from hallucheck.text.opposites import BREAK, IMPLICIT_NEGATIONS, NEG, Symbol, are_opposites
 
-__all__ = ["MIN_SHARED", "anchored_opposites"]
+__all__ = ["MIN_SHARED", "anchored_han_opposites", "anchored_opposites"]
 
 # Share of the answer sentence's other content words (the pair's own words and one more left out)
 # that the source sentence must hold for the two to be about the same thing.
@@ -75,9 +77,7 @@ def anchored_opposites(answer: Sequence[Symbol], source: Sequence[Symbol], other
              for j, b in enumerate(source) if b.content and are_opposites(a.word, b.word, a.form, b.form)]
     if not pairs:
         return []
-    opposite = {i for i, _ in pairs}
-    rest = [s.form for k, s in enumerate(answer) if s.content and k not in opposite]
-    if sum(f in s_forms for f in rest) < min_shared * (len(rest) - 1):
+    if not _same_statement(answer, source, {i for i, _ in pairs}, min_shared):
         return []
     out = []
     for i, j in pairs:
@@ -88,6 +88,51 @@ def anchored_opposites(answer: Sequence[Symbol], source: Sequence[Symbol], other
                 continue
             first, second = (answer[i + d].form, answer[i].form) if d < 0 else (answer[i].form, answer[i + d].form)
             if any(_states(o, first, second) for o in others):
+                continue
+            out.append((i, j))
+            break
+    return out
+
+
+def _same_statement(answer: Sequence[Symbol], source: Sequence[Symbol], paired: set[int], min_shared: float) -> bool:
+    """Whether ``min_shared`` of the answer's content symbols outside ``paired`` (one left out) are in the source."""
+    s_forms = {s.form for s in source}
+    rest = [s.form for k, s in enumerate(answer) if s.content and k not in paired]
+    return sum(f in s_forms for f in rest) >= min_shared * (len(rest) - 1)
+
+
+def _word(syms: Sequence[Symbol], k: int, n: int = 2) -> str | None:
+    """The ``n`` content symbols from ``k`` joined, or None where they run off the sentence or hold no word."""
+    part = syms[k : k + n]
+    if k < 0 or len(part) < n or any(not s.content or s.form in (NEG, BREAK) for s in part):
+        return None
+    return "".join(s.form for s in part)
+
+
+def anchored_han_opposites(answer: Sequence[Symbol], source: Sequence[Symbol], others: Sequence[Sequence[Symbol]] = (),
+                           min_shared: float = MIN_SHARED) -> list[tuple[int, int]]:
+    """:func:`anchored_opposites` for Chinese symbols (one a character): the (answer index, source
+    index) where a two-character word and its opposite start, next to the same two characters."""
+    s_text = "".join(s.form for s in source)
+    pairs: list[tuple[int, int]] = []
+    for i in range(len(answer) - 1):
+        a = _word(answer, i)
+        if a is None or a in s_text:
+            continue
+        pairs.extend((i, j) for j in range(len(source) - 1) if (b := _word(source, j)) is not None and are_opposites(a, b))
+    if not pairs or not _same_statement(answer, source, {k for i, _ in pairs for k in (i, i + 1)}, min_shared):
+        return []
+    out = []
+    for i, j in pairs:
+        for d in (-2, 2):
+            anchor = _word(answer, i + d)
+            if anchor is None or anchor != _word(source, j + d):
+                continue
+            if not _same_polarity(_clause(answer, i), _clause(source, j)):
+                continue
+            own = _word(answer, i) or ""
+            said = anchor + own if d < 0 else own + anchor
+            if any(said in "".join(s.form for s in o) for o in others):
                 continue
             out.append((i, j))
             break

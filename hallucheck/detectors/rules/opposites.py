@@ -46,7 +46,7 @@ from typing import ClassVar, Literal
 
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.detectors.base import BaseDetector
-from hallucheck.detectors.rules.anchored_opposites import anchored_opposites
+from hallucheck.detectors.rules.anchored_opposites import anchored_han_opposites, anchored_opposites
 from hallucheck.detectors.rules.polarity_sentences import Opcode, SourceSentence, answer_sources, answer_symbols, matched_map
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.demonyms import same_place
@@ -235,12 +235,12 @@ class OppositesDetector(BaseDetector):
                     lo, hi = max(c.first - 1, 0), min(c.last + 1, len(syms))
                     if not self._stated_elsewhere(forms, src, aligned, ranked, sources, lo, hi):
                         found.append(c)
-            if base_language(language) != "zh":
-                # an opposite next to a shared word, where reordering kept the alignment from seeing it
-                for n in best:
-                    others = [sources[m].symbols for m in ranked[:SUPPORT_SENTENCES] if m != n]
-                    found.extend(_Conflict("opposite_word", syms[i].start, syms[i].end, i, i + 1, sources[n])
-                                 for i, _j in anchored_opposites(syms, sources[n].symbols, others))
+            # an opposite next to a shared word, where reordering kept the alignment from seeing it
+            width, anchored = (2, anchored_han_opposites) if base_language(language) == "zh" else (1, anchored_opposites)
+            for n in best:
+                others = [sources[m].symbols for m in ranked[:SUPPORT_SENTENCES] if m != n]
+                found.extend(_Conflict("opposite_word", syms[i].start, syms[i + width - 1].end, i, i + width, sources[n])
+                             for i, _j in anchored(syms, sources[n].symbols, others))
             conflicts.extend(found)
         spans: list[Span] = []
         seen: set[tuple[int, int]] = set()

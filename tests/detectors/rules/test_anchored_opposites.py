@@ -53,3 +53,25 @@ def test_an_opposite_moved_away_from_the_alignment_is_found(answer: str, source:
 )
 def test_no_opposite_where_the_sentences_agree_or_say_other_things(answer: str, source: str) -> None:
     assert ("weak", "opposite_word") not in _spans(answer, source) and ("fell", "opposite_word") not in _spans(answer, source)
+
+
+ZH_PROFIT = "2022年，该公司利润增长8%，达到21亿美元，主要得益于欧洲需求强劲。"
+
+
+def test_chinese_words_and_their_opposites_next_to_the_same_two_characters_are_marked() -> None:
+    spans = _spans("由于欧洲需求疲软，该公司2022年利润下降8%，为21亿美元。", ZH_PROFIT, "zh-Hans")
+    assert ("疲软", "opposite_word") in spans and ("下降", "opposite_word") in spans
+    spans = _spans("由於歐洲需求疲軟，該公司2022年利潤下降8%。", "2022年，該公司利潤增長8%，主要得益於歐洲需求強勁。", "zh-Hant")
+    assert ("疲軟", "opposite_word") in spans and ("下降", "opposite_word") in spans
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "由于欧洲需求强劲，该公司2022年利润增长8%，达到21亿美元。",  # the same, reordered
+        "由于欧洲需求并不疲软，该公司2022年利润增长8%。",  # "not weak" for "strong"
+        "该公司2022年上午利润增长8%，欧洲需求强劲。",  # one character's opposite (上 / 下) is not enough
+    ],
+)
+def test_no_chinese_opposite_where_the_sentences_agree(answer: str) -> None:
+    assert all(kind != "opposite_word" for _, kind in _spans(answer, ZH_PROFIT, "zh-Hans"))
