@@ -35,6 +35,7 @@ by the numbers rules, which found it equal; its words are left out of the senten
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
@@ -103,6 +104,23 @@ def _check_ratio(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
         raise ValueError(f"{name} must be a number between 0 and 1, got {value!r}")
     return float(value)
+
+
+def _merged(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``ranges`` sorted, those that overlap or touch joined into one."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _inside(token: Token, ranges: Sequence[tuple[int, int]], starts: Sequence[int]) -> bool:
+    """Whether ``token`` lies within one of ``ranges`` (merged: :func:`_merged`; ``starts``: their starts)."""
+    k = bisect_right(starts, token.start) - 1
+    return k >= 0 and token.end <= ranges[k][1]
 
 
 class NgramDetector(BaseDetector):
@@ -188,7 +206,7 @@ class NgramDetector(BaseDetector):
             return []
         from hallucheck.detectors.rules.numbers import durations_in_other_units, figures_in_other_forms  # lazy: rules tables
 
-        return sorted({*durations_in_other_units(analysis), *figures_in_other_forms(analysis)})
+        return _merged([*durations_in_other_units(analysis), *figures_in_other_forms(analysis)])
 
     def score_sentences(self, analysis: CaseAnalysis, notes: list[str] | None = None) -> list[SentenceNovelty]:
         """Novelty of every answer sentence (no threshold applied)."""
@@ -201,9 +219,10 @@ class NgramDetector(BaseDetector):
         # never count as novel.
         out: list[SentenceNovelty] = []
         checked = self._checked_figures(analysis)
+        starts = [a for a, _ in checked]
         for i, (seg, content) in enumerate(zip(analysis.sentences, analysis.content_by_sentence)):
             if checked:
-                content = [t for t in content if not any(a <= t.start and t.end <= b for a, b in checked)]
+                content = [t for t in content if not _inside(t, checked, starts)]
             norms = [t.norm for t in content]
             ok = [t.start in supported for t in content] if supported is not None else None
             sn = SentenceNovelty(i, seg.start, seg.end)
