@@ -46,12 +46,13 @@ CHANGED = [
 ]
 
 
-# Examples the product does not yet get right (docs/model.md, "Verifier results": the verifier
-# reads these rewordings as not entailed, or is not asked because the policy accepts). Strict:
-# the day one passes, the test says so and the mark must go.
+# Examples the product does not yet get right (docs/model.md, "Verifier results"): the verifier
+# reads these rewordings as not entailed (or, for an English answer at risk 0.7 or more, is not
+# asked), or reads the changed Chinese answer over an English source as entailed, where no rule
+# reads a Chinese place name against an English one. Strict: the day one passes, the test says
+# so and the mark must go.
 NOT_YET = {
-    "fr-reworded", "en-duration", "zh-Hant-price", "en-deal", "en-deal-reworded",
-    "zh-Hans-capital-changed", "en-profit-reversed",
+    "fr-reworded", "en-duration", "en-deal", "en-deal-reworded", "zh-Hans-capital-changed",
 }
 
 

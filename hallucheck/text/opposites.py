@@ -367,6 +367,8 @@ _LEXICON = tuple(_pairs(
     "upstairs/downstairs, uphill/downhill, upstream/downstream, inbound/outbound, incoming/outgoing, "
     "superior/inferior, plus/minus, pros/cons, benefit/harm, beneficial/harmful, helpful/harmful, "
     "friend/enemy, ally/enemy, peace/war, legal/illegal, sooner/later, cheaper/costlier, "
+    "rose/fall, fell/rise, grow/fall, grew/fell, grown/fallen, grow/decline, grew/declined, rise/drop, rose/dropped, "
+    "climb/fall, climbed/fell, surge/plunge, surged/plunged, robust/weak, growth/decline, "
     # German
     "groß/klein, größer/kleiner, größte/kleinste, hoch/niedrig, höher/niedriger, alt/neu, älter/neuer, "
     "alt/jung, schnell/langsam, schneller/langsamer, früh/spät, früher/später, erlaubt/verboten, "
@@ -395,6 +397,8 @@ _LEXICON = tuple(_pairs(
     "dick/dünn, breit/schmal, tief/flach, mehrheit/minderheit, vorteil/nachteil, vorteile/nachteile, "
     "freund/feind, krieg/frieden, gesund/krank, lebendig/tot, männlich/weiblich, nördlich/südlich, "
     "östlich/westlich, norden/süden, osten/westen, zuerst/zuletzt, gefährlich/ungefährlich, "
+    "steigen/fallen, stieg/fiel, gestiegen/gefallen, wuchs/sank, gewachsen/gesunken, robust/schwach, "
+    "wachstum/rückgang, "
     # French
     "grand/petit, haut/bas, élevé/faible, nouveau/ancien, nouveau/vieux, "
     "rapide/lent, tôt/tard, autorisé/interdit, vrai/faux, toujours/jamais, plus/moins, avant/après, "
@@ -419,6 +423,8 @@ _LEXICON = tuple(_pairs(
     "avantages/inconvénients, ami/ennemi, guerre/paix, vivant/mort, nord/sud, humide/sec, épais/mince, "
     "large/étroit, grande/petite, haute/basse, nouvelle/ancienne, élevée/faible, premiers/derniers, "
     "premières/dernières, importation/exportation, importations/exportations, montée/descente, "
+    "augmenté/baissé, augmentée/baissée, progressé/baissé, hausse/recul, progression/recul, "
+    "progression/baisse, augmentation/diminution, augmentation/baisse, robuste/faible, solide/faible, "
     # Chinese (simplified and traditional)
     "大/小, 高/低, 多/少, 新/旧, 新/舊, 快/慢, 早/晚, 长/短, 長/短, 增加/减少, 增加/減少, 上升/下降, "
     "提高/降低, 增大/减小, 增大/減小, 允许/禁止, 允許/禁止, 启用/禁用, 啟用/停用, 启用/停用, 打开/关闭, "
@@ -445,7 +451,7 @@ _LEXICON = tuple(_pairs(
     "高於/低於, 多于/少于, 多於/少於, 超过/低于, 超過/低於, 胜/负, 勝/負, "
     "增加/降低, 加快/减慢, 加快/減慢, 加入/退出, 升级/降级, 升級/降級, 增持/减持, 增持/減持, 胜诉/败诉, "
     "勝訴/敗訴, 真实/虚假, 真實/虛假, 主动/被动, 主動/被動, 利好/利空, 加息/降息, 升值/贬值, 升值/貶值, "
-    "优于/劣于, 優於/劣於",
+    "优于/劣于, 優於/劣於, 强劲/疲软, 強勁/疲軟, 增长/下滑, 增長/下滑, 上升/下滑, 上涨/下滑, 上漲/下滑",
 ))
 
 OPPOSITES: dict[str, frozenset[str]] = {}
@@ -482,7 +488,9 @@ def are_opposites(a: str, b: str, a_norm: str | None = None, b_norm: str | None 
     """Whether words ``a`` and ``b`` (lower case; optionally their lemmas too) are opposites."""
     if a == b:
         return False
-    for x, y in ((a, b), (a_norm or a, b_norm or b)):
+    # by word and by lemma, and across them: "rose" (whose lemma a tagger may read as the flower)
+    # against the lemma "fall" of "falls"
+    for x, y in ((a, b), (a_norm or a, b_norm or b), (a, b_norm or b), (a_norm or a, b)):
         if y in OPPOSITES.get(x, ()):
             return True
         if _prefixed(x, y) or _prefixed(y, x):

@@ -24,6 +24,19 @@ def test_not_opposites(a: str, b: str) -> None:
     assert not are_opposites(a, b)
 
 
+def test_a_word_is_compared_with_the_other_words_lemma_too() -> None:
+    # "rose" may be read as the flower (lemma "rose"); "falls" has the lemma "fall"
+    assert are_opposites("rose", "falls", "rose", "fall")
+    assert are_opposites("falls", "rose", "fall", "rose")
+    assert not are_opposites("rose", "rises", "rose", "rise")
+
+
+@pytest.mark.parametrize(("a", "b"), [("grew", "fell"), ("robust", "weak"), ("stieg", "fiel"), ("augmenté", "baissé"),
+                                      ("强劲", "疲软"), ("增长", "下滑")])
+def test_rise_and_fall_in_every_language(a: str, b: str) -> None:
+    assert are_opposites(a, b) and are_opposites(b, a)
+
+
 @pytest.mark.parametrize(
     ("text", "language", "forms"),
     [

@@ -24,10 +24,18 @@ should not count as novel. Pass ``grounded_tokens`` (a callable returning one bo
 token, aligned with ``analysis.tokens``), or let an earlier detector put that list in
 ``analysis.facts.support``; n-grams made only of supported tokens are then
 grounded.
+
+Figures written another way: an answer figure that a source figure of the same value gives in
+another form ("an hour and a half" over "90 minutes", "兩萬五千九百元" over "25,900元", "1250" over
+"1,250": :func:`hallucheck.detectors.rules.numbers.figures_in_other_forms` and
+:func:`~hallucheck.detectors.rules.numbers.durations_in_other_units`) has been compared by value
+by the numbers rules, which found it equal; its words are left out of the sentence's n-grams
+(``figures_checked``, on by default), so that equal quantities do not read as new words.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
@@ -97,6 +105,23 @@ def _check_ratio(name: str, value: Any) -> float:
     return float(value)
 
 
+def _merged(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``ranges`` sorted, those that overlap or touch joined into one."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _inside(token: Token, ranges: Sequence[tuple[int, int]], starts: Sequence[int]) -> bool:
+    """Whether ``token`` lies within one of ``ranges`` (merged: :func:`_merged`; ``starts``: their starts)."""
+    k = bisect_right(starts, token.start) - 1
+    return k >= 0 and token.end <= ranges[k][1]
+
+
 class NgramDetector(BaseDetector):
     """Per-sentence n-gram novelty against the sources (lexical layer).
 
@@ -105,7 +130,8 @@ class NgramDetector(BaseDetector):
     ``n_thresholds`` (n -> threshold: a sentence is flagged when any n's own novelty exceeds
     its threshold, the n-gram novelty guide's dataset mode, e.g. ``{1: 0.3, 2: 0.2}``), ``span_mode`` ("runs"
     or "sentence"), ``span_margin`` (how far over the threshold a sentence must be to get
-    spans), ``grounded_tokens`` (paraphrase hook, see the module docstring).
+    spans), ``grounded_tokens`` (paraphrase hook, see the module docstring), ``figures_checked``
+    (leave out the words of figures the sources give in another form; see the module docstring).
     """
 
     name: ClassVar[str] = "ngram"
@@ -124,6 +150,7 @@ class NgramDetector(BaseDetector):
         span_margin: float = SPAN_MARGIN,
         grounded_tokens: GroundedTokens | None = None,
         max_listed: int = 10,
+        figures_checked: bool = True,
     ) -> None:
         ns = tuple(n_values)
         if not ns or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in ns):
@@ -146,6 +173,7 @@ class NgramDetector(BaseDetector):
         self.span_margin = _check_ratio("span_margin", span_margin)
         self.grounded_tokens = grounded_tokens
         self.max_listed = max_listed
+        self.figures_checked = figures_checked
 
     def threshold_for(self, task: str) -> float:
         """The novelty threshold used for ``task`` (``threshold`` beats the per-task table)."""
@@ -170,6 +198,15 @@ class NgramDetector(BaseDetector):
             return None
         return {t.start for t, ok in zip(tokens, flags) if ok}
 
+    def _checked_figures(self, analysis: CaseAnalysis) -> list[tuple[int, int]]:
+        """Offsets of the answer's figures that the sources give in another form (none when
+        ``figures_checked`` is off)."""
+        if not self.figures_checked:
+            return []
+        from hallucheck.detectors.rules.numbers import durations_in_other_units, figures_in_other_forms  # lazy: rules tables
+
+        return _merged([*durations_in_other_units(analysis), *figures_in_other_forms(analysis)])
+
     def score_sentences(self, analysis: CaseAnalysis, notes: list[str] | None = None) -> list[SentenceNovelty]:
         """Novelty of every answer sentence (no threshold applied)."""
         notes = notes if notes is not None else []
@@ -180,7 +217,11 @@ class NgramDetector(BaseDetector):
         # Citation markers are masked in the analysis' tokens (CaseAnalysis.answer): their words
         # never count as novel.
         out: list[SentenceNovelty] = []
+        checked = self._checked_figures(analysis)
+        starts = [a for a, _ in checked]
         for i, (seg, content) in enumerate(zip(analysis.sentences, analysis.content_by_sentence)):
+            if checked:
+                content = [t for t in content if not _inside(t, checked, starts)]
             norms = [t.norm for t in content]
             ok = [t.start in supported for t in content] if supported is not None else None
             sn = SentenceNovelty(i, seg.start, seg.end)

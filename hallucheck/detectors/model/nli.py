@@ -32,14 +32,26 @@ import regex
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.errors import InputError
+from hallucheck.text.language import is_cjk_char
 from hallucheck.types import Evidence, Finding, Role, SentenceVerdict, Span
 
-__all__ = ["MODEL_ENV", "NLIDetector", "SHIPPED_MODEL", "model_defaults", "pair_features", "sentence_premises"]
+__all__ = ["MODEL_ENV", "NLIDetector", "SHIPPED_MODEL", "long_enough", "model_defaults", "pair_features", "sentence_premises"]
 
 MODEL_ENV = "HALLUCHECK_NLI_MODEL"
 SHIPPED_MODEL = Path(__file__).resolve().parents[2] / "models" / "verifier"
 
 _MIN_CHARS = 8
+
+
+def long_enough(text: str) -> bool:
+    """Whether a sentence says enough to judge: a letter or digit, and at least 8 characters with
+    a CJK ideograph counting as two. Why two: one Han character carries about as much as a short
+    word of an alphabetic script ("今天是禮拜四。" is a whole claim in 7 characters), so a length rule
+    in characters alone would leave short Chinese sentences unread."""
+    stripped = text.strip()
+    if not any(c.isalnum() for c in stripped):
+        return False
+    return sum(2 if is_cjk_char(c) else 1 for c in stripped) >= _MIN_CHARS
 
 
 def sentence_premises(
@@ -177,8 +189,8 @@ class NLIDetector(BaseDetector):
         return self.verify(analysis)
 
     def checkable(self, analysis: CaseAnalysis) -> list[int]:
-        """Indices of the answer sentences long enough to judge (at least one letter or digit, 8 characters)."""
-        return [i for i, s in enumerate(analysis.sentences) if len(s.text.strip()) >= _MIN_CHARS and any(c.isalnum() for c in s.text)]
+        """Indices of the answer sentences long enough to judge (:func:`long_enough`)."""
+        return [i for i, s in enumerate(analysis.sentences) if long_enough(s.text)]
 
     def verify(self, analysis: CaseAnalysis, sentences: Collection[int] | None = None) -> Finding:
         """The finding over the checkable sentences among ``sentences`` (all when None).

@@ -11,7 +11,10 @@ word by word (:class:`difflib.SequenceMatcher` over lemmas, negations made expli
 - **flipped negation** (kind ``flipped_negation``): the two sides differ only by negation words
   (an odd number of them) and the do-support that comes with them;
 - **opposite word** (kind ``opposite_word``): one word against its opposite
-  (:func:`hallucheck.text.opposites.are_opposites`), both sides negated alike;
+  (:func:`hallucheck.text.opposites.are_opposites`), both sides negated alike; also where the
+  sentences are ordered differently, when the two words stand next to a word both sentences share
+  ("profit fell" / "profit rose", "weak demand" / "strong demand";
+  :mod:`hallucheck.detectors.rules.anchored_opposites`);
 - **swapped roles** (kind ``swapped_roles``): the answer reads "X M Y" where the source reads
   "Y M X" ("饿了么收购了阿里巴巴" against "阿里巴巴收购了饿了么"; :func:`hallucheck.text.swaps.find_swaps`),
   which the word-by-word alignment cannot see (it aligns one name and calls the other inserted);
@@ -44,6 +47,7 @@ from typing import ClassVar, Literal
 from hallucheck.analysis import CaseAnalysis, SourceAnalysis
 from hallucheck.case_facts import SourceSentence
 from hallucheck.detectors.base import BaseDetector
+from hallucheck.detectors.rules.anchored_opposites import anchored_han_opposites, anchored_opposites
 from hallucheck.detectors.rules.polarity_sentences import Opcode, answer_sources, answer_symbols, matched_map
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
 from hallucheck.text.demonyms import same_place
@@ -232,6 +236,12 @@ class OppositesDetector(BaseDetector):
                     lo, hi = max(c.first - 1, 0), min(c.last + 1, len(syms))
                     if not self._stated_elsewhere(forms, src, aligned, ranked, sources, lo, hi):
                         found.append(c)
+            # an opposite next to a shared word, where reordering kept the alignment from seeing it
+            width, anchored = (2, anchored_han_opposites) if base_language(language) == "zh" else (1, anchored_opposites)
+            for n in best:
+                others = [sources[m].symbols for m in ranked[:SUPPORT_SENTENCES] if m != n]
+                found.extend(_Conflict("opposite_word", syms[i].start, syms[i + width - 1].end, i, i + width, sources[n])
+                             for i, _j in anchored(syms, sources[n].symbols, others))
             conflicts.extend(found)
         spans: list[Span] = []
         seen: set[tuple[int, int]] = set()

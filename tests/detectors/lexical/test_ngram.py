@@ -253,3 +253,23 @@ def test_citation_markers_are_not_novel_words() -> None:
     assert risk(cited) == risk(plain)
     assert risk(zh) == risk(plain)
     assert not any("FAQ" in s.text or "source" in s.text for s in cited.spans)
+
+
+@pytest.mark.parametrize(
+    ("source", "answer"),
+    [
+        ("The drone flies for up to 90 minutes.", "The drone flies for up to an hour and a half."),
+        ("售價為新台幣25,900元。", "售價為新台幣兩萬五千九百元。"),
+    ],
+)
+def test_a_figure_the_sources_give_in_another_form_is_not_novel(source: str, answer: str) -> None:
+    analysis = CaseAnalysis(make_case(question="", contexts=[source], answer=answer))
+    assert NgramDetector().detect(analysis).features["novelty"] == 0.0
+    # read word by word, as without the numbers rules, the same answer is novel
+    assert NgramDetector(figures_checked=False).detect(analysis).features["novelty"] > 0.5
+
+
+def test_a_different_figure_stays_novel() -> None:
+    analysis = CaseAnalysis(make_case(question="", contexts=["The drone flies for up to 90 minutes."],
+                                      answer="The drone flies for up to two hours and a half."))
+    assert NgramDetector().detect(analysis).features["novelty"] > 0.3
