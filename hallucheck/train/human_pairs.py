@@ -202,13 +202,27 @@ def _with_context(premise: str, others: list[str], rng: random.Random) -> str:
     return " ".join(p.strip() for p in parts)
 
 
+def _unrelated(row: HumanRow, premises: list[str], rng: random.Random) -> str | None:
+    """One to three premises of other rows of the file, none of them the row's own."""
+    picked = [p for p in rng.sample(premises, min(len(premises), rng.choice((1, 2, 3)))) if p != row.premise]
+    return " ".join(p.strip() for p in picked) or None
+
+
 def human_pairs(data_dir: str | Path, part: str, seed: int = 0, *, files: tuple[str, ...] = SHIPPABLE,
-                caps: dict[str, int] | None = None, contrasts: float = 0.5, context_share: float = 0.3) -> Iterator[PairExample]:
+                caps: dict[str, int] | None = None, contrasts: float = 0.5, context_share: float = 0.3,
+                unrelated: float = 0.0) -> Iterator[PairExample]:
     """The pairs of ``files`` in ``part`` (``train`` / ``calib`` / ``dev``), script variants and
     contrasts included. ``caps`` limits rows per file (a seeded sample), so that one large file
     does not drown the rest; ``contrasts`` is the share of faithful rows that get changed twins;
-    ``context_share`` the share of pairs whose premise gets other premises around it."""
+    ``context_share`` the share of pairs whose premise gets other premises around it;
+    ``unrelated`` the share of rows that also get a neutral twin whose premise is other rows'
+    premises only. Why the last: at run time a sentence's evidence may miss the source sentence
+    that says it (another language, another script, no shared word), and a verifier that never saw
+    evidence unrelated to its hypothesis reads such a premise of several sentences as entailing
+    anything. Those twins are drawn from their own random sequence, so the other pairs stay as
+    they are without them."""
     rng = random.Random(seed)
+    urng = random.Random(seed + 104729)
     s2t, t2s = converter("s2twp"), converter("t2s")
     for name in files:
         rows = [r for r in read_rows(data_dir, name) if part_of(r.group) == part]
@@ -224,6 +238,10 @@ def human_pairs(data_dir: str | Path, part: str, seed: int = 0, *, files: tuple[
             if context_share and rng.random() < context_share:
                 premise = _with_context(v.premise, [rng.choice(premises) for _ in range(2)], rng)
             yield PairExample(premise, v.hypothesis.strip(), v.label, v.group, kind, lang)
+            if unrelated and urng.random() < unrelated:
+                other = _unrelated(v, premises, urng)
+                if other is not None:
+                    yield PairExample(other, v.hypothesis.strip(), _NEUTRAL, v.group, "human:contrast:unrelated", lang)
             if v.label == _ENTAIL and rng.random() < contrasts and ("paraphrase" in name or name.startswith(
                     ("tatoeba", "ntrex", "flores", "stsb"))):
                 yield from contrast_pairs(v, rng.choice(variants), rng)

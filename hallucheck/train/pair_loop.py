@@ -38,6 +38,7 @@ class PairSource:
     mode: str = "answers"
     entail_keep: float = 1.0
     entail_keep_negated: float | None = None
+    unrelated: float = 0.0
 
 
 @dataclass
@@ -111,7 +112,7 @@ def _pair_file(cfg: PairConfig, run: Path, part: str) -> Path:
     with open(tmp, "w", encoding="utf-8") as fh:
         for k, src in enumerate(cfg.sources):
             for p in pairs_of_source(src.path, src.format, src.mode, part, src.entail_keep, cfg.seed + k,
-                                     entail_keep_negated=src.entail_keep_negated):
+                                     entail_keep_negated=src.entail_keep_negated, unrelated=src.unrelated):
                 fh.write(json.dumps(asdict(p), ensure_ascii=False) + "\n")
     tmp.rename(out)
     return out

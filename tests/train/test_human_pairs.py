@@ -66,3 +66,20 @@ def test_an_added_clause_is_neutral_and_keeps_the_human_premise():
     added = [p for p in made if p.kind == "human:contrast:added"]
     assert added and added[0].label == 1 and added[0].premise == row.premise
     assert "les billets coûtent dix euros" in added[0].hypothesis
+
+
+def test_unrelated_twins_are_neutral_over_other_rows_premises_and_leave_the_other_pairs_as_they_were(tmp_path):
+    pytest.importorskip("opencc")
+    rows = [{"id": f"snli_devtest-en-dev-{i}", "lang": "en", "premise": f"Premise number {i} is here.",
+             "hypothesis": f"Hypothesis {i}.", "label": "entailment", "source": "snli_devtest"} for i in range(300)]
+    _write(tmp_path, "snli_devtest_en", rows)
+
+    def pairs(unrelated):
+        return list(human_pairs(tmp_path, "train", seed=3, files=("snli_devtest_en",), unrelated=unrelated))
+
+    plain, mixed = pairs(0.0), pairs(0.5)
+    twins = [p for p in mixed if p.kind == "human:contrast:unrelated"]
+    assert [p for p in mixed if p.kind != "human:contrast:unrelated"] == plain
+    assert len(twins) > 50 and all(p.label == 1 for p in twins)
+    own = {r["hypothesis"]: r["premise"] for r in rows}
+    assert all(own[p.hypothesis] not in p.premise for p in twins)
