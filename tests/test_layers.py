@@ -259,3 +259,10 @@ def test_the_lazy_rule_catches_an_import_without_a_reason() -> None:
     code = ("import json\n\ndef f() -> None:\n    import yaml\n    import numpy  # lazy: heavy\n"
             "    # lazy: optional extra (train)\n    import torch\n\n    def g() -> None:\n        from x import y\n")
     assert _unexplained_lazy_imports(code) == [4, 10]
+
+
+def test_no_module_is_over_600_lines() -> None:
+    """A room a newcomer can read whole: over 600 lines, a module holds more than one concept."""
+    big = {str(p.relative_to(PACKAGE)): n for p in PACKAGE.rglob("*.py")
+           if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
+    assert big == {}
