@@ -119,10 +119,15 @@ def pair_state_from_onnx(path: str | Path) -> dict[str, Any]:
         out[name] = torch.from_numpy(np.array(arr, dtype=np.float32))
     for node in model.graph.node:
         weight = node.input[1] if len(node.input) > 1 else ""
-        if node.op_type != "MatMulInteger" or not weight.endswith("_quantized") or weight not in inits:
+        if weight not in inits:
             continue
-        stem = weight[: -len("_quantized")]
-        w = _dequantise(inits[weight], inits[stem + "_scale"], inits[stem + "_zero_point"])
+        if node.op_type == "MatMulInteger" and weight.endswith("_quantized"):
+            stem = weight[: -len("_quantized")]
+            w = _dequantise(inits[weight], inits[stem + "_scale"], inits[stem + "_zero_point"])
+        elif node.op_type == "MatMul" and inits[weight].dtype.kind == "f":
+            w = inits[weight].astype(np.float32)  # a matrix the exporter left in float
+        else:
+            continue
         out[_module_path(node.name) + ".weight"] = torch.from_numpy(np.ascontiguousarray(w.T))
     return out
 
