@@ -27,8 +27,7 @@ grounded.
 
 Figures written another way: an answer figure that a source figure of the same value gives in
 another form ("an hour and a half" over "90 minutes", "兩萬五千九百元" over "25,900元", "1250" over
-"1,250": :func:`hallucheck.detectors.rules.numbers.figures_in_other_forms` and
-:func:`~hallucheck.detectors.rules.numbers.durations_in_other_units`) has been compared by value
+"1,250": :func:`hallucheck.detectors.rules.numbers.figures_given_otherwise`) has been compared by value
 by the numbers rules, which found it equal; its words are left out of the sentence's n-grams
 (``figures_checked``, on by default), so that equal quantities do not read as new words.
 """
@@ -203,9 +202,9 @@ class NgramDetector(BaseDetector):
         ``figures_checked`` is off)."""
         if not self.figures_checked:
             return []
-        from hallucheck.detectors.rules.numbers import durations_in_other_units, figures_in_other_forms  # lazy: rules tables
+        from hallucheck.detectors.rules.numbers import figures_given_otherwise  # lazy: rules tables
 
-        return _merged([*durations_in_other_units(analysis), *figures_in_other_forms(analysis)])
+        return _merged(figures_given_otherwise(analysis))
 
     def score_sentences(self, analysis: CaseAnalysis, notes: list[str] | None = None) -> list[SentenceNovelty]:
         """Novelty of every answer sentence (no threshold applied)."""

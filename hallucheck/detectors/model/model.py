@@ -228,9 +228,9 @@ class ModelDetector(BaseDetector):
         the figures it had marked (their text in the answer), for the note that names them."""
         if not self.converted or not len(tagged.probs) or float(tagged.probs.max()) <= RESTATED_CAP:
             return []
-        from hallucheck.detectors.rules.numbers import durations_in_other_units, figures_in_other_forms  # lazy: loaded only on this path
+        from hallucheck.detectors.rules.numbers import figures_given_otherwise  # lazy: loaded only on this path
 
-        ranges = sorted({*durations_in_other_units(analysis), *figures_in_other_forms(analysis)})
+        ranges = figures_given_otherwise(analysis)
         if not ranges:
             return []
         within = [[a <= s and e <= b for s, e in tagged.offsets] for a, b in ranges]

@@ -15,7 +15,7 @@ from hallucheck.text.numbers import NumberMention, find_numbers, same_value
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
-__all__ = ["answer_figures", "converted_durations", "durations_in_other_units", "figures_in_other_forms"]
+__all__ = ["answer_figures", "converted_durations", "durations_in_other_units", "figures_given_otherwise", "figures_in_other_forms"]
 
 
 def answer_figures(analysis: CaseAnalysis) -> AnswerFigures:
@@ -38,6 +38,13 @@ def _read_answer_figures(analysis: CaseAnalysis) -> AnswerFigures:
 def durations_in_other_units(analysis: CaseAnalysis) -> list[tuple[int, int]]:
     """Offsets of :func:`converted_durations` (the model layer keeps its marks off them)."""
     return sorted({(d.start, d.end) for d in converted_durations(analysis)})
+
+
+def figures_given_otherwise(analysis: CaseAnalysis) -> list[tuple[int, int]]:
+    """Offsets, sorted and each once, of the answer's figures and lengths of time that the sources
+    give in another form or unit (:func:`figures_in_other_forms`, :func:`durations_in_other_units`):
+    the numbers rules compared them by value, so word-level readers keep their marks off them."""
+    return sorted({*durations_in_other_units(analysis), *figures_in_other_forms(analysis)})
 
 
 def figures_in_other_forms(analysis: CaseAnalysis) -> list[tuple[int, int]]:

@@ -26,6 +26,7 @@ from hallucheck.detectors.rules.answer_figures import (
     answer_figures,
     converted_durations,
     durations_in_other_units,
+    figures_given_otherwise,
     figures_in_other_forms,
 )
 from hallucheck.detectors.rules.derived_figures import computed_result, halved_or_doubled, hedged_match
@@ -67,6 +68,7 @@ __all__ = [
     "SourceFacts",
     "converted_durations",
     "durations_in_other_units",
+    "figures_given_otherwise",
     "figures_in_other_forms",
     "source_facts",
 ]
