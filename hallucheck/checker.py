@@ -31,6 +31,7 @@ from hallucheck.policies.entailment import (
     OVERRULED_NAMES,
     entailed_sentences,
     no_reject_without_span,
+    overrules_names,
     source_read_whole,
 )
 from hallucheck.policies.floors import FloorTable, shipped_floors
@@ -39,7 +40,7 @@ from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans, tidy_spans
 from hallucheck.streaming import CheckStream, stream_case
-from hallucheck.text.language import base_language, is_chinese
+from hallucheck.text.language import base_language
 from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report, Span
 from hallucheck.verdict_facts import settle_facts
 
@@ -303,7 +304,7 @@ def _suspect_sentences(analysis: CaseAnalysis, verdict: Verdict, findings: Seque
     shown = verdict.spans if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
     if not shown:
         return list(range(len(analysis.sentences)))
-    overrulable = analysis.cross_lingual or is_chinese(analysis.language or "en")
+    overrulable = overrules_names(analysis.language, analysis.cross_lingual)
     soft = [s for s in shown if (s.kind is None or (overrulable and s.kind in OVERRULED_NAMES)) and s.label not in KEPT_ON_ENTAILED]
     return [i for i, seg in enumerate(analysis.sentences) if any(s.start < seg.end and s.end > seg.start for s in soft)]
 

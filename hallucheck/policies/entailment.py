@@ -24,13 +24,13 @@ import re
 from collections.abc import Sequence
 
 from hallucheck.policies.base import Verdict
-from hallucheck.text.language import is_cjk_char
+from hallucheck.text.language import is_chinese, is_cjk_char
 from hallucheck.text.pieces import pieces_estimate
 from hallucheck.types import Finding, SentenceVerdict, Span
 
 __all__ = ["CONTRADICTED", "DOUBT_CONTRADICTED", "DOUBT_ENTAILED", "ENGLISH_VERIFY_BELOW", "ENTAILED", "ENTAILED_ENGLISH",
            "KEPT_ON_ENTAILED", "OVERRULED_NAMES", "WHOLE_SOURCE_PIECES", "doubt_accepted", "entailed_sentences", "no_reject_without_span",
-           "overrule_names", "overrule_verdict_names", "source_read_whole", "trust_entailment", "verifier_finding"]
+           "overrule_names", "overrule_verdict_names", "overrules_names", "source_read_whole", "trust_entailment", "verifier_finding"]
 
 # A sentence counts as entailed at this entailment probability or above, with contradiction below
 # CONTRADICTED. English answers over English sources need ENTAILED_ENGLISH: there the span tagger
@@ -70,8 +70,19 @@ KEPT_ON_ENTAILED: frozenset[str] = frozenset({"speculation", "invalid_citation",
 
 
 def source_read_whole(source_texts: Sequence[str]) -> bool:
-    """Whether the verifier reads the sources whole (:data:`WHOLE_SOURCE_PIECES`) as the evidence of every sentence."""
+    """Whether the verifier reads the sources whole (:data:`WHOLE_SOURCE_PIECES`) as the evidence of every sentence.
+
+    A text takes at least a piece per four characters, so sources longer than four times the
+    bound are not read whole without looking at their characters (the check runs on every case)."""
+    if sum(len(t) for t in source_texts) > 4 * WHOLE_SOURCE_PIECES:
+        return False
     return sum(pieces_estimate(t) for t in source_texts) <= WHOLE_SOURCE_PIECES
+
+
+def overrules_names(language: str | None, cross_lingual: bool) -> bool:
+    """Whether :data:`OVERRULED_NAMES` apply to an answer: Chinese answers and answers over sources
+    in another language, where a name is often written another way."""
+    return cross_lingual or is_chinese(language or "en")
 
 
 _NAME_DOT = re.compile("[·‧•・.]")
@@ -107,24 +118,28 @@ def _overruled(span: Span, sure: Sequence[SentenceVerdict], answer: str) -> Span
     return span.model_copy(update={"kind": None, "reason": f"{span.reason}; {why}" if span.reason else why})
 
 
+def _not_contradicted(findings: Sequence[Finding]) -> list[SentenceVerdict]:
+    """The verifier's sentence verdicts below :data:`CONTRADICTED` (none without a verifier finding)."""
+    vf = verifier_finding(findings)
+    return [v for v in (vf.sentence_verdicts or []) if v.contradiction < CONTRADICTED] if vf is not None else []
+
+
 def overrule_names(findings: Sequence[Finding], answer: str) -> list[Finding]:
     """The findings with :data:`OVERRULED_NAMES` marks made word-level marks where the verifier
-    reads their sentence as entailed; the caller applies it only to Chinese and cross-lingual
-    answers. A word-level mark in an entailed sentence then goes, as any does, and no floor rests on it."""
-    vf = verifier_finding(findings)
-    if vf is None or not vf.sentence_verdicts:
+    reads their sentence as entailed; the caller applies it only where :func:`overrules_names`.
+    A word-level mark in an entailed sentence then goes, as any does, and no floor rests on it."""
+    sure = _not_contradicted(findings)
+    if not sure:
         return list(findings)
-    sure = [v for v in vf.sentence_verdicts if v.contradiction < CONTRADICTED]
     return [f.model_copy(update={"spans": [_overruled(s, sure, answer) for s in f.spans]})
             if any(s.kind in OVERRULED_NAMES for s in f.spans) else f for f in findings]
 
 
 def overrule_verdict_names(verdict: Verdict, findings: Sequence[Finding], answer: str) -> Verdict:
     """The verdict's spans with the marks :func:`overrule_names` overrules made word-level marks too."""
-    vf = verifier_finding(findings)
-    if vf is None or not vf.sentence_verdicts or verdict.spans is None:
+    sure = _not_contradicted(findings)
+    if not sure or verdict.spans is None:
         return verdict
-    sure = [v for v in vf.sentence_verdicts if v.contradiction < CONTRADICTED]
     return dataclasses.replace(verdict, spans=[_overruled(s, sure, answer) for s in verdict.spans])
 
 

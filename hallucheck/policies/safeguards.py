@@ -46,11 +46,12 @@ from hallucheck.policies.entailment import (
     no_reject_without_span,
     overrule_names,
     overrule_verdict_names,
+    overrules_names,
     source_read_whole,
     trust_entailment,
 )
 from hallucheck.policies.floors import FloorTable
-from hallucheck.text.language import base_language, is_chinese
+from hallucheck.text.language import base_language
 from hallucheck.types import Coverage, Finding
 
 __all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "StageGuard", "final_verdict", "nothing_checked", "merge_coverage",
@@ -161,7 +162,7 @@ def final_verdict(
     # English answers over long English sources: the tagger and the policy were fitted on labelled
     # answers there, and the verifier reads only a sentence's best evidence (ENTAILED_ENGLISH)
     english = base_language(analysis.language or "en") == "en" and not analysis.cross_lingual
-    if analysis.cross_lingual or is_chinese(analysis.language or "en"):
+    if overrules_names(analysis.language, analysis.cross_lingual):
         # names written another way (policies.entailment.OVERRULED_NAMES)
         verdict = guard("names the verifier overrules", partial(overrule_verdict_names, verdict, findings, analysis.case.answer),
                         verdict)
