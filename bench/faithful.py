@@ -207,6 +207,7 @@ def main() -> None:
     ap.add_argument("--verify", choices=("on", "off"), default="on", help="the verifier pass of the default checker")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--entailed", type=float, default=None, help="override the entailment threshold (choose it on calib)")
+    ap.add_argument("--contradicted", type=float, default=None, help="override the contradiction threshold (choose it on calib)")
     ap.add_argument("--rag-part", default="dev", help="the part the RAG-shaped cases come from (calib to choose on)")
     ap.add_argument("--tag", default="dev")
     a = ap.parse_args()
@@ -216,6 +217,10 @@ def main() -> None:
         import hallucheck.policies.entailment as entailment
 
         entailment.ENTAILED = a.entailed
+    if a.contradicted is not None:
+        import hallucheck.policies.entailment as entailment
+
+        entailment.CONTRADICTED = a.contradicted
     checker = Checker(verify=a.verify == "on")
     langs = a.langs.split(",")
     from hallucheck.policies.entailment import CONTRADICTED, ENTAILED

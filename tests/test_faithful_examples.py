@@ -52,7 +52,7 @@ CHANGED = [
 # reads a Chinese place name against an English one. Strict: the day one passes, the test says
 # so and the mark must go.
 NOT_YET = {
-    "en-duration", "en-deal", "en-deal-reworded", "zh-Hans-capital-changed",
+    "en-deal", "en-deal-reworded", "zh-Hans-capital-changed",
 }
 
 

@@ -28,24 +28,31 @@ from hallucheck.text.language import is_chinese, is_cjk_char
 from hallucheck.text.pieces import pieces_estimate
 from hallucheck.types import Finding, SentenceVerdict, Span
 
-__all__ = ["CONTRADICTED", "DOUBT_CONTRADICTED", "DOUBT_ENTAILED", "ENGLISH_VERIFY_BELOW", "ENTAILED", "ENTAILED_ENGLISH",
-           "KEPT_ON_ENTAILED", "OVERRULED_NAMES", "WHOLE_SOURCE_PIECES", "doubt_accepted", "entailed_sentences", "no_reject_without_span",
-           "overrule_names", "overrule_verdict_names", "overrules_names", "source_read_whole", "trust_entailment", "verifier_finding"]
+__all__ = ["CONTRADICTED", "CONTRADICTED_ENGLISH", "DOUBT_CONTRADICTED", "DOUBT_ENTAILED", "ENGLISH_VERIFY_BELOW", "ENTAILED",
+           "ENTAILED_ENGLISH", "KEPT_ON_ENTAILED", "OVERRULED_NAMES", "WHOLE_SOURCE_PIECES", "doubt_accepted",
+           "entailed_sentences", "no_reject_without_span", "overrule_names", "overrule_verdict_names", "overrules_names",
+           "reading_thresholds", "source_read_whole", "trust_entailment", "verifier_finding"]
 
-# A sentence counts as entailed at this entailment probability or above, with contradiction below
-# CONTRADICTED. English answers over English sources need ENTAILED_ENGLISH: there the span tagger
-# and the policy were fitted on labelled real answers, and on RAGTruth calib (1,416 answers) the
-# verifier cleared true hallucinations below it (response F1 0.837 without the verifier, 0.835 at
-# 0.7, 0.838 at 0.9); the other languages' threshold was chosen on the pairs' calib part (360
-# faithful and 360 changed pairs: faithful flagged 0.303 at 0.7 and 0.270 at 0.6, changed caught
-# 0.839 and 0.828; docs/model.md, "The verifier").
-ENTAILED = 0.6
+# A sentence counts as entailed unless the verifier gives it an entailment probability below
+# ENTAILED or a contradiction probability of CONTRADICTED or more: it must be fairly sure that a
+# sentence is not said before the sentence's word-level marks count. Chosen on the calib part of
+# the human-labelled pairs (250 faithful and 250 changed pairs a language, docs/model.md, "The
+# verifier"): at 0.6 / 0.3, faithful pairs flagged en 0.40, de 0.36, fr 0.28 and changed caught
+# 0.87-0.95; at 0.2 / 0.5, faithful flagged 0.18 / 0.22 / 0.15 and changed caught 0.80-0.87 (the
+# least in English). Lower still, English changed pairs fall below 0.75. A missed subtlety is
+# forgiven more easily than a faithful answer called a hallucination.
+ENTAILED = 0.2
+CONTRADICTED = 0.5
+# English answers over long English sources (more than WHOLE_SOURCE_PIECES) need ENTAILED_ENGLISH
+# and a contradiction below CONTRADICTED_ENGLISH: there the span tagger and the policy were fitted
+# on labelled real answers, and on RAGTruth calib (1,416 answers) the verifier cleared true
+# hallucinations below it (response F1 0.837 without the verifier, 0.835 at 0.7, 0.838 at 0.9).
 ENTAILED_ENGLISH = 0.9
+CONTRADICTED_ENGLISH = 0.3
 # An English answer over English sources is read by the verifier only below this risk: on 350
 # RAGTruth calib answers it cleared 3 answers, all three below 0.7, and none of the 216 not
 # accepted at 0.7 or above; reading those cost a quarter of the default stack's time.
 ENGLISH_VERIFY_BELOW = 0.7
-CONTRADICTED = 0.3
 # A source of at most this many word pieces (about 300 Latin-script characters, or 90 Chinese ones)
 # fits in the verifier's window beside a sentence, so the verifier reads all of it, not its best
 # three sentences: what ENTAILED_ENGLISH and ENGLISH_VERIFY_BELOW guard against (a sentence cleared
@@ -77,6 +84,13 @@ def source_read_whole(source_texts: Sequence[str]) -> bool:
     if sum(len(t) for t in source_texts) > 4 * WHOLE_SOURCE_PIECES:
         return False
     return sum(pieces_estimate(t) for t in source_texts) <= WHOLE_SOURCE_PIECES
+
+
+def reading_thresholds(english_long: bool) -> tuple[float, float]:
+    """The (entailed, contradicted) thresholds a sentence is read at: :data:`ENTAILED_ENGLISH` and
+    :data:`CONTRADICTED_ENGLISH` for an English answer over long English sources (``english_long``:
+    more than :func:`source_read_whole` reads), :data:`ENTAILED` and :data:`CONTRADICTED` otherwise."""
+    return (ENTAILED_ENGLISH, CONTRADICTED_ENGLISH) if english_long else (ENTAILED, CONTRADICTED)
 
 
 def overrules_names(language: str | None, cross_lingual: bool) -> bool:
@@ -170,8 +184,13 @@ def _inside(span: Span, sentences: Sequence[SentenceVerdict], answer: str) -> bo
     return any(a <= span.start and span.end <= b for a, b in stretches)
 
 
+# A verifier span is labelled a contradiction, not baseless, from this contradiction probability
+# on (where it also outweighs neutral).
+_CONTRADICTION_LABEL = 0.3
+
+
 def _verifier_span(v: SentenceVerdict, answer: str, detector: str) -> Span:
-    if v.contradiction >= CONTRADICTED and v.contradiction >= v.neutral:
+    if v.contradiction >= _CONTRADICTION_LABEL and v.contradiction >= v.neutral:
         label, score = "contradiction", v.contradiction
         reason = f"its best evidence says otherwise (verifier: contradiction p={v.contradiction:.2f})"
     else:
@@ -184,7 +203,8 @@ def _verifier_span(v: SentenceVerdict, answer: str, detector: str) -> Span:
 
 
 def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str, *, keep_marks: bool = False,
-                     entailed: float | None = None, restated: bool | None = None) -> Verdict:
+                     entailed: float | None = None, contradicted: float | None = None,
+                     restated: bool | None = None) -> Verdict:
     """The verdict with word-level marks in entailed sentences dropped (see the module doc).
 
     ``keep_marks``: an answer that stays flagged keeps its marks as they were, also those in
@@ -193,18 +213,21 @@ def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str,
     where the span tagger was trained on labelled answers: changing the marks of flagged answers
     cost 0.03 character span F1 on RAGTruth calib (the verifier also finds sentences entailed that
     hold a subtle error, and a whole sentence is a coarse span). ``entailed``: the entailment
-    threshold (default :data:`ENTAILED`). ``restated``: every sentence restates a source sentence
+    threshold (default :data:`ENTAILED`), ``contradicted`` the contradiction one (default
+    :data:`CONTRADICTED`; :func:`reading_thresholds`). ``restated``: every sentence restates a source sentence
     (figures written another way included), which the rules read better than the verifier: no
     sentence span of the verifier's is added."""
     vf = verifier_finding(findings)
     if vf is None or not vf.sentence_verdicts or verdict.decision == "accept":
         return verdict
     read = vf.sentence_verdicts
-    ok = entailed_sentences(read, entailed)
+    ok = entailed_sentences(read, entailed, contradicted)
     shown = list(verdict.spans) if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
     kept = [s for s in shown if s.kind is not None or s.label in KEPT_ON_ENTAILED or not _inside(s, ok, answer)]
     dropped = len(shown) - len(kept)
     precise = [s for f in findings if f.usable for s in f.spans if s.kind is not None]
+    # a precise finding the verdict showed only inside a dropped word-level mark is shown itself
+    kept += [p for p in precise if not any(k.start < p.end and p.start < k.end for k in kept)]
     notes = list(verdict.notes)
     if len(ok) == len(read) and not kept and not precise:
         notes.append(f"the verifier finds every sentence it read ({len(read)}) entailed by its evidence and nothing "

@@ -41,12 +41,12 @@ from functools import partial
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.policies.base import Policy, Verdict
 from hallucheck.policies.entailment import (
-    ENTAILED_ENGLISH,
     doubt_accepted,
     no_reject_without_span,
     overrule_names,
     overrule_verdict_names,
     overrules_names,
+    reading_thresholds,
     source_read_whole,
     trust_entailment,
 )
@@ -54,8 +54,8 @@ from hallucheck.policies.floors import FloorTable
 from hallucheck.text.language import base_language
 from hallucheck.types import Coverage, Finding
 
-__all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "StageGuard", "final_verdict", "nothing_checked", "merge_coverage",
-           "restated_review", "restatement_matters"]
+__all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "StageGuard", "english_over_long_sources", "final_verdict", "nothing_checked",
+           "merge_coverage", "restated_review", "restatement_matters"]
 
 # Span kinds that keep an answer from being accepted wherever the floor table does not decide them.
 NEVER_ACCEPTED: frozenset[str] = frozenset({"misattributed_citation"})
@@ -142,6 +142,14 @@ def _unguarded(_name: str, step: Callable[[], Verdict], _before: Verdict | None)
     return step()
 
 
+def english_over_long_sources(analysis: CaseAnalysis) -> bool:
+    """Whether an answer is English over English sources longer than the verifier reads whole
+    (:func:`hallucheck.policies.entailment.source_read_whole`): the verifier's stricter thresholds
+    apply there (:func:`hallucheck.policies.entailment.reading_thresholds`)."""
+    english = base_language(analysis.language or "en") == "en" and not analysis.cross_lingual
+    return english and not source_read_whole([s.text for s in analysis.case.contexts])
+
+
 def final_verdict(
     policy: Policy,
     analysis: CaseAnalysis,
@@ -159,17 +167,17 @@ def final_verdict(
         return empty
     verdict = guard("policy", partial(policy.decide, analysis, findings), None)
     verdict = guard("restated review", partial(restated_review, verdict, analysis, findings), verdict)
-    # English answers over long English sources: the tagger and the policy were fitted on labelled
-    # answers there, and the verifier reads only a sentence's best evidence (ENTAILED_ENGLISH)
-    english = base_language(analysis.language or "en") == "en" and not analysis.cross_lingual
     if overrules_names(analysis.language, analysis.cross_lingual):
         # names written another way (policies.entailment.OVERRULED_NAMES)
         verdict = guard("names the verifier overrules", partial(overrule_verdict_names, verdict, findings, analysis.case.answer),
                         verdict)
         findings = overrule_names(findings, analysis.case.answer)
-    english_long = english and not source_read_whole([s.text for s in analysis.case.contexts])
+    # English answers over long English sources: the tagger and the policy were fitted on labelled
+    # answers there, and the verifier reads only a sentence's best evidence (ENTAILED_ENGLISH)
+    english_long = english_over_long_sources(analysis)
+    entailed, contradicted = reading_thresholds(english_long)
     verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english_long,
-                                          entailed=ENTAILED_ENGLISH if english_long else None,
+                                          entailed=entailed, contradicted=contradicted,
                                           restated=analysis.facts.every_sentence_restated), verdict)
     verdict = guard("entailment doubt", partial(doubt_accepted, verdict, findings, analysis.case.answer,
                                                        restated=analysis.facts.every_sentence_restated), verdict)

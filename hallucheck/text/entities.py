@@ -10,9 +10,12 @@ word would drown the real ones. The rules (docs/detectors-rules.md):
   Piano"); a single sentence-initial word is never a name. Acronyms alone (``AI``, ``USA``)
   are skipped: answers coin them for source phrases.
 * German capitalises every noun, so a single capitalised word counts only when simplemma's German
-  dictionary does not know it; runs of two or more capitalised words (``Jean Dupont``,
-  ``Deutsche Bahn``) count as in English. Single-word names that are also dictionary words
-  (``Berlin``, ``Müller``) are missed on purpose: a plain noun is never flagged.
+  dictionary does not know it and it is no compound of dictionary words (``Steinstraße``,
+  ``Laptop-Computer``); a run of two or more (``Jean Dupont``, ``Deutsche Bahn``) counts unless
+  one of its words is such a compound or an inflected noun (``Gruppe Männer``) and it does not
+  open with an inflected adjective. Capitalised stop words (``Sie``) are left out. Single-word
+  names that are also dictionary words (``Berlin``, ``Müller``) are missed on purpose: a plain
+  noun is never flagged.
 * Chinese: Latin-script runs inside Chinese text that contain a capital letter
   (``Jean Dupont``, ``iPhone``), and transliterated names, whose parts a middle dot joins
   (``赫尔曼·福格特``: each part is a name word); other Han-script names are not attempted (a
@@ -31,7 +34,7 @@ import regex
 
 from hallucheck.text.demonyms import place_forms
 from hallucheck.text.language import base_language
-from hallucheck.text.lexicons import known_word
+from hallucheck.text.lexicons import known_word, lemmatize
 from hallucheck.text.stopwords import stopwords
 
 if TYPE_CHECKING:
@@ -206,10 +209,55 @@ def _latin_entities(
             continue  # a label such as "Hours of Operation:"
         if len(names) == 1 and (_is_acronym(names[0][2]) or names[0][2].lower() in stops):
             continue
-        if lang == "de" and len(names) < 2 and known_word(names[0][2], "de"):
-            continue  # German capitalises every noun: one known word is no name
+        if lang == "de" and _german_nouns([w[2] for w in names if w[2].lower() not in stops]):
+            continue  # German capitalises every noun: known nouns are no name
         s, e = words[0][0], words[-1][1]
         out.append(EntityMention(offset + s, offset + e, text[s:e], tuple((offset + w[0], offset + w[1]) for w in names)))
+
+
+def _german_compound(word: str) -> bool:
+    """Whether ``word`` is a compound of dictionary words (``Laptop-Computer``, ``Steinstraße``,
+    ``Ballonformen``; a linking s allowed): German writes new nouns that way, and no dictionary
+    lists them all."""
+    parts = [p for p in word.split("-") if p]
+    if len(parts) > 1:
+        return all(known_word(p, "de") or _german_compound(p) for p in parts)
+    low = word.lower()
+    for i in range(3, len(low) - 3):
+        head, tail = low[:i], low[i:]
+        if known_word(tail, "de") and (known_word(head, "de") or (head.endswith("s") and known_word(head[:-1], "de"))):
+            return True
+    return False
+
+
+def _german_adjective(word: str) -> bool:
+    """Whether ``word`` is an inflected adjective (``Deutsche``, ``Rotes``): written with a capital
+    inside a sentence only as part of a name (Deutsche Bahn, Rotes Kreuz)."""
+    low = word.lower()
+    lemma = lemmatize(low, "de")
+    return lemma.islower() and lemma != low and low.startswith(lemma)
+
+
+def _german_inflected(word: str) -> bool:
+    """Whether ``word`` is an inflected form of a dictionary noun (``Männer``, ``Geschäfte``): names
+    are seldom inflected, nouns often are."""
+    lemma = lemmatize(word, "de")
+    return lemma != word and lemma[:1].isupper()
+
+
+def _german_nouns(words: Sequence[str]) -> bool:
+    """Whether capitalised German ``words`` are common nouns rather than a name. One word: a
+    dictionary word or a compound of them. Several (``Gruppe Männer``, ``Person
+    Schlittschuhlaufen``): one of them a compound or an inflected noun, and the first no inflected
+    adjective (``Deutsche Bahn`` is a name). Stop words are left out by the caller (a capitalised
+    ``Sie``, ``Ein``). Names made of base-form dictionary words (``Jean Dupont``) stay names."""
+    if not words:
+        return True
+    if len(words) == 1:
+        return known_word(words[0], "de") or _german_compound(words[0])
+    if _german_adjective(words[0]):
+        return False
+    return any(_german_compound(w) or _german_inflected(w) for w in words)
 
 
 # A transliterated foreign name: parts joined by a middle dot, as Chinese writes "Hermann Vogt"

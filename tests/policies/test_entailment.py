@@ -1,7 +1,15 @@
 """Verdicts that trust entailment: word-level marks in entailed sentences go, precise ones stay."""
 
 from hallucheck.policies.base import Verdict
-from hallucheck.policies.entailment import no_reject_without_span, trust_entailment
+from hallucheck.policies.entailment import (
+    CONTRADICTED,
+    CONTRADICTED_ENGLISH,
+    ENTAILED,
+    ENTAILED_ENGLISH,
+    no_reject_without_span,
+    reading_thresholds,
+    trust_entailment,
+)
 from hallucheck.types import Evidence, Finding, SentenceVerdict, Span
 
 ANSWER = "It was founded in Paris in 2010. It employs 45 people."
@@ -96,7 +104,7 @@ def test_a_mark_over_two_entailed_sentences_is_dropped_but_not_one_reaching_a_se
     tagger = Finding(detector="model", role="tagger", risk=0.8, spans=[over_both])
     cleared = trust_entailment(_reject([over_both]), [tagger, _verifier((S1, 0.95, 0.01), (S2, 0.9, 0.02))], ANSWER)
     assert cleared.decision == "accept" and cleared.spans == []
-    kept = trust_entailment(_reject([over_both]), [tagger, _verifier((S1, 0.95, 0.01), (S2, 0.2, 0.1))], ANSWER)
+    kept = trust_entailment(_reject([over_both]), [tagger, _verifier((S1, 0.95, 0.01), (S2, 0.1, 0.1))], ANSWER)
     assert kept.decision == "reject" and over_both in kept.spans
 
 
@@ -159,3 +167,27 @@ def test_a_chinese_name_without_a_dot_is_never_read_as_spelled_another_way():
                         evidence=[Evidence(source_id="1", text="张伟主演了这部电影。")])])
     facts = Finding(detector="numbers", role="facts", risk=0.9, spans=[name])
     assert overrule_names([facts, verifier], answer)[0].spans[0].kind == "unknown_name"
+
+
+def test_english_over_long_sources_reads_at_the_stricter_thresholds():
+    """A sentence the verifier is unsure of (entailment 0.5, contradiction 0.4) clears its marks
+    at the default thresholds, not at the English-over-long-sources ones."""
+    assert reading_thresholds(False) == (ENTAILED, CONTRADICTED)
+    assert reading_thresholds(True) == (ENTAILED_ENGLISH, CONTRADICTED_ENGLISH)
+    unsure = [_verifier((S1, 0.95, 0.01), (S2, 0.5, 0.4))]
+    assert trust_entailment(_reject([_span(40, 45)]), unsure, ANSWER).decision == "accept"
+    strict = trust_entailment(_reject([_span(40, 45)]), unsure, ANSWER, entailed=ENTAILED_ENGLISH, contradicted=CONTRADICTED_ENGLISH)
+    assert strict.decision == "reject"
+    # fairly sure it is not said: not entailed at the default thresholds either
+    for ent, con in ((ENTAILED - 0.05, 0.1), (0.3, CONTRADICTED)):
+        v = trust_entailment(_reject([_span(40, 45)]), [_verifier((S1, 0.95, 0.01), (S2, ent, con))], ANSWER)
+        assert v.decision == "reject"
+
+
+def test_a_precise_finding_inside_a_dropped_mark_is_shown_itself():
+    """The verdict showed a name the sources lack only inside a wider word-level mark; the mark
+    goes with its entailed sentence, the precise finding stays on show."""
+    wide, name = _span(33, 45), _span(43, 45, detector="numbers", kind="unknown_name")
+    facts = Finding(detector="numbers", role="facts", risk=0.9, spans=[name])
+    v = trust_entailment(_reject([wide]), [facts, _verifier((S1, 0.95, 0.01), (S2, 0.9, 0.02))], ANSWER)
+    assert v.decision == "reject" and v.spans == [name]

@@ -21,6 +21,8 @@ def names(text: str, language: str) -> list[str]:
         ("L'entreprise a été fondée en 2010 à Paris par Jean Dupont.", "fr", ["Paris", "Jean Dupont"]),
         ("The company was founded by Jean Dupont in Paris.", "en", ["Jean Dupont", "Paris"]),
         ("Die Firma wurde von Jean Dupont gegründet.", "de", ["Jean Dupont"]),
+        ("Er fährt mit der Deutsche Bahn zu Siemens Healthineers.", "de", ["Deutsche Bahn", "Siemens Healthineers"]),
+        ("Der Mann trägt ein Knopf-up-Shirt.", "de", ["Knopf-up-Shirt"]),  # "up" is no German word
         ("该公司由 Jean Dupont 于2010年创立，使用 iPhone 和 AI。", "zh-Hans", ["Jean Dupont", "iPhone"]),
         ("It was opened by Bank of America and John Smith's friend.", "en", ["Bank of America", "John Smith"]),
         ("Le général Charles de Gaulle est venu.", "fr", ["Charles de Gaulle"]),
@@ -40,6 +42,10 @@ def test_names(text: str, language: str, expected: list[str]) -> None:
     [
         ("Customers love it. However, prices vary.", "en"),
         ("Der Kunde ist mit dem Service zufrieden.", "de"),  # German nouns are capitalised
+        # compounds of dictionary words, an inflected noun beside another, a capitalised stop word
+        ("Er schaut auf einen Laptop-Computer in der Steinstraße.", "de"),
+        ("Eine Gruppe Männer fotografiert die Person Schlittschuhlaufen.", "de"),
+        ("Sie posieren vor einer Wand, die Sie Geschäfte zeigt.", "de"),
         ("Key Features Of The Product Line", "en"),  # a Title Case heading
         ("Hours of Operation: every day.", "en"),  # a label
         ("We use AI and the USA.", "en"),  # lone acronyms
