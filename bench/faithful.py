@@ -208,6 +208,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--entailed", type=float, default=None, help="override the entailment threshold (choose it on calib)")
     ap.add_argument("--contradicted", type=float, default=None, help="override the contradiction threshold (choose it on calib)")
+    ap.add_argument("--entailed-english", type=float, default=None,
+                    help="override the entailment threshold of English answers over long English sources (choose it on calib)")
     ap.add_argument("--rag-part", default="dev", help="the part the RAG-shaped cases come from (calib to choose on)")
     ap.add_argument("--tag", default="dev")
     a = ap.parse_args()
@@ -221,6 +223,10 @@ def main() -> None:
         import hallucheck.policies.entailment as entailment
 
         entailment.CONTRADICTED = a.contradicted
+    if a.entailed_english is not None:
+        import hallucheck.policies.entailment as entailment
+
+        entailment.ENTAILED_ENGLISH = a.entailed_english
     checker = Checker(verify=a.verify == "on")
     langs = a.langs.split(",")
     from hallucheck.policies.entailment import CONTRADICTED, ENTAILED

@@ -49,6 +49,7 @@ __all__ = [
     "NAME_ALIASES",
     "transliteration_supported",
     "REFERENCE_WORDS",
+    "TRANSLITERATION_CHARS",
 ]
 
 
@@ -263,7 +264,7 @@ def _german_nouns(words: Sequence[str]) -> bool:
 # A transliterated foreign name: parts joined by a middle dot, as Chinese writes "Hermann Vogt"
 # (赫尔曼·福格特). Chinese has no spaces, so a part ends where the characters that transliterate
 # sounds end (the usual ones of both scripts, below): "天文学家赫尔曼·福格特以" gives 赫尔曼·福格特.
-_TRANSLITERATION_CHARS = frozenset(
+TRANSLITERATION_CHARS = frozenset(
     "丁万丘东丝丰丹丽乃乌乔亚亞亨什伊休伦伯佐佩保修倫傑克內兰兹内凡凯凱切列利加努劳勃勒勞华南博卡卢厄古史司吉吕呂哈唐"
     "喬嘉图圖圣圭坎坦埃基塔塞墨夏多夫夸奇奈奎奥奧妮姆威娄娜婁孟宁安宾密富寧尔尚尤尼巴布希帕席库庞庫廉延廷弗彭彼律德恩"
     "恰惠愛戈戴扎托扬拉拜捷提揚撒斐斯施旺昂明普曼朗本朱杜杰東松林查柯柳格桑梅森欣欧欽歐比毕毛汀汉汤沃沙法波泰泽洛派海"
@@ -283,7 +284,7 @@ def _transliterations(text: str) -> list[EntityMention]:
         if dot.start() < end:
             continue  # a later dot of a name already taken (马丁·路德·金)
         a = dot.start()
-        while a > 0 and text[a - 1] in _TRANSLITERATION_CHARS:
+        while a > 0 and text[a - 1] in TRANSLITERATION_CHARS:
             a -= 1
         if a == dot.start():
             continue
@@ -291,7 +292,7 @@ def _transliterations(text: str) -> list[EntityMention]:
         b = dot.end()
         while True:
             e = b
-            while e < len(text) and text[e] in _TRANSLITERATION_CHARS:
+            while e < len(text) and text[e] in TRANSLITERATION_CHARS:
                 e += 1
             if e == b:
                 break
@@ -315,7 +316,7 @@ def transliteration_supported(name: str, source_text: str) -> bool:
     side of each of its dots (two of each, fewer when the part is shorter), with the dot or without.
 
     Only the characters at a dot are compared, because where a part ends away from the dot is a
-    guess (:data:`_TRANSLITERATION_CHARS`); "史蒂夫·乔布斯" and "史蒂夫·沃兹尼亚克" still differ there.
+    guess (:data:`TRANSLITERATION_CHARS`); "史蒂夫·乔布斯" and "史蒂夫·沃兹尼亚克" still differ there.
     """
     name = name.translate(_DOTS)
     sources = source_text.translate(_DOTS)

@@ -59,6 +59,7 @@ from hallucheck.text import Segment
 from hallucheck.text.durations import Duration, same_length
 from hallucheck.text.entities import EntityMention, entity_words, find_entities, name_words, transliteration_supported, word_supported
 from hallucheck.text.language import detect_language, is_cjk_char
+from hallucheck.text.name_sounds import han_name_in_han, latin_name_in_han
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
 from hallucheck.text.weekdays import WeekdaySpan, find_weekdays, same_days
 from hallucheck.types import Coverage, Evidence, Finding, Role, Span
@@ -463,10 +464,12 @@ class NumbersDetector(BaseDetector):
         )
 
     def _transliterated(self, analysis: CaseAnalysis, facts: SourceFacts, ent: EntityMention) -> Span | None:
-        """A dot-joined name (赫尔曼·福格特) the Chinese sources do not give. Only checked when the
+        """A dot-joined name (赫尔曼·福格特) the Chinese sources do not give, in those characters or in
+        others that sound alike (another translator's 亨利克·斯滕森 for 亨瑞克·史坦森). Only checked when the
         sources are in the answer's script: over English sources the name is spelt in Latin
         letters, and simplified and traditional characters spell the same name differently."""
-        if analysis.source_language != detect_language(analysis.answer) or transliteration_supported(ent.text, facts.source.text):
+        if analysis.source_language != detect_language(analysis.answer) or transliteration_supported(ent.text, facts.source.text) \
+                or han_name_in_han(ent.text, facts.source.text):
             return None
         return self._name_span(analysis, facts, ent.start, ent.end)
 
@@ -497,6 +500,8 @@ class NumbersDetector(BaseDetector):
         answer = analysis.answer
         if lang.startswith("zh") and is_cjk_char(ent.text[0]):  # a dot-joined name (Latin ones start with a letter)
             return self._transliterated(analysis, facts, ent)
+        if facts.has_han and latin_name_in_han(ent.text, facts.source.text):
+            return None  # the sources transliterate it (Nigel Farage: 奈杰尔·法拉奇)
         missing: list[tuple[int, int]] = []
         for a, b in ent.words:
             forms = entity_words(answer[a:b], lower=False)

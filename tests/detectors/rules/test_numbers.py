@@ -679,3 +679,16 @@ def test_the_model_layer_keeps_its_marks_off_a_weekday_range_in_other_words(
         kept_off = [answer[a:b] for a, b in figures_in_other_forms(an)]
         assert len(kept_off) == 1 and kept_off[0] in answer and kept_off[0] not in source, answer
     assert figures_in_other_forms(CaseAnalysis(Case(contexts=[source], answer=changed, language=language))) == []
+
+
+def test_a_name_the_chinese_sources_transliterate_is_no_unknown_name() -> None:
+    src = "今天在保守党大会上，奈杰尔·法拉奇发誓要动员人民军队。他随后与亨利克·斯滕森会面。"
+    kept = run("今天在保守党大会上，Nigel Farage 发誓要动员人民军队。他随后与亨瑞克·史坦森会面。", src)
+    assert [s.kind for s in kept.spans] == []
+    swapped = run("今天在保守党大会上，Boris Johnson 发誓要动员人民军队。他随后与汤姆·克鲁斯会面。", src)
+    assert [(s.text, s.kind) for s in swapped.spans] == [("Boris Johnson", "unknown_name"), ("汤姆·克鲁斯", "unknown_name")]
+
+
+def test_german_compounds_and_nouns_side_by_side_are_not_names() -> None:
+    f = run("Ein Mann sitzt an einem Tisch mit einem Laptop.", "Eine Gruppe Männer schaut auf einen Laptop-Computer.", language="de")
+    assert f.spans == []
