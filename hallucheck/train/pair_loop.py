@@ -192,7 +192,9 @@ def _build_model(cfg: PairConfig, run: Path) -> Any:
         model = PairClassifier(encoder, len(PAIR_LABELS), cfg.dropout)
         own_state = model.state_dict()
         shipped = pair_state_from_onnx(cfg.init_model)
-        trained = {k: v for k, v in shipped.items() if not _frozen(k, cfg.freeze_layers)}
+        # layers the shipped model kept frozen come from the base in float, also when this run trains them
+        kept_frozen = max(cfg.freeze_layers, _shipped_freeze(cfg.init_model))
+        trained = {k: v for k, v in shipped.items() if not _frozen(k, kept_frozen)}
         wrong = [k for k, v in trained.items() if k not in own_state or own_state[k].shape != v.shape]
         if wrong or not any(k.startswith("head.") for k in trained):
             raise ValueError(f"{cfg.init_model} does not fit the pair model: {wrong[:3] or 'no head'}")
@@ -206,6 +208,14 @@ def _build_model(cfg: PairConfig, run: Path) -> Any:
             raise ValueError(f"{cfg.init_from} does not fit the encoder: {missing[:3]}")
         encoder.load_state_dict({k: state[k] for k in own})
     return PairClassifier(encoder, len(PAIR_LABELS), cfg.dropout)
+
+
+def _shipped_freeze(model_path: str) -> int:
+    """The frozen lower layers of the run that made a shipped model (its ``config.json``; 0 if unknown)."""
+    config = Path(model_path).with_name("config.json")
+    if not config.exists():
+        return 0
+    return int(json.loads(config.read_text(encoding="utf-8")).get("train_config", {}).get("freeze_layers", 0))
 
 
 def _frozen(name: str, freeze_layers: int) -> bool:
@@ -355,8 +365,13 @@ def train_pairs(cfg: PairConfig, run_dir: str | Path, stop_after: int | None = N
     return last
 
 
+# At most this many top layers keep their feed-forward matrices in float (_float_nodes): each
+# adds 3.5 MB to the model file.
+_FLOAT_LAYERS = 4
+
+
 def _float_nodes(fp32: Path, freeze_layers: int) -> list[str]:
-    """The feed-forward matrices of the trained layers, left in float by the exporter.
+    """The feed-forward matrices of the trained layers (the top :data:`_FLOAT_LAYERS` of them), left in float by the exporter.
 
     Why: with evidence unrelated to the sentence in its training, int8 activations in those
     layers undid much of what the model learned (calib: AUROC of "not entailed" 0.955 float,
@@ -366,7 +381,8 @@ def _float_nodes(fp32: Path, freeze_layers: int) -> list[str]:
     import onnx  # lazy: optional extra (train)
 
     graph = onnx.load(str(fp32), load_external_data=False).graph
-    trained = [f"/layer.{k}/" for k in range(freeze_layers, 64)]
+    n_layers = sum(1 for k in range(64) if any(f"/layer.{k}/" in n.name for n in graph.node))
+    trained = [f"/layer.{k}/" for k in range(max(freeze_layers, n_layers - _FLOAT_LAYERS), 64)]
     return [n.name for n in graph.node if n.op_type == "MatMul" and any(t in n.name for t in trained)
             and ("/intermediate/" in n.name or "/output/dense/" in n.name) and "/attention/" not in n.name]
 

@@ -121,3 +121,15 @@ def test_length_batches_read_every_pair_once_with_little_padding():
     assert batches == length_batches(pairs, 16, seed=3, pool=8)
     spread = [max(len(pairs[i].premise) for i in b) - min(len(pairs[i].premise) for i in b) for b in batches if len(b) == 16]
     assert sum(spread) / len(spread) < 20  # random batches of 16 would spread over most of 2..120
+
+
+def test_the_layers_a_shipped_model_kept_frozen_are_read_from_its_config(tmp_path: Path) -> None:
+    """A run that trains more layers than the shipped model did takes those from the float base,
+    not from the shipped model's int8 copy of them."""
+    import hallucheck
+    from hallucheck.train.pair_loop import _shipped_freeze
+
+    assert _shipped_freeze(str(Path(hallucheck.__file__).parent / "models" / "verifier" / "model.onnx")) >= 2
+    (tmp_path / "config.json").write_text(json.dumps({"train_config": {"freeze_layers": 3}}), encoding="utf-8")
+    assert _shipped_freeze(str(tmp_path / "model.onnx")) == 3
+    assert _shipped_freeze(str(tmp_path / "other" / "model.onnx")) == 0
