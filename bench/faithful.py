@@ -210,6 +210,8 @@ def main() -> None:
     ap.add_argument("--contradicted", type=float, default=None, help="override the contradiction threshold (choose it on calib)")
     ap.add_argument("--entailed-english", type=float, default=None,
                     help="override the entailment threshold of English answers over long English sources (choose it on calib)")
+    ap.add_argument("--threshold", action="append", default=[], metavar="NAME=VALUE",
+                    help="override a threshold of hallucheck.policies.entailment, e.g. ENTAILED_CHINESE=0.2 (choose on calib)")
     ap.add_argument("--rag-part", default="dev", help="the part the RAG-shaped cases come from (calib to choose on)")
     ap.add_argument("--tag", default="dev")
     a = ap.parse_args()
@@ -227,11 +229,19 @@ def main() -> None:
         import hallucheck.policies.entailment as entailment
 
         entailment.ENTAILED_ENGLISH = a.entailed_english
+    for item in a.threshold:
+        import hallucheck.policies.entailment as entailment
+
+        name, _, value = item.partition("=")
+        if not isinstance(getattr(entailment, name, None), float):
+            ap.error(f"--threshold: no threshold {name!r} in hallucheck.policies.entailment")
+        setattr(entailment, name, float(value))
     checker = Checker(verify=a.verify == "on")
     langs = a.langs.split(",")
     from hallucheck.policies.entailment import CONTRADICTED, ENTAILED
 
-    out: dict[str, object] = {"per_class": a.per_class, "verify": a.verify, "entailed": ENTAILED, "contradicted": CONTRADICTED}
+    out: dict[str, object] = {"per_class": a.per_class, "verify": a.verify, "entailed": ENTAILED, "contradicted": CONTRADICTED,
+                              "thresholds": a.threshold}
     for part in ("calib", "dev"):
         if part in a.sets.split(","):
             print(f"{part} part of the pairs that may ship:")

@@ -32,11 +32,10 @@ from hallucheck.policies.entailment import (
     entailed_sentences,
     no_reject_without_span,
     overrules_names,
-    reading_thresholds,
 )
 from hallucheck.policies.floors import FloorTable, shipped_floors
 from hallucheck.policies.policy_file import is_policy_file, load_policy_file
-from hallucheck.policies.safeguards import english_over_long_sources, final_verdict, merge_coverage
+from hallucheck.policies.safeguards import case_thresholds, english_over_long_sources, final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans, tidy_spans
 from hallucheck.streaming import CheckStream, stream_case
@@ -326,8 +325,7 @@ def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Seque
         pos += size
         if not part.usable or part.sentence_verdicts is None:
             break
-        if early and len(entailed_sentences(part.sentence_verdicts, *reading_thresholds(english_over_long_sources(analysis)))) \
-                < len(part.sentence_verdicts):
+        if early and len(entailed_sentences(part.sentence_verdicts, *case_thresholds(analysis))) < len(part.sentence_verdicts):
             break
     if len(done) == 1 and pos >= len(rows):
         return done[0]

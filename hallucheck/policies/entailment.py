@@ -28,10 +28,11 @@ from hallucheck.text.language import is_chinese, is_cjk_char
 from hallucheck.text.pieces import pieces_estimate
 from hallucheck.types import Finding, SentenceVerdict, Span
 
-__all__ = ["CONTRADICTED", "CONTRADICTED_ENGLISH", "DOUBT_CONTRADICTED", "DOUBT_ENTAILED", "ENGLISH_VERIFY_BELOW", "ENTAILED",
-           "ENTAILED_ENGLISH", "KEPT_ON_ENTAILED", "OVERRULED_NAMES", "WHOLE_SOURCE_PIECES", "doubt_accepted",
-           "entailed_sentences", "no_reject_without_span", "overrule_names", "overrule_verdict_names", "overrules_names",
-           "reading_thresholds", "source_read_whole", "trust_entailment", "verifier_finding"]
+__all__ = ["CONTRADICTED", "CONTRADICTED_CHINESE", "CONTRADICTED_ENGLISH", "DOUBT_CONTRADICTED", "DOUBT_ENTAILED",
+           "ENGLISH_VERIFY_BELOW", "ENTAILED", "ENTAILED_CHINESE", "ENTAILED_ENGLISH", "KEPT_ON_ENTAILED",
+           "OVERRULED_NAMES", "WHOLE_SOURCE_PIECES", "doubt_accepted", "entailed_sentences", "no_reject_without_span",
+           "overrule_names", "overrule_verdict_names", "overrules_names", "reading_thresholds", "source_read_whole",
+           "trust_entailment", "verifier_finding"]
 
 # A sentence counts as entailed unless the verifier gives it an entailment probability below
 # ENTAILED or a contradiction probability of CONTRADICTED or more: it must be fairly sure that a
@@ -43,6 +44,14 @@ __all__ = ["CONTRADICTED", "CONTRADICTED_ENGLISH", "DOUBT_CONTRADICTED", "DOUBT_
 # forgiven more easily than a faithful answer called a hallucination.
 ENTAILED = 0.2
 CONTRADICTED = 0.5
+# Chinese answers and answers over sources in another language (where overrules_names() holds)
+# keep the thresholds chosen before: on the same calib pairs lowering them bought at most two
+# points fewer faithful pairs flagged (zh-Hans 0.13 either way, zh-Hant 0.18 -> 0.16, across
+# languages 0.13 -> 0.12) for up to two points fewer changed ones caught (across 0.77 -> 0.75), and
+# the native Chinese NLI sets that only measure (XNLI zh, OCNLI), where the verifier is weakest,
+# lose catches (docs/model.md, "The verifier").
+ENTAILED_CHINESE = 0.6
+CONTRADICTED_CHINESE = 0.3
 # English answers over long English sources (more than WHOLE_SOURCE_PIECES) need ENTAILED_ENGLISH
 # and a contradiction below CONTRADICTED_ENGLISH: there the span tagger and the policy were fitted
 # on labelled real answers, and on RAGTruth calib (1,416 answers) the verifier cleared true
@@ -86,11 +95,15 @@ def source_read_whole(source_texts: Sequence[str]) -> bool:
     return sum(pieces_estimate(t) for t in source_texts) <= WHOLE_SOURCE_PIECES
 
 
-def reading_thresholds(english_long: bool) -> tuple[float, float]:
+def reading_thresholds(english_long: bool, other_script: bool = False) -> tuple[float, float]:
     """The (entailed, contradicted) thresholds a sentence is read at: :data:`ENTAILED_ENGLISH` and
     :data:`CONTRADICTED_ENGLISH` for an English answer over long English sources (``english_long``:
-    more than :func:`source_read_whole` reads), :data:`ENTAILED` and :data:`CONTRADICTED` otherwise."""
-    return (ENTAILED_ENGLISH, CONTRADICTED_ENGLISH) if english_long else (ENTAILED, CONTRADICTED)
+    more than :func:`source_read_whole` reads); :data:`ENTAILED_CHINESE` and
+    :data:`CONTRADICTED_CHINESE` for a Chinese answer or one over sources in another language
+    (``other_script``, :func:`overrules_names`); :data:`ENTAILED` and :data:`CONTRADICTED` otherwise."""
+    if english_long:
+        return ENTAILED_ENGLISH, CONTRADICTED_ENGLISH
+    return (ENTAILED_CHINESE, CONTRADICTED_CHINESE) if other_script else (ENTAILED, CONTRADICTED)
 
 
 def overrules_names(language: str | None, cross_lingual: bool) -> bool:

@@ -54,8 +54,8 @@ from hallucheck.policies.floors import FloorTable
 from hallucheck.text.language import base_language
 from hallucheck.types import Coverage, Finding
 
-__all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "StageGuard", "english_over_long_sources", "final_verdict", "nothing_checked",
-           "merge_coverage", "restated_review", "restatement_matters"]
+__all__ = ["NEVER_ACCEPTED", "WORD_ORDER_ROLES", "StageGuard", "case_thresholds", "english_over_long_sources",
+           "final_verdict", "nothing_checked", "merge_coverage", "restated_review", "restatement_matters"]
 
 # Span kinds that keep an answer from being accepted wherever the floor table does not decide them.
 NEVER_ACCEPTED: frozenset[str] = frozenset({"misattributed_citation"})
@@ -150,6 +150,12 @@ def english_over_long_sources(analysis: CaseAnalysis) -> bool:
     return english and not source_read_whole([s.text for s in analysis.case.contexts])
 
 
+def case_thresholds(analysis: CaseAnalysis) -> tuple[float, float]:
+    """The (entailed, contradicted) thresholds the verifier's sentence verdicts are read at for this
+    case (:func:`hallucheck.policies.entailment.reading_thresholds`)."""
+    return reading_thresholds(english_over_long_sources(analysis), overrules_names(analysis.language, analysis.cross_lingual))
+
+
 def final_verdict(
     policy: Policy,
     analysis: CaseAnalysis,
@@ -175,7 +181,7 @@ def final_verdict(
     # English answers over long English sources: the tagger and the policy were fitted on labelled
     # answers there, and the verifier reads only a sentence's best evidence (ENTAILED_ENGLISH)
     english_long = english_over_long_sources(analysis)
-    entailed, contradicted = reading_thresholds(english_long)
+    entailed, contradicted = case_thresholds(analysis)
     verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english_long,
                                           entailed=entailed, contradicted=contradicted,
                                           restated=analysis.facts.every_sentence_restated), verdict)

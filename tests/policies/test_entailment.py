@@ -3,8 +3,10 @@
 from hallucheck.policies.base import Verdict
 from hallucheck.policies.entailment import (
     CONTRADICTED,
+    CONTRADICTED_CHINESE,
     CONTRADICTED_ENGLISH,
     ENTAILED,
+    ENTAILED_CHINESE,
     ENTAILED_ENGLISH,
     no_reject_without_span,
     reading_thresholds,
@@ -174,6 +176,7 @@ def test_english_over_long_sources_reads_at_the_stricter_thresholds():
     at the default thresholds, not at the English-over-long-sources ones."""
     assert reading_thresholds(False) == (ENTAILED, CONTRADICTED)
     assert reading_thresholds(True) == (ENTAILED_ENGLISH, CONTRADICTED_ENGLISH)
+    assert reading_thresholds(False, other_script=True) == (ENTAILED_CHINESE, CONTRADICTED_CHINESE)
     unsure = [_verifier((S1, 0.95, 0.01), (S2, 0.5, 0.4))]
     assert trust_entailment(_reject([_span(40, 45)]), unsure, ANSWER).decision == "accept"
     strict = trust_entailment(_reject([_span(40, 45)]), unsure, ANSWER, entailed=ENTAILED_ENGLISH, contradicted=CONTRADICTED_ENGLISH)
