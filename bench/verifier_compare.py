@@ -1,0 +1,63 @@
+"""Two pair models side by side on the same human-labelled pairs: accuracy and AUROC, in all and per language.
+
+    nice python bench/verifier_compare.py OLD/model.onnx NEW/model.onnx --pairs RUN/pairs-calib.jsonl --n 6000
+
+``--pairs``: a training run's ``pairs-calib.jsonl`` (``hallucheck train-pairs`` writes it; the
+calib part only, never dev). Both models read the same ``--n`` pairs (a seeded shuffle), each
+with the ``tokenizer.json`` beside it, 128 word pieces a pair, on ONNX Runtime as shipped. Prints
+one JSON line a model and the per-language accuracy / AUROC of "not entailed".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def _scores(model: Path, pairs: list, max_len: int) -> dict[str, object]:  # type: ignore[type-arg]
+    import numpy as np
+
+    from hallucheck.models.runtime import inference_session
+    from hallucheck.train.pair_loop import _batch, _tokenizer, pair_metrics
+
+    tok = _tokenizer(str(model.with_name("tokenizer.json")), max_len)
+    sess = inference_session(model, threads=2, optimize=False)
+    out = []
+    for a in range(0, len(pairs), 32):
+        bb = _batch(tok, pairs[a : a + 32])
+        logits = sess.run(None, {k: bb[k].numpy() for k in ("input_ids", "attention_mask", "token_type_ids")})[0]
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        out.append(e / e.sum(1, keepdims=True))
+    probs = np.concatenate(out)
+    res: dict[str, object] = {"all": {k: round(v, 4) for k, v in pair_metrics(probs, pairs).items() if not k.startswith("right:")}}
+    for lang in sorted({p.language for p in pairs}):
+        idx = [i for i, p in enumerate(pairs) if p.language == lang]
+        m = pair_metrics(probs[idx], [pairs[i] for i in idx])
+        res[lang] = {"n": len(idx), "accuracy": round(m["accuracy"], 3), "auroc_unsupported": round(m["auroc_unsupported"], 3)}
+    return res
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("models", nargs="+", type=Path)
+    ap.add_argument("--pairs", type=Path, required=True)
+    ap.add_argument("--n", type=int, default=6000)
+    ap.add_argument("--max-len", type=int, default=128)
+    a = ap.parse_args()
+    from hallucheck.train.pair_loop import load_pairs
+
+    pairs = load_pairs(a.pairs)
+    random.Random(0).shuffle(pairs)
+    pairs = pairs[: a.n]
+    for model in a.models:
+        print(model, json.dumps(_scores(model, pairs, a.max_len)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
