@@ -20,7 +20,7 @@ __all__ = ["build"]
 
 def build(out: Path) -> int:
     """Write the table (one line a syllable: the syllable, a tab, its characters); return the characters written."""
-    from pypinyin import Style, pinyin  # build-time only
+    from pypinyin import Style, pinyin  # lazy: optional extra (train), needed only to build the table
 
     by: dict[str, list[str]] = defaultdict(list)
     for code in range(0x4E00, 0xA000):
