@@ -21,20 +21,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def _scores(model: Path, pairs: list, max_len: int) -> dict[str, object]:  # type: ignore[type-arg]
-    import numpy as np
+    from hallucheck.train.pair_loop import _tokenizer, onnx_pair_probs, pair_metrics
 
-    from hallucheck.models.runtime import inference_session
-    from hallucheck.train.pair_loop import _batch, _tokenizer, pair_metrics
-
-    tok = _tokenizer(str(model.with_name("tokenizer.json")), max_len)
-    sess = inference_session(model, threads=2, optimize=False)
-    out = []
-    for a in range(0, len(pairs), 32):
-        bb = _batch(tok, pairs[a : a + 32])
-        logits = sess.run(None, {k: bb[k].numpy() for k in ("input_ids", "attention_mask", "token_type_ids")})[0]
-        e = np.exp(logits - logits.max(1, keepdims=True))
-        out.append(e / e.sum(1, keepdims=True))
-    probs = np.concatenate(out)
+    probs = onnx_pair_probs(model, _tokenizer(str(model.with_name("tokenizer.json")), max_len), pairs)
     res: dict[str, object] = {"all": {k: round(v, 4) for k, v in pair_metrics(probs, pairs).items() if not k.startswith("right:")}}
     for lang in sorted({p.language for p in pairs}):
         idx = [i for i, p in enumerate(pairs) if p.language == lang]

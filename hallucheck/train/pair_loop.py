@@ -21,7 +21,7 @@ import numpy as np
 
 from hallucheck.train.pair_data import PAIR_LABELS, PairExample, pairs_of_source
 
-__all__ = ["PairConfig", "PairSource", "export_pairs", "length_batches", "load_pairs", "train_pairs"]
+__all__ = ["PairConfig", "PairSource", "export_pairs", "length_batches", "load_pairs", "onnx_pair_probs", "train_pairs"]
 
 
 @dataclass
@@ -387,6 +387,21 @@ def _float_nodes(fp32: Path, freeze_layers: int) -> list[str]:
             and ("/intermediate/" in n.name or "/output/dense/" in n.name) and "/attention/" not in n.name]
 
 
+def onnx_pair_probs(model: str | Path, tok: Any, pairs: list[PairExample], *, threads: int = 2, batch_size: int = 32) -> np.ndarray:
+    """The class probabilities an exported pair model (ONNX, as shipped) gives ``pairs``, read with
+    ``tok`` (:func:`_tokenizer`): what the export check and bench/verifier_compare.py compare."""
+    from hallucheck.models.runtime import inference_session  # lazy: loaded only on this path
+
+    sess = inference_session(Path(model), threads=threads, optimize=False)
+    out = []
+    for a in range(0, len(pairs), batch_size):
+        bb = _batch(tok, pairs[a : a + batch_size])
+        logits = sess.run(None, {k: bb[k].numpy() for k in ("input_ids", "attention_mask", "token_type_ids")})[0]
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        out.append(e / e.sum(1, keepdims=True))
+    return np.concatenate(out)
+
+
 def export_pairs(run_dir: str | Path, out_dir: str | Path) -> dict[str, Any]:
     """Write ``model.onnx`` (int8), ``tokenizer.json`` and ``config.json`` (``id2label``) for the
     ``nli`` detector, and check the int8 model against the float one on calib pairs."""
@@ -394,7 +409,6 @@ def export_pairs(run_dir: str | Path, out_dir: str | Path) -> dict[str, Any]:
 
     import torch  # lazy: optional extra (train)
 
-    from hallucheck.models.runtime import inference_session  # lazy: loaded only on this path
     from hallucheck.train.export import quantize  # lazy: loaded only on this path
 
     run, out = Path(run_dir), Path(out_dir)
@@ -418,14 +432,7 @@ def export_pairs(run_dir: str | Path, out_dir: str | Path) -> dict[str, Any]:
     quantize(fp32, out / "model.onnx", keep_float=_float_nodes(fp32, cfg.freeze_layers))
     shutil.copyfile(cfg.tokenizer, out / "tokenizer.json")
     float_probs = _probs(model, tok, calib)
-    sess = inference_session(out / "model.onnx", threads=cfg.threads, optimize=False)
-    q = []
-    for a in range(0, len(calib), 32):
-        bb = _batch(tok, calib[a : a + 32])
-        logits = sess.run(None, {k: bb[k].numpy() for k in ("input_ids", "attention_mask", "token_type_ids")})[0]
-        e = np.exp(logits - logits.max(1, keepdims=True))
-        q.append(e / e.sum(1, keepdims=True))
-    int8_probs = np.concatenate(q)
+    int8_probs = onnx_pair_probs(out / "model.onnx", tok, calib, threads=cfg.threads)
     check = {"float": pair_metrics(float_probs, calib), "int8": pair_metrics(int8_probs, calib)}
     evals = [json.loads(x) for x in (run / "evals.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
     config = {
