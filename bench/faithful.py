@@ -215,27 +215,18 @@ def main() -> None:
     ap.add_argument("--rag-part", default="dev", help="the part the RAG-shaped cases come from (calib to choose on)")
     ap.add_argument("--tag", default="dev")
     a = ap.parse_args()
+    import hallucheck.policies.entailment as entailment
     from hallucheck import Checker
 
-    if a.entailed is not None:
-        import hallucheck.policies.entailment as entailment
-
-        entailment.ENTAILED = a.entailed
-    if a.contradicted is not None:
-        import hallucheck.policies.entailment as entailment
-
-        entailment.CONTRADICTED = a.contradicted
-    if a.entailed_english is not None:
-        import hallucheck.policies.entailment as entailment
-
-        entailment.ENTAILED_ENGLISH = a.entailed_english
+    shorthand = {"ENTAILED": a.entailed, "CONTRADICTED": a.contradicted, "ENTAILED_ENGLISH": a.entailed_english}
+    overrides = [(name, value) for name, value in shorthand.items() if value is not None]
     for item in a.threshold:
-        import hallucheck.policies.entailment as entailment
-
         name, _, value = item.partition("=")
         if not isinstance(getattr(entailment, name, None), float):
             ap.error(f"--threshold: no threshold {name!r} in hallucheck.policies.entailment")
-        setattr(entailment, name, float(value))
+        overrides.append((name, float(value)))
+    for name, value in overrides:
+        setattr(entailment, name, value)
     checker = Checker(verify=a.verify == "on")
     langs = a.langs.split(",")
     from hallucheck.policies.entailment import CONTRADICTED, ENTAILED

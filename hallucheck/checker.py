@@ -317,6 +317,7 @@ def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Seque
     answer is read whole (``early=False``: always whole, as an accepted answer is read for doubt).
     The finding holds the sentences read, and says how many were left."""
     done: list[Finding] = []
+    thresholds = case_thresholds(analysis)
     pos = 0
     while pos < len(rows):
         size = first if pos == 0 else step
@@ -325,7 +326,7 @@ def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Seque
         pos += size
         if not part.usable or part.sentence_verdicts is None:
             break
-        if early and len(entailed_sentences(part.sentence_verdicts, *case_thresholds(analysis))) < len(part.sentence_verdicts):
+        if early and len(entailed_sentences(part.sentence_verdicts, *thresholds)) < len(part.sentence_verdicts):
             break
     if len(done) == 1 and pos >= len(rows):
         return done[0]

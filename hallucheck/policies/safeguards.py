@@ -173,7 +173,8 @@ def final_verdict(
         return empty
     verdict = guard("policy", partial(policy.decide, analysis, findings), None)
     verdict = guard("restated review", partial(restated_review, verdict, analysis, findings), verdict)
-    if overrules_names(analysis.language, analysis.cross_lingual):
+    names_overruled = overrules_names(analysis.language, analysis.cross_lingual)
+    if names_overruled:
         # names written another way (policies.entailment.OVERRULED_NAMES)
         verdict = guard("names the verifier overrules", partial(overrule_verdict_names, verdict, findings, analysis.case.answer),
                         verdict)
@@ -181,7 +182,7 @@ def final_verdict(
     # English answers over long English sources: the tagger and the policy were fitted on labelled
     # answers there, and the verifier reads only a sentence's best evidence (ENTAILED_ENGLISH)
     english_long = english_over_long_sources(analysis)
-    entailed, contradicted = case_thresholds(analysis)
+    entailed, contradicted = reading_thresholds(english_long, names_overruled)
     verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english_long,
                                           entailed=entailed, contradicted=contradicted,
                                           restated=analysis.facts.every_sentence_restated), verdict)

@@ -16,7 +16,8 @@ import regex
 if TYPE_CHECKING:
     from py3langid.langid import LanguageIdentifier
 
-__all__ = ["SUPPORTED", "base_language", "detect_language", "is_chinese", "is_cjk_char", "load_identifier", "same_language"]
+__all__ = ["SUPPORTED", "base_language", "detect_language", "has_cjk_char", "is_chinese", "is_cjk_char", "load_identifier",
+           "same_language"]
 
 SUPPORTED = ("en", "de", "fr", "zh-Hans", "zh-Hant")
 
@@ -36,6 +37,16 @@ def is_cjk_char(ch: str) -> bool:
     """True for CJK ideographs (the characters that make a text Chinese for our purposes)."""
     o = ord(ch)
     return 0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0xF900 <= o <= 0xFAFF or 0x20000 <= o <= 0x2FA1F
+
+
+# the ranges of is_cjk_char, for a search of a whole text in C rather than a loop in Python
+_CJK_CHAR = re.compile("[\u4e00-\u9fff\u3400-\u4dbf\uf900-\ufaff\U00020000-\U0002fa1f]")
+
+
+def has_cjk_char(text: str) -> bool:
+    """Whether ``text`` holds a CJK ideograph (:func:`is_cjk_char`); a regular-expression search,
+    as it runs over whole sources."""
+    return _CJK_CHAR.search(text) is not None
 
 
 def normalize_language(code: str) -> str:

@@ -96,3 +96,13 @@ def test_identifier_falls_back_when_the_model_parts_differ(monkeypatch: pytest.M
         assert _langid().classify(sample) == compact
     finally:
         _langid.cache_clear()
+
+
+def test_has_cjk_char_searches_the_ranges_of_is_cjk_char() -> None:
+    from hallucheck.text.language import has_cjk_char, is_cjk_char
+
+    edges = [0x33FF, 0x3400, 0x4DBF, 0x4DC0, 0x4DFF, 0x4E00, 0x9FFF, 0xA000, 0xF8FF, 0xF900, 0xFAFF, 0xFB00,
+             0x1FFFF, 0x20000, 0x2FA1F, 0x2FA20, ord("a"), ord("の"), ord("한")]
+    for code in edges:
+        assert has_cjk_char(f"ab {chr(code)} cd") == is_cjk_char(chr(code)), hex(code)
+    assert not has_cjk_char("")

@@ -17,7 +17,7 @@ from hallucheck.analysis import SourceAnalysis, string_set
 from hallucheck.text import Segment
 from hallucheck.text.durations import Duration, find_durations, half_durations, same_length, spelled_durations
 from hallucheck.text.entities import name_words
-from hallucheck.text.language import base_language, detect_language, is_cjk_char
+from hallucheck.text.language import base_language, detect_language, has_cjk_char
 from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, same_value, scan_numbers
 
 __all__ = [
@@ -168,7 +168,7 @@ class SourceFacts:
     def has_han(self) -> bool:
         """Whether the source holds Han characters, so that a Latin-script name of an answer may
         be transliterated there (:func:`hallucheck.text.name_sounds.latin_name_in_han`)."""
-        return any(is_cjk_char(c) for c in self.source.text)
+        return has_cjk_char(self.source.text)
 
     @cached_property
     def written(self) -> frozenset[str]:
