@@ -212,6 +212,10 @@ def main() -> None:
                     help="override the entailment threshold of English answers over long English sources (choose it on calib)")
     ap.add_argument("--threshold", action="append", default=[], metavar="NAME=VALUE",
                     help="override a threshold of hallucheck.policies.entailment, e.g. ENTAILED_CHINESE=0.2 (choose on calib)")
+    ap.add_argument("--language", action="append", default=[], metavar="LANG=E/C",
+                    help="read same-language answers in LANG at entailed E and contradicted C "
+                         "(hallucheck.policies.entailment.LANGUAGE_THRESHOLDS), e.g. de=0.1/0.5; LANG=default drops "
+                         "LANG's own (choose on calib)")
     ap.add_argument("--rag-part", default="dev", help="the part the RAG-shaped cases come from (calib to choose on)")
     ap.add_argument("--tag", default="dev")
     a = ap.parse_args()
@@ -227,12 +231,22 @@ def main() -> None:
         overrides.append((name, float(value)))
     for name, value in overrides:
         setattr(entailment, name, value)
+    for item in a.language:
+        lang, _, pair = item.partition("=")
+        if pair == "default":
+            entailment.LANGUAGE_THRESHOLDS.pop(lang, None)
+            continue
+        e, _, c = pair.partition("/")
+        try:
+            entailment.LANGUAGE_THRESHOLDS[lang] = (float(e), float(c))
+        except ValueError:
+            ap.error(f"--language: {item!r} is not LANG=E/C")
     checker = Checker(verify=a.verify == "on")
     langs = a.langs.split(",")
     from hallucheck.policies.entailment import CONTRADICTED, ENTAILED
 
     out: dict[str, object] = {"per_class": a.per_class, "verify": a.verify, "entailed": ENTAILED, "contradicted": CONTRADICTED,
-                              "thresholds": a.threshold}
+                              "thresholds": a.threshold, "languages": dict(entailment.LANGUAGE_THRESHOLDS)}
     for part in ("calib", "dev"):
         if part in a.sets.split(","):
             print(f"{part} part of the pairs that may ship:")

@@ -8,10 +8,12 @@ strictest thresholds of the grid (an entailed sentence needs P(entailment) >= 0.
 P(contradiction) < 0.3 everywhere). A pair the checker accepts then stays accepted at any more
 lenient pair of thresholds; a flagged pair with a precise finding stays flagged; one whose verdict
 rests on the verifier alone counts as accepted at (E, C) when every sentence it read has
-P(entailment) >= E and P(contradiction) < C. So one run of the checker gives the whole grid. It
-reads again the verifier pass only (the doubt of accepted answers is left as it was), so the
-chosen pair must be run through the checker afterwards (bench/faithful.py --entailed E
---contradicted C). Writes bench/results/threshold_grid.json.
+P(entailment) >= E and P(contradiction) < C (the doubt of accepted answers is never stricter than
+the reading thresholds, so this holds for doubted answers too). So one run of the checker gives the
+whole grid; per-language thresholds (hallucheck.policies.entailment.LANGUAGE_THRESHOLDS) are
+cleared for it, so each language's row can choose its own pair. Run the chosen pairs through the
+checker afterwards (bench/faithful.py --entailed E --contradicted C, --language LANG=E/C).
+Writes bench/results/threshold_grid.json.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-GRID_E = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6)
+GRID_E = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6)
 GRID_C = (0.3, 0.4, 0.5, 0.6, 0.7)
 
 
@@ -44,6 +46,7 @@ def main() -> None:
         setattr(entailment, name, max(GRID_E))
     for name in ("CONTRADICTED", "CONTRADICTED_CHINESE"):
         setattr(entailment, name, min(GRID_C))
+    entailment.LANGUAGE_THRESHOLDS.clear()
     checker = Checker()
     rows: list[tuple[str, str, bool, bool, list[tuple[float, float]] | None]] = []
     for lang, by in dev_cases(a.per_class, a.seed, "calib").items():

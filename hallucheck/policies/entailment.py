@@ -29,7 +29,7 @@ from hallucheck.text.pieces import pieces_estimate
 from hallucheck.types import Finding, SentenceVerdict, Span
 
 __all__ = ["CONTRADICTED", "CONTRADICTED_CHINESE", "CONTRADICTED_ENGLISH", "DOUBT_CONTRADICTED", "DOUBT_ENTAILED",
-           "ENGLISH_VERIFY_BELOW", "ENTAILED", "ENTAILED_CHINESE", "ENTAILED_ENGLISH", "KEPT_ON_ENTAILED",
+           "ENGLISH_VERIFY_BELOW", "ENTAILED", "ENTAILED_CHINESE", "ENTAILED_ENGLISH", "KEPT_ON_ENTAILED", "LANGUAGE_THRESHOLDS",
            "OVERRULED_NAMES", "WHOLE_SOURCE_PIECES", "doubt_accepted", "entailed_sentences", "no_reject_without_span",
            "overrule_names", "overrule_verdict_names", "overrules_names", "reading_thresholds", "source_read_whole",
            "trust_entailment", "verifier_finding"]
@@ -52,6 +52,10 @@ CONTRADICTED = 0.5
 # lose catches (docs/model.md, "The verifier").
 ENTAILED_CHINESE = 0.6
 CONTRADICTED_CHINESE = 0.3
+# Same-language answers in these languages (base language: "de") are read at their own
+# (entailed, contradicted) thresholds instead of ENTAILED / CONTRADICTED, where the calib pairs of
+# that language chose others (docs/model.md, "The verifier").
+LANGUAGE_THRESHOLDS: dict[str, tuple[float, float]] = {"de": (0.15, 0.6), "fr": (0.1, 0.7), "zh": (0.2, 0.7)}
 # English answers over long English sources (more than WHOLE_SOURCE_PIECES) need ENTAILED_ENGLISH
 # and a contradiction below CONTRADICTED_ENGLISH: there the span tagger and the policy were fitted
 # on labelled real answers, and on RAGTruth calib (1,416 answers) the verifier cleared true
@@ -95,14 +99,19 @@ def source_read_whole(source_texts: Sequence[str]) -> bool:
     return sum(pieces_estimate(t) for t in source_texts) <= WHOLE_SOURCE_PIECES
 
 
-def reading_thresholds(english_long: bool, other_script: bool = False) -> tuple[float, float]:
+def reading_thresholds(english_long: bool, other_script: bool = False, language: str | None = None) -> tuple[float, float]:
     """The (entailed, contradicted) thresholds a sentence is read at: :data:`ENTAILED_ENGLISH` and
     :data:`CONTRADICTED_ENGLISH` for an English answer over long English sources (``english_long``:
     more than :func:`source_read_whole` reads); :data:`ENTAILED_CHINESE` and
     :data:`CONTRADICTED_CHINESE` for a Chinese answer or one over sources in another language
-    (``other_script``, :func:`overrules_names`); :data:`ENTAILED` and :data:`CONTRADICTED` otherwise."""
+    (``other_script``, :func:`overrules_names`); but an answer over sources in its own language
+    (``language``: its base language, None when the sources are in another one) in a language of
+    :data:`LANGUAGE_THRESHOLDS` is read at that language's; :data:`ENTAILED` and
+    :data:`CONTRADICTED` otherwise."""
     if english_long:
         return ENTAILED_ENGLISH, CONTRADICTED_ENGLISH
+    if language in LANGUAGE_THRESHOLDS:
+        return LANGUAGE_THRESHOLDS[language]
     return (ENTAILED_CHINESE, CONTRADICTED_CHINESE) if other_script else (ENTAILED, CONTRADICTED)
 
 
@@ -258,7 +267,8 @@ def trust_entailment(verdict: Verdict, findings: Sequence[Finding], answer: str,
     return dataclasses.replace(verdict, notes=notes, spans=[*kept, *added])
 
 
-def doubt_accepted(verdict: Verdict, findings: Sequence[Finding], answer: str, *, restated: bool | None = None) -> Verdict:
+def doubt_accepted(verdict: Verdict, findings: Sequence[Finding], answer: str, *, restated: bool | None = None,
+                   entailed: float | None = None, contradicted: float | None = None) -> Verdict:
     """An accept turned to review where the verifier read a sentence as clearly not said by its
     evidence (:data:`DOUBT_CONTRADICTED`, :data:`DOUBT_ENTAILED`); the sentence gets the verifier's span.
 
@@ -266,11 +276,16 @@ def doubt_accepted(verdict: Verdict, findings: Sequence[Finding], answer: str, *
     labelled answers, the word-level detectors see little, and an answer that changes a name or
     adds a fact can pass them all; the verifier reads meaning there as well. ``restated``: every
     sentence restates a source sentence, figures written another way included (``2年`` for
-    ``24个月``), which the rules read better than the verifier: such an answer is not doubted."""
+    ``24个月``), which the rules read better than the verifier: such an answer is not doubted.
+    ``entailed`` / ``contradicted``: the case's reading thresholds (:func:`reading_thresholds`);
+    the doubt is never stricter than they are, or a sentence the verdict just counted as entailed
+    would be doubted the step after."""
     vf = verifier_finding(findings)
     if vf is None or not vf.sentence_verdicts or verdict.decision != "accept" or restated:
         return verdict
-    doubted = [v for v in vf.sentence_verdicts if v.contradiction >= DOUBT_CONTRADICTED or v.entailment < DOUBT_ENTAILED]
+    low = DOUBT_ENTAILED if entailed is None else min(DOUBT_ENTAILED, entailed)
+    high = DOUBT_CONTRADICTED if contradicted is None else max(DOUBT_CONTRADICTED, contradicted)
+    doubted = [v for v in vf.sentence_verdicts if v.contradiction >= high or v.entailment < low]
     if not doubted:
         return verdict
     spans = [*(verdict.spans or []), *(_verifier_span(v, answer, vf.detector) for v in doubted)]

@@ -153,7 +153,8 @@ def english_over_long_sources(analysis: CaseAnalysis) -> bool:
 def case_thresholds(analysis: CaseAnalysis) -> tuple[float, float]:
     """The (entailed, contradicted) thresholds the verifier's sentence verdicts are read at for this
     case (:func:`hallucheck.policies.entailment.reading_thresholds`)."""
-    return reading_thresholds(english_over_long_sources(analysis), overrules_names(analysis.language, analysis.cross_lingual))
+    return reading_thresholds(english_over_long_sources(analysis), overrules_names(analysis.language, analysis.cross_lingual),
+                              None if analysis.cross_lingual else base_language(analysis.language or "en"))
 
 
 def final_verdict(
@@ -182,12 +183,13 @@ def final_verdict(
     # English answers over long English sources: the tagger and the policy were fitted on labelled
     # answers there, and the verifier reads only a sentence's best evidence (ENTAILED_ENGLISH)
     english_long = english_over_long_sources(analysis)
-    entailed, contradicted = reading_thresholds(english_long, names_overruled)
+    entailed, contradicted = case_thresholds(analysis)
     verdict = guard("entailment", partial(trust_entailment, verdict, findings, analysis.case.answer, keep_marks=english_long,
                                           entailed=entailed, contradicted=contradicted,
                                           restated=analysis.facts.every_sentence_restated), verdict)
     verdict = guard("entailment doubt", partial(doubt_accepted, verdict, findings, analysis.case.answer,
-                                                       restated=analysis.facts.every_sentence_restated), verdict)
+                                                restated=analysis.facts.every_sentence_restated,
+                                                entailed=entailed, contradicted=contradicted), verdict)
     verdict = guard("floors", partial(floors.apply, verdict, findings, analysis.language), verdict)
     verdict = guard("never accepted", partial(_not_accepted, verdict, findings), verdict)
     verdict = guard("no reject without a span", partial(no_reject_without_span, verdict, findings), verdict)

@@ -95,6 +95,12 @@ def _is_acronym(word: str) -> bool:
     return len(word) >= 2 and word.isupper()
 
 
+def _short_acronym_plural(word: str) -> bool:
+    """A plural of a short acronym (TVs, PCs, CEOs): things counted, not a name, as the acronym
+    itself is none at three letters or fewer."""
+    return 3 <= len(word) <= 4 and word.endswith("s") and _is_acronym(word[:-1])
+
+
 def entity_words(text: str, lower: bool = True) -> list[str]:
     """Word forms of a name without elisions and possessives (lower-cased for source lookup)."""
     forms = _entity_forms(text)
@@ -203,6 +209,7 @@ def _latin_entities(
             and w[2].lower() not in REFERENCE_WORDS
             and len(w[2]) > 1
             and not (_is_acronym(w[2]) and (len(w[2]) <= 3 or _ROMAN.match(w[2])))  # PM, CEO, II
+            and not _short_acronym_plural(w[2])  # TVs, CEOs
         ]
         if not names:
             continue

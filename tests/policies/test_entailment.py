@@ -194,3 +194,31 @@ def test_a_precise_finding_inside_a_dropped_mark_is_shown_itself():
     facts = Finding(detector="numbers", role="facts", risk=0.9, spans=[name])
     v = trust_entailment(_reject([wide]), [facts, _verifier((S1, 0.95, 0.01), (S2, 0.9, 0.02))], ANSWER)
     assert v.decision == "reject" and v.spans == [name]
+
+
+def test_a_language_with_thresholds_of_its_own_reads_same_language_answers_at_them():
+    """German, French and Chinese answers over sources in their own language are read at the
+    thresholds their calib pairs chose; over sources in another language, or English over long
+    sources, the shared ones still apply."""
+    from hallucheck.policies.entailment import LANGUAGE_THRESHOLDS
+
+    for lang, pair in LANGUAGE_THRESHOLDS.items():
+        assert reading_thresholds(False, other_script=lang == "zh", language=lang) == pair
+    assert reading_thresholds(False, other_script=True, language=None) == (ENTAILED_CHINESE, CONTRADICTED_CHINESE)
+    assert reading_thresholds(False, language="en") == (ENTAILED, CONTRADICTED)
+    assert reading_thresholds(True, language="en") == (ENTAILED_ENGLISH, CONTRADICTED_ENGLISH)
+
+
+def test_the_doubt_is_never_stricter_than_the_reading_thresholds():
+    """A sentence counted as entailed at lenient thresholds (entailment 0.12 >= 0.1) is not doubted
+    the step after at the default doubt (below 0.15); at the default thresholds it is."""
+    from hallucheck.policies.entailment import DOUBT_ENTAILED, doubt_accepted
+
+    accept = Verdict(hallucinated=False, risk_score=0.1, risk_level="low", decision="accept", spans=[])
+    unsure = [_verifier((S1, 0.9, 0.02), (S2, 0.12, 0.1))]
+    assert 0.1 < 0.12 < DOUBT_ENTAILED
+    assert doubt_accepted(accept, unsure, ANSWER).decision == "review"
+    assert doubt_accepted(accept, unsure, ANSWER, entailed=0.1, contradicted=0.7) is accept
+    contradicted = [_verifier((S1, 0.9, 0.02), (S2, 0.3, 0.65))]
+    assert doubt_accepted(accept, contradicted, ANSWER, entailed=0.1, contradicted=0.7) is accept
+    assert doubt_accepted(accept, contradicted, ANSWER, entailed=0.2, contradicted=0.5).decision == "review"

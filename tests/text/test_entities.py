@@ -50,6 +50,7 @@ def test_names(text: str, language: str, expected: list[str]) -> None:
         ("Hours of Operation: every day.", "en"),  # a label
         ("We use AI and the USA.", "en"),  # lone acronyms
         ("I think OK. Yes, it is.", "en"),
+        ("A group is playing a song near some TVs and two PCs.", "en"),  # plurals of short acronyms
         ("le prix est bas", "fr"),
         ("这是一个普通的句子。", "zh-Hans"),
         ("天文学·观测手册", "zh-Hans"),  # a dot between words that spell no sound
