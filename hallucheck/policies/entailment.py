@@ -52,10 +52,13 @@ CONTRADICTED = 0.5
 # lose catches (docs/model.md, "The verifier").
 ENTAILED_CHINESE = 0.6
 CONTRADICTED_CHINESE = 0.3
-# Same-language answers in these languages (base language: "de") are read at their own
-# (entailed, contradicted) thresholds instead of ENTAILED / CONTRADICTED, where the calib pairs of
-# that language chose others (docs/model.md, "The verifier").
-LANGUAGE_THRESHOLDS: dict[str, tuple[float, float]] = {"de": (0.15, 0.6), "fr": (0.1, 0.7), "zh": (0.2, 0.7)}
+# Same-language answers in these languages (base language: "fr", "zh") are read at their own
+# (entailed, contradicted) thresholds instead of ENTAILED / CONTRADICTED (or the Chinese ones):
+# on the calib pairs of the language, the pair with the fewest faithful pairs flagged among those
+# that catch at least 0.75 of the changed ones (docs/model.md, "Thresholds per language"). German
+# keeps the shared pair: the calib choice there (0.15 / 0.6) let a plainly added forecast through
+# (the bundled German example's record year, entailment 0.16).
+LANGUAGE_THRESHOLDS: dict[str, tuple[float, float]] = {"fr": (0.1, 0.7), "zh": (0.2, 0.7)}
 # English answers over long English sources (more than WHOLE_SOURCE_PIECES) need ENTAILED_ENGLISH
 # and a contradiction below CONTRADICTED_ENGLISH: there the span tagger and the policy were fitted
 # on labelled real answers, and on RAGTruth calib (1,416 answers) the verifier cleared true
