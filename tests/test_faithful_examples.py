@@ -29,6 +29,10 @@ FAITHFUL = [
     ("en-profit", PROFIT, "Profit grew 8% in 2022 to $2.1 billion, largely thanks to robust European demand."),
     ("en-deal", DEAL, "The terms of the deal were not disclosed."),
     ("en-deal-reworded", DEAL, "In March, the company bought the startup; the price was not made public."),
+    ("zh-Hans-revenue-words", "公司去年营收1.5亿元。", "公司去年营收一亿五千万元。"),
+    ("de-weeks-as-days", "Die Lieferung dauert drei Wochen.", "Die Lieferung dauert 21 Tage."),
+    ("fr-hours-as-minutes", "La réunion dure deux heures.", "La réunion dure 120 minutes."),
+    ("en-years-as-months", "The warranty lasts two years.", "The warranty lasts 24 months."),
 ]
 
 # (name, source, changed answer, the words a span must cover)
@@ -43,6 +47,10 @@ CHANGED = [
     ("zh-Hant-price-changed", "售價為新台幣25,900元。", "售價為新台幣兩萬六千九百元。", "兩萬六千九百"),
     ("en-profit-reversed", PROFIT, "Profit fell by 8 percent in 2022 to $2.1 billion because of weak demand in Europe.", "fell"),
     ("en-deal-figure", DEAL, "The company acquired the startup for 40 million dollars in March.", "40 million"),
+    ("zh-Hans-revenue-rounded-up", "公司去年营收1.5亿元。", "公司去年营收2亿元。", "2亿元"),
+    ("de-weeks-changed", "Die Lieferung dauert drei Wochen.", "Die Lieferung dauert 14 Tage.", "14 Tage"),
+    ("fr-hours-changed", "La réunion dure deux heures.", "La réunion dure 90 minutes.", "90 minutes"),
+    ("en-revenue-rounded-up", "Revenue was 1.5 billion dollars last year.", "Revenue was 2 billion dollars last year.", "2 billion"),
 ]
 
 

@@ -14,6 +14,7 @@ from hallucheck.text.number_words import CN_BIG, CN_DIGITS, CN_UNITS
 
 __all__ = [
     "MAX_FLOAT_DIGITS",
+    "ROUNDING_SHARE",
     "NumberMention",
     "Reading",
     "THOUSANDS_DOT",
@@ -197,11 +198,22 @@ def fmt_value(v: float) -> str:
 
 
 
+# An unhedged rounding to a scale (millions, 亿, thousands written with trailing zeros) changes a
+# figure by at most this share of it: "1.2 million" for 1,234,567 restates it; "2 billion" for 1.5
+# billion (a third more) and "1亿" for 1.4亿 change it, though each is the other rounded to its last
+# written digit. Rounding to units keeps half a unit ("3" for 3.4, "2 hours" for two and a half). A
+# hedged figure ("about 2 billion") is judged by the hedge rule
+# (hallucheck.detectors.rules.derived_figures), within 10%.
+ROUNDING_SHARE = 0.15
+
+
 def same_value(a: NumberMention, b: NumberMention) -> bool:
     """Whether ``a`` restates ``b``'s value, allowing for rounding.
 
-    Numbers are equal within half the unit of the coarser one's last written digit: 3.5 (one
-    decimal) matches 3.47, 3 matches 3.4, 1.2 million matches 1,234,567, 1,200 matches 1,234
+    Numbers are equal within half the unit of the coarser one's last written digit, and, rounded
+    to a scale, within :data:`ROUNDING_SHARE` of their size: 3.5 (one decimal) matches 3.47, 3
+    matches 3.4, 1.2 million matches 1,234,567, 1,200 matches 1,234, but 2 billion does not match
+    1.5 billion
     (trailing zeros of an integer of 1000 or more mark it as rounded, at most to a tenth of its
     size); two plain integers (20 and 24), years, times and ordinals must be exact (a time written without am/pm, such as ``5:00``, matches
     5 am and 5 pm). An amount or a percentage is no rounding of a bare whole number, nor a figure of
@@ -230,7 +242,10 @@ def same_value(a: NumberMention, b: NumberMention) -> bool:
     if a.value != b.value and not _may_round(a, b):
         return False
     tol = max(a.precision, b.precision) / 2.0
-    return abs(a.value - b.value) <= tol + 1e-9 * max(abs(a.value), abs(b.value), 1.0)
+    diff = abs(a.value - b.value)
+    if max(a.precision, b.precision) > 1.0 and diff > ROUNDING_SHARE * max(abs(a.value), abs(b.value)) + 1e-9:
+        return False  # "2 billion" is no rounding of "1.5 billion", nor 1亿 of 1.4亿
+    return diff <= tol + 1e-9 * max(abs(a.value), abs(b.value), 1.0)
 
 
 _WITH_UNIT = frozenset({"money", "percent"})

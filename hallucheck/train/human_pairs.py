@@ -19,6 +19,11 @@ What a row becomes:
   contradiction), a figure changed (contradiction), or a clause of another row added
   (neutral: a fact the premise does not hold). The premise stays the human one, so the model sees
   a reworded sentence that is faithful beside a reworded sentence that is not.
+- A name swapped (opt-in, ``names``): one name of a faithful hypothesis replaced by a name of the
+  same kind from another row in the same language (contradiction), so that the capital of France
+  read as "里昂" over "Paris is the capital of France." is no translation of it. Names are jieba's
+  tagged names in Chinese (:func:`hallucheck.text.han_names.han_names`) and capitalised runs in
+  the Latin-script languages (:func:`hallucheck.text.entities.find_entities`).
 - RAG shape: at run time the premise is a source's best few sentences, not one sentence, so a
   share of pairs gets one or two other premises of the same file around its own.
 
@@ -42,7 +47,7 @@ import regex
 from hallucheck.train.pair_example import PAIR_LABELS, PairExample
 
 __all__ = ["MEASURE_ONLY", "SHIPPABLE", "HumanRow", "RagCase", "contrast_pairs", "converter", "group_of", "human_pairs", "main",
-           "part_of", "rag_cases", "read_rows", "script_variants", "write_fit_texts"]
+           "name_pool", "part_of", "rag_cases", "read_rows", "script_variants", "swapped_name", "write_fit_texts"]
 
 SHIPPABLE: tuple[str, ...] = (
     "mnli_dev_en", "mnli_train_taxinli_en", "snli_devtest_en", "snli_devtest_de", "snli_devtest_fr",
@@ -193,6 +198,47 @@ def contrast_pairs(row: HumanRow, other: HumanRow, rng: random.Random) -> Iterat
             yield PairExample(row.premise, added, _NEUTRAL, row.group, "human:contrast:added", lang)
 
 
+def _names_of(text: str, lang: str) -> list[tuple[int, int, str]]:
+    """The names of one hypothesis, as ``(start, end, kind)``; Latin-script names have kind ``name``."""
+    if lang.startswith("zh"):
+        from hallucheck.text.han_names import han_names  # lazy: jieba loads only on this path
+
+        return [(n.start, n.end, n.kind) for n in han_names(text)]
+    from hallucheck.text.entities import find_entities  # lazy: loaded only on this path
+
+    return [(m.start, m.end, "name") for m in find_entities(text, lang)]
+
+
+def name_pool(rows: list[HumanRow], rng: random.Random, limit: int = 3000) -> dict[tuple[str, str], list[str]]:
+    """Names of faithful hypotheses by (language, kind), at most ``limit`` rows read (a seeded sample)."""
+    pool: dict[tuple[str, str], set[str]] = {}
+    faithful = [r for r in rows if r.label == _ENTAIL]
+    for r in rng.sample(faithful, min(limit, len(faithful))):
+        h = r.hypothesis.strip()
+        for a, b, kind in _names_of(h, r.hypothesis_lang):
+            pool.setdefault((r.hypothesis_lang, kind), set()).add(h[a:b])
+    return {k: sorted(v) for k, v in pool.items()}
+
+
+def swapped_name(row: HumanRow, pool: dict[tuple[str, str], list[str]], rng: random.Random) -> PairExample | None:
+    """``row`` with one name of its hypothesis replaced by another of the same kind (contradiction),
+    or None when the hypothesis names nothing or no other name of its kind is known. The new name
+    is none the premise holds, so the twin never repeats what the premise says."""
+    h = row.hypothesis.strip()
+    found = _names_of(h, row.hypothesis_lang)
+    if not found:
+        return None
+    a, b, kind = rng.choice(found)
+    old = h[a:b]
+    names = pool.get((row.hypothesis_lang, kind), [])
+    picks = (rng.choice(names) for _ in range(20 if names else 0))  # a few draws, not a pass over the pool
+    new = next((n for n in picks if n != old and n not in row.premise and n not in h), None)
+    if new is None:
+        return None
+    lang = row.hypothesis_lang if row.premise_lang == row.hypothesis_lang else f"{row.premise_lang}+{row.hypothesis_lang}"
+    return PairExample(row.premise, h[:a] + new + h[b:], _CONTRA, row.group, "human:contrast:name", lang)
+
+
 def _with_context(premise: str, others: list[str], rng: random.Random) -> str:
     """The premise among one or two other premises of its file, as the run-time evidence is a few sentences."""
     k = rng.choice((1, 2))
@@ -208,9 +254,15 @@ def _unrelated(row: HumanRow, premises: list[str], rng: random.Random) -> str | 
     return " ".join(p.strip() for p in picked) or None
 
 
+def _makes_contrasts(name: str) -> bool:
+    """Whether a file's faithful rows get rule-made twins: paraphrase and translation files, whose
+    rows have no human negatives of their own."""
+    return "paraphrase" in name or name.startswith(("tatoeba", "ntrex", "flores", "stsb"))
+
+
 def human_pairs(data_dir: str | Path, part: str, seed: int = 0, *, files: tuple[str, ...] = SHIPPABLE,
                 caps: dict[str, int] | None = None, contrasts: float = 0.5, context_share: float = 0.3,
-                unrelated: float = 0.0) -> Iterator[PairExample]:
+                unrelated: float = 0.0, names: float = 0.0) -> Iterator[PairExample]:
     """The pairs of ``files`` in ``part`` (``train`` / ``calib`` / ``dev``), script variants and
     contrasts included. ``caps`` limits rows per file (a seeded sample), so that one large file
     does not drown the rest; ``contrasts`` is the share of faithful rows that get changed twins;
@@ -219,10 +271,12 @@ def human_pairs(data_dir: str | Path, part: str, seed: int = 0, *, files: tuple[
     premises only. Why the last: at run time a sentence's evidence may miss the source sentence
     that says it (another language, another script, no shared word), and a verifier that never saw
     evidence unrelated to its hypothesis reads such a premise of several sentences as entailing
-    anything. Those twins are drawn from their own random sequence, so the other pairs stay as
-    they are without them."""
+    anything. ``names`` is the share of faithful rows of the paraphrase and translation files that
+    also get a twin with one name swapped (:func:`swapped_name`). The unrelated and name twins are
+    drawn from their own random sequences, so the other pairs stay as they are without them."""
     rng = random.Random(seed)
     urng = random.Random(seed + 104729)
+    nrng = random.Random(seed + 7919)
     s2t, t2s = converter("s2twp"), converter("t2s")
     for name in files:
         rows = [r for r in read_rows(data_dir, name) if part_of(r.group) == part]
@@ -231,6 +285,7 @@ def human_pairs(data_dir: str | Path, part: str, seed: int = 0, *, files: tuple[
             rows = rng.sample(rows, cap)
         variants = [v for r in rows for v in script_variants(r, s2t, t2s)]
         premises = [v.premise for v in variants]
+        pool = name_pool(variants, nrng) if names else {}
         for v in variants:
             kind = f"human:{name}" + ("" if v.premise_lang == v.hypothesis_lang else ":cross")
             lang = v.hypothesis_lang if v.premise_lang == v.hypothesis_lang else f"{v.premise_lang}+{v.hypothesis_lang}"
@@ -242,9 +297,12 @@ def human_pairs(data_dir: str | Path, part: str, seed: int = 0, *, files: tuple[
                 other = _unrelated(v, premises, urng)
                 if other is not None:
                     yield PairExample(other, v.hypothesis.strip(), _NEUTRAL, v.group, "human:contrast:unrelated", lang)
-            if v.label == _ENTAIL and rng.random() < contrasts and ("paraphrase" in name or name.startswith(
-                    ("tatoeba", "ntrex", "flores", "stsb"))):
+            if v.label == _ENTAIL and rng.random() < contrasts and _makes_contrasts(name):
                 yield from contrast_pairs(v, rng.choice(variants), rng)
+            if names and v.label == _ENTAIL and _makes_contrasts(name) and nrng.random() < names:
+                twin = swapped_name(v, pool, nrng)
+                if twin is not None:
+                    yield twin
 
 
 _QUESTION = {"en": "What does the text say?", "de": "Was steht im Text?", "fr": "Que dit le texte ?",

@@ -146,17 +146,19 @@ def _marked_indices(example: Example, pairs: list[PairExample]) -> set[int]:
 
 
 def pairs_of_source(path: str, format: str, mode: str, part: str, entail_keep: float = 1.0, seed: int = 0, *,
-                    entail_keep_negated: float | None = None, unrelated: float = 0.0) -> Iterator[PairExample]:
+                    entail_keep_negated: float | None = None, unrelated: float = 0.0,
+                    names: float = 0.0) -> Iterator[PairExample]:
     """The pairs of one data file's ``part``: ``mode`` ``answers`` (every sentence, entailed ones
     sampled: ``entail_keep`` of them, ``entail_keep_negated`` of those with a negation word on
     either side, :func:`negated_pair`), ``edits`` (:func:`edit_pairs`), ``minimal`` (source
     sentences against themselves with one change, :mod:`hallucheck.train.pair_minimal`) or
     ``human`` (``path`` is the folder of human-labelled pairs, :mod:`hallucheck.train.human_pairs`;
-    ``unrelated``: its share of neutral twins over other rows' premises)."""
+    ``unrelated``: its share of neutral twins over other rows' premises, ``names`` of twins with a
+    name swapped)."""
     if mode == "human":
         from hallucheck.train.human_pairs import human_pairs  # lazy: loaded only on this path
 
-        yield from human_pairs(path, part, seed, unrelated=unrelated)
+        yield from human_pairs(path, part, seed, unrelated=unrelated, names=names)
         return
     from hallucheck.eval.datasets import load_dataset  # lazy: already loaded by this module's imports; kept where it is used
 

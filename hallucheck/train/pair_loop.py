@@ -39,6 +39,7 @@ class PairSource:
     entail_keep: float = 1.0
     entail_keep_negated: float | None = None
     unrelated: float = 0.0
+    names: float = 0.0
 
 
 @dataclass
@@ -112,7 +113,8 @@ def _pair_file(cfg: PairConfig, run: Path, part: str) -> Path:
     with open(tmp, "w", encoding="utf-8") as fh:
         for k, src in enumerate(cfg.sources):
             for p in pairs_of_source(src.path, src.format, src.mode, part, src.entail_keep, cfg.seed + k,
-                                     entail_keep_negated=src.entail_keep_negated, unrelated=src.unrelated):
+                                     entail_keep_negated=src.entail_keep_negated, unrelated=src.unrelated,
+                                     names=src.names):
                 fh.write(json.dumps(asdict(p), ensure_ascii=False) + "\n")
     tmp.rename(out)
     return out

@@ -93,3 +93,14 @@ def test_two_decimals_are_no_rounding_of_a_small_whole_number_ending_a_range() -
     for text in ("3-5 Werktage", "3 bis 5 Tage", "de 3 à 5 jours", "3至5天", "3到5天", "3~5天"):
         assert [m.bound for m in find_numbers(text, "de")] == [True, True], text
     assert [m.bound for m in find_numbers("It costs 5 EUR for 3 days.", "en")] == [False, False]
+
+
+def test_a_rounding_that_changes_a_figure_by_more_than_its_share_is_another_figure() -> None:
+    # rounded to the last written digit, and close: the same figure
+    assert same_value(_one("The town has 1.2 million people."), _one("The town has 1,234,567 people."))
+    assert same_value(_one("It took 3 days."), _one("It took 3.4 days."))
+    # rounded to the last written digit, but a third or more off: another figure
+    assert not same_value(_one("Revenue was 2 billion dollars."), _one("Revenue was 1.5 billion dollars."))
+    assert not same_value(_one("Revenue was 1 billion dollars."), _one("Revenue was 1.4 billion dollars."))
+    zh = find_numbers("公司去年营收2亿元。", "zh-Hans")[0], find_numbers("公司去年营收1.5亿元。", "zh-Hans")[0]
+    assert not same_value(*zh)

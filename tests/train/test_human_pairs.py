@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from hallucheck.train.human_pairs import HumanRow, contrast_pairs, group_of, human_pairs, part_of, read_rows
+from hallucheck.train.human_pairs import HumanRow, contrast_pairs, group_of, human_pairs, name_pool, part_of, read_rows, swapped_name
 
 
 def _write(folder, name, rows):
@@ -68,18 +68,45 @@ def test_an_added_clause_is_neutral_and_keeps_the_human_premise():
     assert "les billets coûtent dix euros" in added[0].hypothesis
 
 
+def _twins_beside_the_same_pairs(folder, name, kind, seed, **share):
+    """The twins of ``kind`` a share of them makes, after checking that every other pair is as without them."""
+    plain = list(human_pairs(folder, "train", seed=seed, files=(name,)))
+    mixed = list(human_pairs(folder, "train", seed=seed, files=(name,), **share))
+    assert [p for p in mixed if p.kind != kind] == plain
+    return [p for p in mixed if p.kind == kind]
+
+
 def test_unrelated_twins_are_neutral_over_other_rows_premises_and_leave_the_other_pairs_as_they_were(tmp_path):
     pytest.importorskip("opencc")
     rows = [{"id": f"snli_devtest-en-dev-{i}", "lang": "en", "premise": f"Premise number {i} is here.",
              "hypothesis": f"Hypothesis {i}.", "label": "entailment", "source": "snli_devtest"} for i in range(300)]
     _write(tmp_path, "snli_devtest_en", rows)
-
-    def pairs(unrelated):
-        return list(human_pairs(tmp_path, "train", seed=3, files=("snli_devtest_en",), unrelated=unrelated))
-
-    plain, mixed = pairs(0.0), pairs(0.5)
-    twins = [p for p in mixed if p.kind == "human:contrast:unrelated"]
-    assert [p for p in mixed if p.kind != "human:contrast:unrelated"] == plain
+    twins = _twins_beside_the_same_pairs(tmp_path, "snli_devtest_en", "human:contrast:unrelated", seed=3, unrelated=0.5)
     assert len(twins) > 50 and all(p.label == 1 for p in twins)
     own = {r["hypothesis"]: r["premise"] for r in rows}
     assert all(own[p.hypothesis] not in p.premise for p in twins)
+
+
+def test_a_swapped_name_is_a_contradiction_with_a_name_the_premise_does_not_hold():
+    pytest.importorskip("jieba")
+    rows = [HumanRow("tatoeba_cmn_en+zh-Hans", "Paris is the capital of France.", "法国的首都是巴黎。", 0, "en", "zh-Hans", "t:1"),
+            HumanRow("tatoeba_cmn_en+zh-Hans", "He moved to London.", "他搬到了伦敦。", 0, "en", "zh-Hans", "t:2"),
+            HumanRow("tatoeba_cmn_en+zh-Hans", "She flew to Tokyo.", "她飞往东京。", 0, "en", "zh-Hans", "t:3")]
+    pool = name_pool(rows, random.Random(0))
+    assert {"巴黎", "伦敦", "东京"} <= set(pool[("zh-Hans", "place")])
+    twin = swapped_name(rows[0], pool, random.Random(1))
+    assert twin is not None and twin.label == 2 and twin.kind == "human:contrast:name" and twin.language == "en+zh-Hans"
+    assert twin.premise == rows[0].premise and twin.hypothesis != rows[0].hypothesis
+    assert twin.hypothesis.endswith("。") and ("伦敦" in twin.hypothesis or "东京" in twin.hypothesis or "法国" not in twin.hypothesis)
+    lone = HumanRow("stsb_train_images_en", "A dog runs.", "A dog is running.", 0, "en", "en", "s:1")
+    assert swapped_name(lone, pool, random.Random(0)) is None  # names nothing
+
+
+def test_name_twins_leave_the_other_pairs_as_they_were(tmp_path):
+    pytest.importorskip("opencc")
+    rows = [{"id": f"ntrex_flores-en+fr-ntrex-{i}", "lang": "en+fr", "premise": f"Tom met {name} in room {i}.",
+             "hypothesis": f"Tom a rencontré {name} dans la salle {i}.", "label": "paraphrase", "source": "ntrex_flores"}
+            for i, name in zip(range(300), ["Mary", "Alice", "Susan"] * 100)]
+    _write(tmp_path, "ntrex_flores_en+fr", rows)
+    twins = _twins_beside_the_same_pairs(tmp_path, "ntrex_flores_en+fr", "human:contrast:name", seed=2, names=1.0)
+    assert len(twins) > 50 and all(p.label == 2 for p in twins)

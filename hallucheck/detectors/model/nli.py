@@ -33,6 +33,7 @@ from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
 from hallucheck.errors import InputError
 from hallucheck.text.language import is_cjk_char
+from hallucheck.text.source_forms import written_as_source
 from hallucheck.types import Evidence, Finding, Role, SentenceVerdict, Span
 
 __all__ = ["MODEL_ENV", "NLIDetector", "SHIPPED_MODEL", "long_enough", "model_defaults", "pair_features", "sentence_premises"]
@@ -205,9 +206,13 @@ class NLIDetector(BaseDetector):
                            flagged=False, features=feats, sentence_verdicts=[])
         premises = sentence_premises(analysis, self.top_k, rows=set(rows))
         pairs = []
+        same_language = not analysis.cross_lingual
         for i in rows:
             premise = " ".join(t for _, t, _, _ in premises[i]) if premises[i] else ""
-            pairs.append((premise, _as_written(analysis.sentences[i].text)))
+            hypothesis = _as_written(analysis.sentences[i].text)
+            if same_language:  # equal figures in the evidence's words (hallucheck.text.source_forms)
+                hypothesis = written_as_source(hypothesis, premise, analysis.language or "en")
+            pairs.append((premise, hypothesis))
         probs = self.model.predict(pairs)
         spans: list[Span] = []
         verdicts: list[SentenceVerdict] = []
