@@ -33,6 +33,8 @@ FAITHFUL = [
     ("de-weeks-as-days", "Die Lieferung dauert drei Wochen.", "Die Lieferung dauert 21 Tage."),
     ("fr-hours-as-minutes", "La réunion dure deux heures.", "La réunion dure 120 minutes."),
     ("en-years-as-months", "The warranty lasts two years.", "The warranty lasts 24 months."),
+    ("en-weekdays-abbreviated", "The store is open Monday to Friday.", "The store is open Mon–Fri."),
+    ("de-weekdays-abbreviated", "Das Geschäft ist von Montag bis Freitag geöffnet.", "Das Geschäft ist Mo–Fr geöffnet."),
 ]
 
 # (name, source, changed answer, the words a span must cover)
@@ -50,6 +52,7 @@ CHANGED = [
     ("zh-Hans-revenue-rounded-up", "公司去年营收1.5亿元。", "公司去年营收2亿元。", "2亿元"),
     ("de-weeks-changed", "Die Lieferung dauert drei Wochen.", "Die Lieferung dauert 14 Tage.", "14 Tage"),
     ("fr-hours-changed", "La réunion dure deux heures.", "La réunion dure 90 minutes.", "90 minutes"),
+    ("en-weekdays-changed", "The store is open Monday to Friday.", "The store is open Monday through Saturday.", "Saturday"),
     ("en-revenue-rounded-up", "Revenue was 1.5 billion dollars last year.", "Revenue was 2 billion dollars last year.", "2 billion"),
 ]
 

@@ -1,7 +1,8 @@
 """An answer sentence with its figures written as its evidence writes them, for the verifier.
 
 Why: the figure rules know that "21 Tage" is "drei Wochen", "120 minutes" is "deux heures" and
-"八点" is "8点" (:mod:`hallucheck.text.durations`, :func:`hallucheck.text.numbers.same_value`), but
+"八点" is "8点" (:mod:`hallucheck.text.durations`, :func:`hallucheck.text.numbers.same_value`), and
+the weekday rule that "Mon–Fri" is "Monday to Friday" (:mod:`hallucheck.text.weekdays`), but
 the sentence-pair verifier reads words: it saw few quantities restated in another unit and reads
 such a faithful sentence as a contradiction, which then decides the verdict. Before the verifier
 reads a sentence, each figure (or length of time) of it that equals one of the evidence's, in
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from hallucheck.text.durations import Duration, find_durations, same_length, spelled_durations
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
+from hallucheck.text.weekdays import find_weekdays, same_days
 
 __all__ = ["written_as_source"]
 
@@ -54,6 +56,7 @@ def written_as_source(sentence: str, premise: str, language: str) -> str:
     of two languages, which the verifier reads worse than the answer's own."""
     if not premise:
         return sentence
+    sentence = _days_as_source(sentence, premise)
     mentions, durations = _lengths(sentence, language)
     if not mentions:
         return sentence
@@ -77,3 +80,20 @@ def written_as_source(sentence: str, premise: str, language: str) -> str:
         return sentence
     out.append(sentence[pos:])
     return "".join(out)
+
+
+def _days_as_source(sentence: str, premise: str) -> str:
+    """``sentence`` with each range of weekdays that states the same days as the premise's one
+    range ("Mon–Fri", "weekdays" over "Monday to Friday") in the premise's words."""
+    ranges = [w for w in find_weekdays(premise) if not w.single]
+    if len(ranges) != 1:
+        return sentence
+    theirs = ranges[0]
+    out: list[str] = []
+    pos = 0
+    for w in find_weekdays(sentence):
+        if w.single or w.text == theirs.text or not same_days(w, theirs):
+            continue
+        out += [sentence[pos:w.start], theirs.text]
+        pos = w.end
+    return "".join(out) + sentence[pos:] if out else sentence

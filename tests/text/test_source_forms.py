@@ -35,3 +35,12 @@ def test_no_evidence_leaves_the_sentence():
 def test_a_figure_is_left_alone_where_the_evidence_holds_two_of_its_kind():
     filters = "RO膜滤芯建议每24个月更换一次，活性炭滤芯每12个月更换一次。"
     assert written_as_source("活性炭滤芯每2年换一次。", filters, "zh-Hans") == "活性炭滤芯每2年换一次。"
+
+
+def test_an_equal_range_of_weekdays_takes_the_evidence_words():
+    assert written_as_source("The store is open Mon–Fri.", "The store is open Monday to Friday.", "en") == \
+        "The store is open Monday to Friday."
+    assert written_as_source("Das Geschäft ist Mo–Fr geöffnet.", "Das Geschäft ist von Montag bis Freitag geöffnet.", "de") == \
+        "Das Geschäft ist Montag bis Freitag geöffnet."
+    changed = "The store is open Monday through Saturday."
+    assert written_as_source(changed, "The store is open Monday to Friday.", "en") == changed
