@@ -210,15 +210,15 @@ ROUNDING_SHARE = 0.15
 def same_value(a: NumberMention, b: NumberMention) -> bool:
     """Whether ``a`` restates ``b``'s value, allowing for rounding.
 
-    Numbers are equal within half the unit of the coarser one's last written digit, and, rounded
-    to a scale, within :data:`ROUNDING_SHARE` of their size: 3.5 (one decimal) matches 3.47, 3
-    matches 3.4, 1.2 million matches 1,234,567, 1,200 matches 1,234, but 2 billion does not match
-    1.5 billion
-    (trailing zeros of an integer of 1000 or more mark it as rounded, at most to a tenth of its
-    size); two plain integers (20 and 24), years, times and ordinals must be exact (a time written without am/pm, such as ``5:00``, matches
-    5 am and 5 pm). An amount or a percentage is no rounding of a bare whole number, nor a figure of
-    two decimals of a small whole number that ends a range (:func:`_may_round`). Dates match when
-    every field both give agrees; phones when their digits agree (ignoring leading zeros and a country code).
+    Numbers are equal within half the unit of the coarser one's last written digit, and, rounded to
+    a scale, within :data:`ROUNDING_SHARE` of their size: 3.5 (one decimal) matches 3.47, 3 matches
+    3.4, 1.2 million matches 1,234,567, 1,200 matches 1,234 (trailing zeros of an integer of 1000 or
+    more mark it as rounded, at most to a tenth of its size), but 2 billion does not match 1.5
+    billion; two plain integers (20 and 24), years, times and ordinals must be exact (a time written
+    without am/pm, such as ``5:00``, matches 5 am and 5 pm). An amount or a percentage is no
+    rounding of a bare whole number, nor a figure of two decimals of a small whole number that ends
+    a range (:func:`_may_round`). Dates match when every field both give agrees; phones when their
+    digits agree (ignoring leading zeros and a country code).
     """
     if a.kind == "phone" or b.kind == "phone":
         if a.kind != b.kind:
@@ -241,11 +241,11 @@ def same_value(a: NumberMention, b: NumberMention) -> bool:
         return (a.value - b.value) % 720 == 0
     if a.value != b.value and not _may_round(a, b):
         return False
-    tol = max(a.precision, b.precision) / 2.0
-    diff = abs(a.value - b.value)
-    if max(a.precision, b.precision) > 1.0 and diff > ROUNDING_SHARE * max(abs(a.value), abs(b.value)) + 1e-9:
+    coarse = max(a.precision, b.precision)
+    diff, size = abs(a.value - b.value), max(abs(a.value), abs(b.value))
+    if coarse > 1.0 and diff > ROUNDING_SHARE * size + 1e-9:
         return False  # "2 billion" is no rounding of "1.5 billion", nor 1亿 of 1.4亿
-    return diff <= tol + 1e-9 * max(abs(a.value), abs(b.value), 1.0)
+    return diff <= coarse / 2.0 + 1e-9 * max(size, 1.0)
 
 
 _WITH_UNIT = frozenset({"money", "percent"})

@@ -31,9 +31,9 @@ import regex
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.detectors.base import BaseDetector
+from hallucheck.detectors.model.source_forms import written_as_source
 from hallucheck.errors import InputError
 from hallucheck.text.language import is_cjk_char
-from hallucheck.text.source_forms import written_as_source
 from hallucheck.types import Evidence, Finding, Role, SentenceVerdict, Span
 
 __all__ = ["MODEL_ENV", "NLIDetector", "SHIPPED_MODEL", "long_enough", "model_defaults", "pair_features", "sentence_premises"]
@@ -209,10 +209,10 @@ class NLIDetector(BaseDetector):
         same_language = not analysis.cross_lingual
         for i in rows:
             premise = " ".join(t for _, t, _, _ in premises[i]) if premises[i] else ""
-            hypothesis = _as_written(analysis.sentences[i].text)
-            if same_language:  # equal figures in the evidence's words (hallucheck.text.source_forms)
-                hypothesis = written_as_source(hypothesis, premise, analysis.language or "en")
-            pairs.append((premise, hypothesis))
+            seg = analysis.sentences[i]
+            # equal figures in the evidence's words (hallucheck.detectors.model.source_forms)
+            sentence = written_as_source(analysis, seg.start, seg.text, premise) if same_language else seg.text
+            pairs.append((premise, _as_written(sentence)))
         probs = self.model.predict(pairs)
         spans: list[Span] = []
         verdicts: list[SentenceVerdict] = []
