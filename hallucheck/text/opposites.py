@@ -24,13 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from hallucheck.text.tokens import lemma
 
 __all__ = [
     "BREAK", "NEG", "NEGATION_TIME_WORDS", "REPLACED_BY_NEGATION", "Symbol", "are_opposites", "polarity_symbols",
-    "CONDITION_WORDS", "CORRECTION_WORDS", "IMPLICIT_NEGATIONS",
+    "opposite_candidates", "CONDITION_WORDS", "CORRECTION_WORDS", "IMPLICIT_NEGATIONS",
     "NEGATION_WORDS", "NEGATION_WORDS_BY_LANGUAGE", "OPPOSITES", "negation_load", "PREFIXES", "opposites_of",
 ]
 
@@ -482,6 +483,26 @@ def opposites_of(word: str, norm: str) -> frozenset[str]:
     """The lexicon's opposites of a word (by the word and by its lemma); prefix pairs are not
     listed here (see :func:`are_opposites`)."""
     return OPPOSITES.get(word, frozenset()) | OPPOSITES.get(norm, frozenset())
+
+
+@lru_cache(maxsize=65536)
+def _opposite_forms(x: str) -> frozenset[str]:
+    """Every ``y`` that :func:`are_opposites` reads as the opposite of ``x`` alone: the lexicon's
+    opposites, ``x`` without a negating prefix, and ``x`` with one."""
+    out = set(OPPOSITES.get(x, ()))
+    if x not in _NOT_PREFIXED:
+        out.update(x[len(p):] for p in PREFIXES if x.startswith(p) and len(x) - len(p) >= 4)
+    if len(x) >= 4:
+        out.update(y for p in PREFIXES if (y := p + x) not in _NOT_PREFIXED)
+    return frozenset(out)
+
+
+def opposite_candidates(word: str, norm: str | None = None) -> frozenset[str]:
+    """The words (or lemmas) ``b`` for which ``are_opposites(word, b, norm, ...)`` can hold: a
+    word ``b`` with lemma ``b_norm`` is its opposite exactly when ``b != word`` and ``b`` or
+    ``b_norm`` is in this set. Why: a sentence pair is read word against word, and one set lookup
+    a word replaces reading every word of the other sentence against the lexicon and the prefixes."""
+    return _opposite_forms(word) | _opposite_forms(norm or word)
 
 
 def are_opposites(a: str, b: str, a_norm: str | None = None, b_norm: str | None = None) -> bool:

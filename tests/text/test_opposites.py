@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hallucheck.text.opposites import NEG, are_opposites, polarity_symbols
+from hallucheck.text.opposites import NEG, OPPOSITES, PREFIXES, are_opposites, opposite_candidates, polarity_symbols
 from hallucheck.text.tokens import tokenize
 
 
@@ -68,3 +68,18 @@ def test_rise_and_fall_in_every_language(a: str, b: str) -> None:
 )
 def test_polarity_symbols_make_negations_explicit(text: str, language: str, forms: list[str]) -> None:
     assert [s.form for s in polarity_symbols(tokenize(text, language), language)] == forms
+
+
+def test_opposite_candidates_hold_exactly_the_words_are_opposites_reads_as_opposites() -> None:
+    # Every lexicon word, each with and without a negating prefix, and words the prefix rule must
+    # leave alone: a word pair is opposite exactly when one side's word or lemma is a candidate of
+    # the other's, which is what lets a sentence be read against another by set lookups.
+    words = sorted({w for w in OPPOSITES if w.isascii()})[:250] + ["available", "unavailable", "invaluable", "valuable",
+                                                                   "able", "unable", "legal", "illegal", "inside", "side"]
+    words += [p + w for w in words[:60] for p in PREFIXES[:4]]
+    lemmas = {w: (w[:-1] if w.endswith("s") else w) for w in words}
+    for a in words:
+        for b in words:
+            expected = are_opposites(a, b, lemmas[a], lemmas[b])
+            cands = opposite_candidates(a, lemmas[a])
+            assert expected == (a != b and bool({b, lemmas[b]} & cands)), (a, b)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hallucheck.text.opposites import BREAK, IMPLICIT_NEGATIONS, NEG, Symbol, are_opposites
+from hallucheck.text.opposites import BREAK, IMPLICIT_NEGATIONS, NEG, Symbol, are_opposites, opposite_candidates
 
 __all__ = ["MIN_SHARED", "anchored_han_opposites", "anchored_opposites"]
 
@@ -73,8 +73,16 @@ def anchored_opposites(answer: Sequence[Symbol], source: Sequence[Symbol], other
     answer's pair and so clear it."""
     s_forms = {s.form for s in source}
     s_words = {s.word for s in source}
-    pairs = [(i, j) for i, a in enumerate(answer) if a.content and a.form not in s_forms and a.word not in s_words
-             for j, b in enumerate(source) if b.content and are_opposites(a.word, b.word, a.form, b.form)]
+    by_name: dict[str, set[int]] = {}  # each source content symbol under its word and its form
+    for j, b in enumerate(source):
+        if b.content:
+            by_name.setdefault(b.word, set()).add(j)
+            by_name.setdefault(b.form or b.word, set()).add(j)
+    pairs: list[tuple[int, int]] = []
+    for i, a in enumerate(answer):
+        if a.content and a.form not in s_forms and a.word not in s_words:
+            found = set().union(*(by_name.get(c, ()) for c in opposite_candidates(a.word, a.form)))
+            pairs.extend((i, j) for j in sorted(found) if source[j].word != a.word)
     if not pairs:
         return []
     if not _same_statement(answer, source, {i for i, _ in pairs}, min_shared):
