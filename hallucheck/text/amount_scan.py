@@ -1,6 +1,7 @@
 """Figures written with digits: numbers with separators in each language's style, scale words
-("3.5 million", "12亿"), percentages, amounts of money with a currency before or after, ordinals
-("3rd", "2e"), years, phone numbers and fractions ("1/3", "1 1/2", "½")."""
+("3.5 million", "12亿", "6 千" with a space as Chinese text often sets it), percentages, amounts
+of money with a currency before or after, ordinals ("3rd", "2e"), years, phone numbers and
+fractions ("1/3", "1 1/2", "½")."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ _NUMBER = re.compile(
     rf"(?<![{LAT}\d.,])(?<![{LAT}]-)"
     rf"(?P<num>{_NUM_CORE})"
     r"(?:"
-    r"(?P<scale_cjk>百万|百萬|千万|千萬|[百千万萬亿億兆])"
+    r"[\u00a0\u202f ]?(?P<scale_cjk>百万|百萬|千万|千萬|[百千万萬亿億兆])"
     rf"|\s?(?P<scale>{trie_pattern(SCALE_WORDS)})(?![{LAT}])"
     rf"|(?P<scale_abbr>[kmb])(?![{LAT}\d])"
     r")?"

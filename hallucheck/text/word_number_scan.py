@@ -111,6 +111,10 @@ def scan_spelled(lt: str, text: str, out: list[NumberMention], taken: Taken) -> 
         taken.take(a, b)
 
 
+# Characters of a numeral that scale it: "十二月" is December, "三百月" no month.
+_SCALE_CHARS = frozenset("百千万萬亿億")
+
+
 def scan_chinese(lt: str, text: str, out: list[NumberMention], taken: Taken) -> None:
     for mt in _CN_NUM.finditer(lt):
         a, b = mt.span()
@@ -129,6 +133,11 @@ def scan_chinese(lt: str, text: str, out: list[NumberMention], taken: Taken) -> 
             weak = value <= 3
         elif post == "年" and value >= 1000:
             kind, unit = "year", ""
+        elif not post and not pre and 1 <= value <= 12 and lt.startswith("月", b) and not _SCALE_CHARS.intersection(n):
+            # "三月" is March, as "3月" is: a month, not the number three ("三个月" is a length of time)
+            out.append(NumberMention(a, b + 1, text[a : b + 1], "date", None, 0.0, "", f"?-{value}-?", None, value, None))
+            taken.take(a, b + 1)
+            continue
         else:
             kind, unit = "number", ""
             if post:

@@ -361,3 +361,30 @@ def test_chinese_tenths_are_percentages(text: str, value: float) -> None:
 @pytest.mark.parametrize("text", ["3成员", "完成", "成本"])
 def test_cheng_in_other_words_is_no_share(text: str) -> None:
     assert all(m.kind != "percent" for m in find_numbers(text, "zh-Hans"))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("有 6 千人受到感染", [("6 千", "number", 6000.0)]), ("3 百万人", [("3 百万", "number", 3_000_000.0)]),
+     ("超过 3 万人", [("3 万", "number", 30_000.0)]), ("有6千人", [("6千", "number", 6000.0)])],
+)
+def test_a_chinese_scale_after_a_space_scales_the_digits(text: str, expected: list[tuple[str, str, float]]) -> None:
+    # Chinese text often sets a space between digits and the scale: "6 千" is 6000, not 6.
+    assert all_of(text, "zh-Hans") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("三月末", [("三月", "date", "?-3-?")]), ("十二月", [("十二月", "date", "?-12-?")]),
+     ("2019年三月", [("2019年", "year", 2019.0), ("三月", "date", "?-3-?")]),
+     ("三个月", [("三", "number", 3.0)]), ("二十三月", [("二十三", "number", 23.0)]), ("第三月", [("第三", "ordinal", 3.0)])],
+)
+def test_a_month_in_chinese_numerals_is_the_month(text: str, expected: list[tuple[str, str, float | str]]) -> None:
+    # "三月" is March as "3月" is; "三个月" is three months, and no numeral above twelve names a month.
+    assert all_of(text, "zh-Hans") == expected
+
+
+def test_a_month_in_chinese_numerals_matches_the_digits() -> None:
+    march, written = one("三月", "zh-Hans"), one("3 月", "zh-Hans")
+    assert march.key == written.key
+    assert one("五月", "zh-Hans").key != written.key
