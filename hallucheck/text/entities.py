@@ -66,7 +66,9 @@ _ELISION = regex.compile(r"^(?:[LlDdJjNnSsCcMmTt]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]u
 _POSSESSIVE = regex.compile(r"['’]s$")
 _CONNECTORS = frozenset({"of", "de", "du", "des", "la", "le", "von", "van", "der", "den", "di", "da", "del", "y", "&", "zu", "dei", "do"})
 _LATIN_RUN = regex.compile(r"[A-Za-z][A-Za-z0-9&'’.\-]*(?:[ \u00a0]+[A-Za-z0-9][A-Za-z0-9&'’.\-]*)*")
-_NOT_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "ok", "okay", "yes", "no", "oui", "non", "ja", "nein"})
+_NOT_NAMES = frozenset({"i", "i'm", "i've", "i'd", "i'll", "ok", "okay", "yes", "no", "oui", "non", "ja", "nein",
+                        # titles: "Mme Pelosi" over "Pelosi" names no one new
+                        "mr", "mrs", "ms", "mme", "mmes", "mlle", "mlles", "dr", "prof", "hr"})
 # Words by which an answer refers to its own sources or steps ("Passage 2", "Step 3"): not names,
 # and the number after them is a reference, not a claim.
 REFERENCE_WORDS = frozenset(

@@ -140,3 +140,13 @@ def test_another_form_of_the_same_place_supports_a_name_word():
     assert word_supported("Americans", {"us", "people"})
     assert not word_supported("European", {"asia", "demand"})
     assert not word_supported("Lyon", {"paris"})
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [("Mme Pelosi a fait ces commentaires samedi.", "fr", ["Pelosi"]), ("Selon Mme Warren, le vote aura lieu.", "fr", ["Warren"]),
+     ("Later Mr Smith said so, and Dr Jones agreed.", "en", ["Smith", "Jones"])],
+)
+def test_a_title_is_no_part_of_the_name(text: str, language: str, expected: list[str]) -> None:
+    # "Mme Pelosi" over a source that says "Pelosi" names no one new: the title is not a name.
+    assert [e.text for e in find_entities(text, language)] == expected
