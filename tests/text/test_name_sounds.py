@@ -22,6 +22,9 @@ def test_han_key():
     ("Cromwell", "克伦威尔是代表分歧一方的人物。"),  # one class apart (m / n)
     ("Ryan Gosling", "电影由瑞恩·高斯林主演。"),  # 高 is read because a dot marks the name
     ("Christine Blasey Ford", "福特指的是克里斯汀·布莱西·福特。"),
+    ("Burnaston", "伯纳斯顿丰田总经理称工厂将停产。"),  # 顿 ends many names (华盛顿, 波士顿, 克林顿)
+    ("Washington", "他在华盛顿发表讲话。"),
+    ("Boston", "会议在波士顿举行。"),
 ])
 def test_a_transliterated_name_is_found(name, source):
     assert latin_name_in_han(name, source)
