@@ -19,6 +19,7 @@ names of one language joined by ``|``.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 __all__ = ["ADDED_CITIES", "ADDED_NAMES", "LANGUAGES", "build"]
@@ -114,11 +115,12 @@ ADDED_CITIES: tuple[tuple[str, str, str, str, str], ...] = (
 )
 
 
-def _names(*groups: object) -> list[str]:
+def _names(*groups: str | Iterable[str]) -> list[str]:
+    """The names of ``groups`` (a name, or several), each split at "|", in order and each once."""
     out: list[str] = []
     for g in groups:
-        for name in (g,) if isinstance(g, str) else g:  # type: ignore[union-attr]
-            for n in str(name).split("|"):
+        for name in (g,) if isinstance(g, str) else g:
+            for n in name.split("|"):
                 n = n.strip()
                 if n and n not in out:
                     out.append(n)

@@ -50,6 +50,7 @@ from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.anchored_opposites import anchored_han_opposites, anchored_opposites
 from hallucheck.detectors.rules.polarity_sentences import Opcode, answer_sources, answer_symbols, matched_map
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
+from hallucheck.detectors.rules.replaced_places import replaced_places, source_place_ids
 from hallucheck.text.demonyms import same_place
 from hallucheck.text.han_names import name_at
 from hallucheck.text.language import base_language, is_cjk_char
@@ -135,6 +136,19 @@ def _field_conflicts(syms: list[Symbol], fields: list[tuple[int, YesNoField]], a
     return out
 
 
+def _replaced_places(analysis: CaseAnalysis, sources: list[SourceSentence]) -> list[_Conflict]:
+    """Places of the answer told as another place of their source sentence, across languages
+    (:mod:`hallucheck.detectors.rules.replaced_places`); a sentence with a negation is left alone."""
+    source_ids = source_place_ids(analysis)
+    out = []
+    for sentence, syms in zip(analysis.sentences, answer_symbols(analysis), strict=True):
+        if any(s.form == NEG for s in syms):
+            continue
+        for r in replaced_places(analysis.answer, sentence.start, sentence.end, sources, source_ids):
+            out.append(_Conflict("replaced_name", r.start, r.end, 0, 0, r.evidence))
+    return out
+
+
 def _in_name(answer: str, syms: list[Symbol], i: int) -> bool:
     """Whether symbol ``i`` is part of a capitalised name of several words ("Main Street")."""
     def cap(k: int) -> bool:
@@ -203,6 +217,8 @@ class OppositesDetector(BaseDetector):
         sources, index = answer_sources(analysis)
         conflicts: list[_Conflict] = []
         fields = [(k, f) for k, sa in enumerate(analysis.sources) for f in _fields(sa, language)]
+        if analysis.cross_lingual:
+            conflicts.extend(_replaced_places(analysis, sources))
         for syms in answer_symbols(analysis):
             if fields:
                 conflicts.extend(_field_conflicts(syms, fields, case.answer))
