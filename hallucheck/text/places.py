@@ -10,7 +10,8 @@ text names, and whether two names are one place.
 Han-script text is read by longest match at each character (names of two characters or more);
 Latin-script text by whole words, a name of several words ("New York", "Rio de Janeiro") as one,
 the longest first, in the table's own capitals ("Nice" is a city, "nice" is not), with a German
-genitive -s ("Frankreichs") read as its name. A name may stand for several places ("Mexico" is
+genitive -s ("Frankreichs") read as its name. A text may be read in its own language's names
+(with English's) or in every language's. A name may stand for several places ("Mexico" is
 the country in English and its capital in French): a mention carries all of them.
 """
 
@@ -22,7 +23,7 @@ from typing import Literal, NamedTuple
 
 import regex
 
-from hallucheck.text.language import is_cjk_char
+from hallucheck.text.language import base_language, is_cjk_char
 
 __all__ = ["Place", "PlaceKind", "PlaceMention", "place_ids", "place_mentions", "places_named", "same_place"]
 
@@ -37,12 +38,14 @@ class Place(NamedTuple):
 
 
 class PlaceMention(NamedTuple):
-    """A name of one or more places in a text: offsets into the text, the name as written, the places."""
+    """A name of one or more places in a text: offsets into the text, the name as written, the
+    places; ``joined``: the name is part of a hyphenated word ("US-Dollar", "Paris-based")."""
 
     start: int
     end: int
     text: str
     places: frozenset[Place]
+    joined: bool = False
 
     @property
     def kinds(self) -> frozenset[PlaceKind]:
@@ -51,6 +54,12 @@ class PlaceMention(NamedTuple):
 
 
 _WORD = regex.compile(r"\w+")
+# The table's columns, and those read for a text in each base language: its own, and English (the
+# names a text in another language borrows most). "Indien" is India in German and "Indian" in
+# French, "Island" Iceland in German: a text is read in its own language's names.
+_COLUMNS: tuple[str, ...] = ("en", "de", "fr", "zh-Hans", "zh-Hant")
+_READ: dict[str, frozenset[str]] = {"en": frozenset({"en"}), "de": frozenset({"de", "en"}), "fr": frozenset({"fr", "en"}),
+                                    "zh": frozenset({"zh-Hans", "zh-Hant", "en"})}
 
 
 class _Table(NamedTuple):
@@ -60,17 +69,28 @@ class _Table(NamedTuple):
 
 
 @lru_cache(maxsize=1)
-def _table() -> _Table:
+def _rows() -> tuple[tuple[Place, dict[str, tuple[str, ...]]], ...]:
+    """Each place of the shipped table with its names by column (language)."""
     text = files("hallucheck").joinpath("data/places.tsv").read_text(encoding="utf-8")
-    by_name: dict[str, set[Place]] = {}
+    out = []
     for line in text.splitlines():
         if not line or line.startswith("#"):
             continue
         kind, pid, *columns = line.split("\t")
-        place = Place(pid, "city" if kind == "city" else "country")
-        for column in columns:
-            for name in column.split("|"):
-                if len(name) >= 2:
+        names = {lang: tuple(n for n in column.split("|") if len(n) >= 2) for lang, column in zip(_COLUMNS, columns)}
+        out.append((Place(pid, "city" if kind == "city" else "country"), names))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8)
+def _table(language: str | None = None) -> _Table:
+    """The names of the columns read for a text in ``language`` (a base language; None: every column)."""
+    read = _READ.get(language, frozenset(_COLUMNS)) if language is not None else frozenset(_COLUMNS)
+    by_name: dict[str, set[Place]] = {}
+    for place, names in _rows():
+        for lang, column in names.items():
+            if lang in read:
+                for name in column:
                     by_name.setdefault(name, set()).add(place)
     first: dict[str, list[str]] = {}
     longest = 0
@@ -88,9 +108,14 @@ def _table() -> _Table:
     )
 
 
-def places_named(name: str) -> frozenset[Place]:
-    """The places ``name`` (written whole, as in the table) stands for; none for other words."""
-    return _table().by_name.get(name, frozenset())
+def _base(language: str | None) -> str | None:
+    return base_language(language) if language else None
+
+
+def places_named(name: str, language: str | None = None) -> frozenset[Place]:
+    """The places ``name`` (written whole, as in the table) stands for in ``language`` (None: in
+    any of the table's languages); none for other words."""
+    return _table(_base(language)).by_name.get(name, frozenset())
 
 
 def same_place(a: str, b: str) -> bool:
@@ -107,23 +132,33 @@ def _ends_word(text: str, end: int) -> bool:
     return end >= len(text) or not _word_char(text[end])
 
 
+def _joined(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is joined by a hyphen to a word before or after it."""
+    after = end + 1 < len(text) and text[end] in "-‐" and _word_char(text[end + 1])
+    before = start >= 2 and text[start - 1] in "-‐" and _word_char(text[start - 2])
+    return after or before
+
+
 def _latin_at(text: str, start: int, word: str, table: _Table) -> PlaceMention | None:
     if start > 0 and _word_char(text[start - 1]):
         return None
     for name in table.latin_first.get(word, ()):
         end = start + len(name)
         if text.startswith(name, start) and (_ends_word(text, end) or not name[-1].isalnum()):
-            return PlaceMention(start, end, name, table.by_name[name])
+            return PlaceMention(start, end, name, table.by_name[name], _joined(text, start, end))
     # a German genitive ("Frankreichs", "Berlins") of a one-word name
     if len(word) > 3 and word.endswith("s") and word[:-1] in table.by_name and not is_cjk_char(word[0]):
-        return PlaceMention(start, start + len(word), word, table.by_name[word[:-1]])
+        end = start + len(word)
+        return PlaceMention(start, end, word, table.by_name[word[:-1]], _joined(text, start, end))
     return None
 
 
 @lru_cache(maxsize=4096)
-def place_mentions(text: str) -> tuple[PlaceMention, ...]:
-    """The places ``text`` names, in text order, none inside another."""
-    table = _table()
+def place_mentions(text: str, language: str | None = None) -> tuple[PlaceMention, ...]:
+    """The places ``text`` names, in text order, none inside another. ``language``: the text's
+    language, whose names are read (with English's, and both Chinese scripts for Chinese); None:
+    the names of every language of the table."""
+    table = _table(_base(language))
     out: list[PlaceMention] = []
     i, n = 0, len(text)
     while i < n:
@@ -154,6 +189,6 @@ def place_mentions(text: str) -> tuple[PlaceMention, ...]:
     return tuple(out)
 
 
-def place_ids(text: str) -> frozenset[str]:
-    """The ids of every place ``text`` names."""
-    return frozenset(p.id for m in place_mentions(text) for p in m.places)
+def place_ids(text: str, language: str | None = None) -> frozenset[str]:
+    """The ids of every place ``text`` names (``language`` as for :func:`place_mentions`)."""
+    return frozenset(p.id for m in place_mentions(text, language) for p in m.places)

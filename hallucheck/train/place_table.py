@@ -44,10 +44,16 @@ _CITY_SKIP = frozenset({
     "Swift Current", "Lower Prince’s Quarter",
 })
 
-# Names CLDR gives no column for: English short forms, and the older name beside a new one.
+# Territory names that read as a given name or a saint's church more often than as the country
+# ("Chad Hammel", "St. Martin's"): left out of their column, the other languages' names kept.
+_NAME_SKIP = frozenset({"Chad", "Jordan", "Georgia", "St. Martin", "Saint-Martin", "St. Barthélemy", "Saint-Barthélemy"})
+
+# Names CLDR gives no column for: English short forms, the older name beside a new one, German's
+# inflected form of a name that opens with an adjective ("im Vereinigten Königreich").
 ADDED_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
-    "US": {"en": ("US", "USA", "U.S.", "U.S.A."), "de": ("USA",), "fr": ("USA",)},
-    "GB": {"en": ("UK", "U.K.", "Britain", "Great Britain"), "de": ("Großbritannien",), "fr": ("Grande-Bretagne",)},
+    "US": {"en": ("US", "USA", "U.S.", "U.S.A."), "de": ("USA", "Vereinigten Staaten"), "fr": ("USA",)},
+    "GB": {"en": ("UK", "U.K.", "Britain", "Great Britain"), "de": ("Großbritannien", "Vereinigten Königreich"),
+           "fr": ("Grande-Bretagne",)},
     "TR": {"en": ("Turkey",)},
     "CZ": {"en": ("Czech Republic",), "de": ("Tschechische Republik",), "fr": ("République tchèque",)},
     "MM": {"en": ("Myanmar", "Burma")},
@@ -145,8 +151,8 @@ def build(out: Path) -> int:
         if len(code) != 2 or not code.isalpha() or code in _NOT_PLACES:
             continue
         added = ADDED_NAMES.get(code, {})
-        columns = [_names([loc.territories[code] for loc in locales[lang] if code in loc.territories], added.get(lang, ()))
-                   for lang in LANGUAGES]
+        columns = [[n for n in _names([loc.territories[code] for loc in locales[lang] if code in loc.territories], added.get(lang, ()))
+                    if n not in _NAME_SKIP] for lang in LANGUAGES]
         country_names.update(n for c in columns for n in c)
         rows.append(_row("country", code, columns))
     zones = get_global("zone_territories")
@@ -156,7 +162,7 @@ def build(out: Path) -> int:
         columns = [_names([get_timezone_location(zone, loc, return_city=True) for loc in locales[lang]]) for lang in LANGUAGES]
         if any(any(ch.isdigit() for ch in n) for n in columns[0]) or columns[0][0] in _CITY_SKIP:
             continue
-        if columns[0][0] in country_names:
+        if columns[0][0] in country_names or columns[0][0] in _NAME_SKIP:
             continue  # named as its territory (Singapore, Monaco, Panama): a country here
         rows.append(_row("city", zone, columns))
     for city in ADDED_CITIES:

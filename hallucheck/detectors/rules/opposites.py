@@ -66,6 +66,7 @@ from hallucheck.text.opposites import (
     are_opposites,
     negation_load,
 )
+from hallucheck.text.places import place_ids
 from hallucheck.text.stopwords import is_stopword
 from hallucheck.text.swaps import Swap, english_roles, find_swaps
 from hallucheck.types import Evidence, Finding, Role, Span
@@ -140,11 +141,15 @@ def _replaced_places(analysis: CaseAnalysis, sources: list[SourceSentence]) -> l
     """Places of the answer told as another place of their source sentence, across languages
     (:mod:`hallucheck.detectors.rules.replaced_places`); a sentence with a negation is left alone."""
     source_ids = source_place_ids(analysis)
+    sentences = analysis.sentences
     out = []
-    for sentence, syms in zip(analysis.sentences, answer_symbols(analysis), strict=True):
+    for k, (sentence, syms) in enumerate(zip(sentences, answer_symbols(analysis), strict=True)):
         if any(s.form == NEG for s in syms):
             continue
-        for r in replaced_places(analysis.answer, sentence.start, sentence.end, sources, source_ids):
+        near = place_ids(analysis.answer[sentences[max(k - 1, 0)].start : sentences[min(k + 1, len(sentences) - 1)].end],
+                         analysis.language)
+        for r in replaced_places(analysis.answer, sentence.start, sentence.end, sources, source_ids,
+                                 language=analysis.language, source_language=analysis.source_language, near=near):
             out.append(_Conflict("replaced_name", r.start, r.end, 0, 0, r.evidence))
     return out
 

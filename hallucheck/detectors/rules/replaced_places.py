@@ -11,8 +11,10 @@ A precise rule is a promise, so it fires only where all of these hold:
 
 - the answer's place is a known one of one kind (a city or a country; "Mexico" may be either and
   is left alone), and no source names it, in any language;
-- the answer sentence names at least one other place, and the source sentence names every other
-  place of the answer sentence (that is what aligns the two sentences across languages);
+- the source sentence names every other place of the answer sentence, and shares something with
+  it that reads the same in every language: another place, or a figure of two digits or more or a
+  capitalised Latin word of three letters or more written alike on both sides ("2019", "Harlem");
+  that is what aligns the two sentences across languages;
 - the source sentence names exactly one place of the same kind that the answer sentence does not
   name (the place that was replaced; "Paris, London and Tokyo" against one city is a list, not a
   replacement);
@@ -24,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 from typing import NamedTuple
+
+import regex
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.case_facts import SourceSentence
@@ -40,31 +44,48 @@ class ReplacedPlace(NamedTuple):
     evidence: SourceSentence
 
 
+# What reads the same in every language: a figure of two digits or more, a capitalised Latin word of
+# three letters or more ("Harlem", "NATO").
+_VERBATIM = regex.compile(r"(?<!\d)\d{2,}(?!\d)|(?<!\p{Latin})(?=\p{Lu})\p{Latin}{3,}(?!\p{Latin})")
+
+
+def _verbatim(text: str, language: str) -> frozenset[str]:
+    """The figures and capitalised Latin words of ``text`` that no translation changes, place names left out."""
+    places = {m.text for m in place_mentions(text, language)}
+    return frozenset(w for w in _VERBATIM.findall(text) if w not in places)
+
+
 def _ids(m: PlaceMention) -> frozenset[str]:
     return frozenset(p.id for p in m.places)
 
 
-def replaced_places(answer: str, start: int, end: int, sources: Sequence[SourceSentence],
-                    source_ids: frozenset[str]) -> list[ReplacedPlace]:
+def replaced_places(answer: str, start: int, end: int, sources: Sequence[SourceSentence], source_ids: frozenset[str], *,
+                    language: str, source_language: str, near: frozenset[str] = frozenset()) -> list[ReplacedPlace]:
     """The places of answer sentence ``answer[start:end]`` that replace a place of a source sentence
-    (``sources``: every source sentence; ``source_ids``: the ids of every place the sources name)."""
-    mentions = place_mentions(answer[start:end])
-    if len(mentions) < 2:
+    (``sources``: every source sentence; ``source_ids``: the ids of every place the sources name, in
+    any language; ``near``: the ids of the places the sentences around it name, which the answer
+    does not leave out: a sentence may be split where the source's is not). The answer is read in
+    ``language``'s names, the sources in ``source_language``'s."""
+    sentence = answer[start:end]
+    mentions = place_mentions(sentence, language)
+    if not mentions:
         return []
-    named = frozenset().union(*(_ids(m) for m in mentions))
+    named = frozenset().union(near, *(_ids(m) for m in mentions))
     out: list[ReplacedPlace] = []
     for m in mentions:
         ids = _ids(m)
-        if ids & source_ids or len(m.kinds) != 1:
-            continue
+        if m.joined or ids & source_ids or len(m.kinds) != 1:
+            continue  # a part of a word ("US-Dollar"), a place the sources name, or a name of two kinds
         others = [_ids(o) for o in mentions if o is not m]
         if any(o & ids for o in others):
             continue  # the same place named twice in the sentence
         for s in sources:
-            s_mentions = place_mentions(s.text)
+            s_mentions = place_mentions(s.text, source_language)
             s_ids = frozenset().union(*(_ids(x) for x in s_mentions)) if s_mentions else frozenset()
             if not all(o & s_ids for o in others):
                 continue
+            if not others and not _verbatim(sentence, language) & _verbatim(s.text, source_language):
+                continue  # nothing aligns the two sentences
             left_out = {_ids(x) for x in s_mentions if x.kinds == m.kinds and not _ids(x) & named}
             if len(left_out) == 1:
                 out.append(ReplacedPlace(start + m.start, start + m.end, s))
@@ -80,7 +101,7 @@ def source_place_ids(analysis: CaseAnalysis) -> frozenset[str]:
 def given_places(analysis: CaseAnalysis, start: int, end: int) -> list[tuple[int, int]]:
     """The answer offsets of the places in ``answer[start:end]`` that the sources name, perhaps in
     another language or script ("Vienne" or "Wien" over "Vienna"): such a name is given."""
-    mentions = place_mentions(analysis.answer[start:end])
+    mentions = place_mentions(analysis.answer[start:end], analysis.language)
     if not mentions:
         return []
     given = source_place_ids(analysis)
