@@ -8,7 +8,9 @@ and 巴黎 another, which a small shipped table does without loading a locale li
 checker. The names are CLDR's (Unicode licence, via Babel: ``pip install babel``, only to build):
 the territory names of each locale and the exemplar city of each time zone, less the zones that
 name no city one would write (Antarctic stations, US county zones, islands named as their
-territory). A short list written here adds the English short forms of a few countries ("US",
+territory); each Chinese name is also written in the other script (OpenCC, also only to build:
+the Taiwan name 義大利 is 义大利 in Simplified, the mainland 澳大利亚 澳大利亞 in Traditional). A short
+list written here adds the English short forms of a few countries ("US",
 "UK") and major cities that no time zone is named after (Lyon, Munich, Beijing).
 
 One line a place: its kind (``country`` or ``city``), an id (a CLDR territory code, a time-zone
@@ -19,7 +21,7 @@ names of one language joined by ``|``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 __all__ = ["ADDED_CITIES", "ADDED_NAMES", "LANGUAGES", "build"]
@@ -137,12 +139,25 @@ def _row(kind: str, pid: str, columns: list[list[str]]) -> str:
     return "\t".join([kind, pid, *("|".join(c) for c in columns)])
 
 
+def _cross_script(columns: list[list[str]], s2t: Callable[[str], str], t2s: Callable[[str], str]) -> list[list[str]]:
+    """The columns with each Chinese name also in the other script: the Taiwan name 義大利 is
+    written 义大利 in Simplified, the mainland 澳大利亚 澳大利亞 in Traditional."""
+    hans, hant = LANGUAGES.index("zh-Hans"), LANGUAGES.index("zh-Hant")
+    out = list(columns)
+    out[hans] = _names(columns[hans], [t2s(n) for n in columns[hant]])
+    out[hant] = _names(columns[hant], [s2t(n) for n in columns[hans]])
+    return out
+
+
 def build(out: Path) -> int:
     """Write the table (see the module docstring); return the number of places written."""
     from babel import Locale  # lazy: needed only to build the table
     from babel.core import get_global  # lazy: needed only to build the table
     from babel.dates import get_timezone_location  # lazy: needed only to build the table
 
+    from hallucheck.train.human_pairs import converter  # lazy: OpenCC (train extra), needed only to build the table
+
+    s2t, t2s = converter("s2t"), converter("t2s")
     locales = {lang: [Locale.parse(code) for code in codes] for lang, codes in _LOCALES.items()}
     english = locales["en"][0].territories
     rows: list[str] = []
@@ -154,7 +169,7 @@ def build(out: Path) -> int:
         columns = [[n for n in _names([loc.territories[code] for loc in locales[lang] if code in loc.territories], added.get(lang, ()))
                     if n not in _NAME_SKIP] for lang in LANGUAGES]
         country_names.update(n for c in columns for n in c)
-        rows.append(_row("country", code, columns))
+        rows.append(_row("country", code, _cross_script(columns, s2t, t2s)))
     zones = get_global("zone_territories")
     for zone in sorted(zones):
         if zone.startswith(_ZONE_SKIP) or "/" not in zone:
@@ -164,10 +179,10 @@ def build(out: Path) -> int:
             continue
         if columns[0][0] in country_names or columns[0][0] in _NAME_SKIP:
             continue  # named as its territory (Singapore, Monaco, Panama): a country here
-        rows.append(_row("city", zone, columns))
+        rows.append(_row("city", zone, _cross_script(columns, s2t, t2s)))
     for city in ADDED_CITIES:
         columns = [_names(c) for c in city]
-        rows.append(_row("city", "x/" + columns[0][0].replace(" ", "_"), columns))
+        rows.append(_row("city", "x/" + columns[0][0].replace(" ", "_"), _cross_script(columns, s2t, t2s)))
     header = ("# Places and their names (kind, id, " + ", ".join(LANGUAGES) + "); built by python -m hallucheck.train.place_table.\n"
               "# Names from the Unicode CLDR (territory names, time-zone exemplar cities), Unicode License v3:"
               " https://www.unicode.org/license.txt\n")

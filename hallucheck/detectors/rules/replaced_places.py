@@ -24,14 +24,15 @@ A precise rule is a promise, so it fires only where all of these hold:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 import regex
 
 from hallucheck.analysis import CaseAnalysis
 from hallucheck.case_facts import SourceSentence
-from hallucheck.text.places import PlaceMention, place_ids, place_mentions
+from hallucheck.text.demonyms import PLACE_FORMS
+from hallucheck.text.places import PlaceMention, place_ids, place_mentions, places_named
 
 __all__ = ["ReplacedPlace", "given_places", "replaced_places", "source_place_ids"]
 
@@ -77,6 +78,8 @@ def replaced_places(answer: str, start: int, end: int, sources: Sequence[SourceS
         if m.joined or ids & source_ids or len(m.kinds) != 1:
             continue  # a part of a word ("US-Dollar"), a place the sources name, or a name of two kinds
         others = [_ids(o) for o in mentions if o is not m]
+        kind_ids = {_ids(x) for src in sources for x in place_mentions(src.text, source_language) if x.kinds == m.kinds}
+        only_one = len(kind_ids) == 1
         if any(o & ids for o in others):
             continue  # the same place named twice in the sentence
         for s in sources:
@@ -84,7 +87,7 @@ def replaced_places(answer: str, start: int, end: int, sources: Sequence[SourceS
             s_ids = frozenset().union(*(_ids(x) for x in s_mentions)) if s_mentions else frozenset()
             if not all(o & s_ids for o in others):
                 continue
-            if not others and not _verbatim(sentence, language) & _verbatim(s.text, source_language):
+            if not others and not _verbatim(sentence, language) & _verbatim(s.text, source_language) and not only_one:
                 continue  # nothing aligns the two sentences
             left_out = {_ids(x) for x in s_mentions if x.kinds == m.kinds and not _ids(x) & named}
             if len(left_out) == 1:
@@ -93,9 +96,43 @@ def replaced_places(answer: str, start: int, end: int, sources: Sequence[SourceS
     return out
 
 
+# Chinese one-character names of countries ("美帝国主义", "中美关系", "英媒"): such a character names
+# its country where another of them or one of _ABBREVIATED_BEFORE follows it, or another precedes it.
+_ABBREVIATIONS: dict[str, str] = {"中": "CN", "美": "US", "英": "GB", "法": "FR", "德": "DE", "日": "JP", "俄": "RU", "韩": "KR",
+                                  "韓": "KR", "朝": "KP", "澳": "AU", "加": "CA", "意": "IT", "印": "IN", "越": "VN", "泰": "TH"}
+_ABBREVIATED_BEFORE = frozenset("方军軍媒籍帝企股元资資")
+_WORDS = regex.compile(r"\p{L}+")
+
+
+@lru_cache(maxsize=1)
+def _demonyms() -> dict[str, frozenset[str]]:
+    """English adjectives and peoples of a place ("Filipino", "Italians") -> the ids of its place."""
+    out: dict[str, frozenset[str]] = {}
+    for forms in PLACE_FORMS:
+        ids = frozenset(p.id for f in forms for p in places_named(f))
+        if ids:
+            out.update((f, ids) for f in forms)
+    return out
+
+
+def _given_ids(text: str) -> frozenset[str]:
+    """The ids of the places ``text`` names in any language, also by an English adjective
+    ("Filipino people") or a Chinese one-character name ("美帝国主义"): what counts as given is read
+    generously, since a place read as not given may be marked."""
+    ids = set(place_ids(text))
+    demonyms = _demonyms()
+    ids.update(i for w in _WORDS.findall(text) if w in demonyms for i in demonyms[w])
+    for k, ch in enumerate(text):
+        if ch in _ABBREVIATIONS:
+            after = text[k + 1] if k + 1 < len(text) else ""
+            if after in _ABBREVIATIONS or after in _ABBREVIATED_BEFORE or (k and text[k - 1] in _ABBREVIATIONS):
+                ids.add(_ABBREVIATIONS[ch])
+    return frozenset(ids)
+
+
 def source_place_ids(analysis: CaseAnalysis) -> frozenset[str]:
     """The ids of every place the case's sources name, in any language (read once a source)."""
-    return frozenset().union(*(sa.derived("_place_ids", partial(place_ids, sa.text)) for sa in analysis.sources))
+    return frozenset().union(*(sa.derived("_place_ids", partial(_given_ids, sa.text)) for sa in analysis.sources))
 
 
 def given_places(analysis: CaseAnalysis, start: int, end: int) -> list[tuple[int, int]]:

@@ -30,6 +30,10 @@ def _spans(answer: str, source: str) -> list[tuple[str, str | None, str]]:
         # a country for a country
         ("柏林是意大利的首都。", "Berlin is the capital of Germany.", "意大利"),
         ("巴黎位于欧洲的德国。", FRANCE, "德国"),
+        # aligned by a figure or a Latin name both sentences write alike, or by the sources' only city
+        ("2019年，该公司在柏林开设了办事处。", "In 2019 the company opened an office in Paris. It now has 45 staff.", "柏林"),
+        ("Die Glocken von St. Martin in Berlin schweigen.", "The bells of St. Martin in Paris are silent.", "Berlin"),
+        ("他住在柏林。", "He lives in Paris.", "柏林"),
         # one city of a list told as another: the one the answer leaves out is the one replaced
         ("该公司在巴黎、柏林和东京设有办事处。", "The company has offices in Paris, London and Tokyo.", "柏林"),
     ],
@@ -55,8 +59,11 @@ def test_a_place_told_as_another_across_languages_is_a_replaced_name(answer: str
         ("Die Hauptstadt von Frankreich ist nicht Berlin.", FRANCE),
         # the sources name the answer's place elsewhere
         ("法国的首都是柏林。", "Paris is the capital of France. Berlin is the capital of Germany."),
-        # nothing shared to align the sentences by
-        ("他住在柏林。", FRANCE),
+        # nothing shared to align the sentences by, and the sources name two cities
+        ("他住在柏林。", "Paris is the capital of France. Lyon is known for its food."),
+        # a place the sources name by an adjective or a one-character Chinese name
+        ("Les ingénieurs des Philippines sont arrivés.", "The Filipino engineers arrived in France."),
+        ("The US delegates have arrived.", "美方代表抵达了法国。"),
         # two cities of the source left out: a list, not one replaced
         ("该公司在柏林设有办事处，总部在法国。", "The company is based in France, with offices in Paris and London."),
     ],
@@ -75,7 +82,8 @@ def test_the_source_sentence_whose_place_was_replaced_is_the_evidence() -> None:
     source = "The museum opened in 1990. Paris is the capital of France."
     analysis = CaseAnalysis(Case(question="", contexts=[source], answer="法国的首都是柏林。"))
     sources, _ = answer_sources(analysis)
-    found = replaced_places(analysis.answer, 0, len(analysis.answer), sources, source_place_ids(analysis))
+    found = replaced_places(analysis.answer, 0, len(analysis.answer), sources, source_place_ids(analysis),
+                            language=analysis.language, source_language=analysis.source_language)
     assert [(analysis.answer[r.start : r.end], r.evidence.text) for r in found] == [("柏林", "Paris is the capital of France.")]
 
 
