@@ -10,15 +10,23 @@ stands where the source sentence names another place of the same kind.
 A precise rule is a promise, so it fires only where all of these hold:
 
 - the answer's place is a known one of one kind (a city or a country; "Mexico" may be either and
-  is left alone), and no source names it, in any language;
-- the source sentence names every other place of the answer sentence, and shares something with
-  it that reads the same in every language: another place, or a figure of two digits or more or a
-  capitalised Latin word of three letters or more written alike on both sides ("2019", "Harlem");
-  that is what aligns the two sentences across languages;
-- the source sentence names exactly one place of the same kind that the answer sentence does not
-  name (the place that was replaced; "Paris, London and Tokyo" against one city is a list, not a
-  replacement);
+  is left alone), not part of a hyphenated word ("US-Dollar"), and no source names it in any
+  language, by an English adjective ("Filipino") or a Chinese one-character name ("美帝国主义")
+  either: what counts as given is read generously;
+- the source sentence names every other place of the answer sentence, and something aligns the
+  two sentences across languages: another place, a figure of two digits or more or a capitalised
+  Latin word of three letters or more written alike on both sides ("2019", "Harlem"), or else the
+  sources name only this one place of the kind;
+- the source sentence names exactly one place of the same kind that the answer sentence and the
+  sentences around it do not name (the place that was replaced; "Paris, London and Tokyo" against
+  one city is a list, not a replacement; a sentence may be split where the source's is not);
 - the answer sentence holds no negation ("不是柏林", "nicht Berlin" may correct the source).
+
+Each text is read in its own language's names (with English's): "Indien" is India in German, not
+in French. On the translation pairs of ``bench/place_pairs.py`` (``bench/results/place_pairs.json``)
+it marks 4 of 74,926 faithful translations, each a translation that names another country than
+its original (Bolivia as "Chili", Austria as 澳大利亚), and 3,037 of 4,000 translations with one
+place swapped for another of its kind.
 """
 
 from __future__ import annotations
