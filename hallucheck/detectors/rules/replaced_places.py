@@ -86,12 +86,11 @@ def replaced_places(answer: str, start: int, end: int, sources: Sequence[SourceS
         if m.joined or ids & source_ids or len(m.kinds) != 1:
             continue  # a part of a word ("US-Dollar"), a place the sources name, or a name of two kinds
         others = [_ids(o) for o in mentions if o is not m]
-        kind_ids = {_ids(x) for src in sources for x in place_mentions(src.text, source_language) if x.kinds == m.kinds}
-        only_one = len(kind_ids) == 1
         if any(o & ids for o in others):
             continue  # the same place named twice in the sentence
-        for s in sources:
-            s_mentions = place_mentions(s.text, source_language)
+        read = [(s, place_mentions(s.text, source_language)) for s in sources]
+        only_one = len({_ids(x) for _, xs in read for x in xs if x.kinds == m.kinds}) == 1
+        for s, s_mentions in read:
             s_ids = frozenset().union(*(_ids(x) for x in s_mentions)) if s_mentions else frozenset()
             if not all(o & s_ids for o in others):
                 continue
