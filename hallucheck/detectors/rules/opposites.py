@@ -138,8 +138,10 @@ def _field_conflicts(syms: list[Symbol], fields: list[tuple[int, YesNoField]], a
 
 
 def _replaced_places(analysis: CaseAnalysis, sources: list[SourceSentence]) -> list[_Conflict]:
-    """Places of the answer told as another place of their source sentence, across languages
-    (:mod:`hallucheck.detectors.rules.replaced_places`); a sentence with a negation is left alone."""
+    """Places of the answer told as another place of their source sentence, across languages or
+    Chinese scripts (:mod:`hallucheck.detectors.rules.replaced_places`), where the word-by-word
+    alignment has no shared words to align or reads the sentences in another order; a sentence
+    with a negation is left alone."""
     source_ids = source_place_ids(analysis)
     sentences = analysis.sentences
     out = []
@@ -222,7 +224,7 @@ class OppositesDetector(BaseDetector):
         sources, index = answer_sources(analysis)
         conflicts: list[_Conflict] = []
         fields = [(k, f) for k, sa in enumerate(analysis.sources) for f in _fields(sa, language)]
-        if analysis.cross_lingual:
+        if analysis.cross_lingual or analysis.language != analysis.source_language:  # another language or Chinese script
             conflicts.extend(_replaced_places(analysis, sources))
         for syms in answer_symbols(analysis):
             if fields:

@@ -27,6 +27,8 @@ def _spans(answer: str, source: str) -> list[tuple[str, str | None, str]]:
         ("Die Hauptstadt von Frankreich ist Berlin.", FRANCE, "Berlin"),
         ("La capitale de la France est Lyon.", FRANCE, "Lyon"),
         ("The capital of France is Berlin.", "巴黎是法国的首都。", "Berlin"),
+        # Chinese in the other script counts as another language here
+        ("法國的首都是柏林。", "巴黎是法国的首都。", "柏林"),
         # a country for a country
         ("柏林是意大利的首都。", "Berlin is the capital of Germany.", "意大利"),
         ("巴黎位于欧洲的德国。", FRANCE, "德国"),
@@ -72,10 +74,10 @@ def test_no_replaced_place_where_the_answer_names_the_same_place_or_no_replaceme
     assert [k for _, k, _ in _spans(answer, source) if k == "replaced_name"] == []
 
 
-def test_an_answer_in_the_sources_language_is_left_to_the_word_by_word_rule() -> None:
-    # English over English: the cross-language rule does not run (the sentences are ordered otherwise, so no word-by-word
-    # difference either)
-    assert _spans("The capital of France is Berlin.", FRANCE) == []
+@pytest.mark.parametrize(("answer", "source"), [("The capital of France is Berlin.", FRANCE), ("法国的首都是柏林。", "巴黎是法国的首都。")])
+def test_an_answer_in_the_sources_language_and_script_is_left_to_the_word_by_word_rule(answer: str, source: str) -> None:
+    # the cross-language rule does not run (the sentences are ordered otherwise, so no word-by-word difference either)
+    assert _spans(answer, source) == []
 
 
 def test_the_source_sentence_whose_place_was_replaced_is_the_evidence() -> None:
