@@ -1,4 +1,5 @@
-"""A place of a source sentence told as another, where the answer is in another language than its sources.
+"""A place of a source sentence told as another, where the answer is in another language (or Chinese
+script) than its sources.
 
 "法国的首都是柏林。" or "Die Hauptstadt von Frankreich ist Berlin." over "Paris is the capital of
 France.": the word-by-word alignment of :mod:`hallucheck.detectors.rules.opposites` has no shared
