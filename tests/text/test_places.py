@@ -61,3 +61,19 @@ def test_the_shipped_table_is_small_and_credits_its_source() -> None:
     table = Path(hallucheck.__file__).parent / "data" / "places.tsv"
     assert table.stat().st_size < 300_000
     assert "Unicode CLDR" in table.read_text(encoding="utf-8").splitlines()[1]
+
+
+def test_a_text_is_read_in_its_own_languages_names_and_englishs() -> None:
+    assert _named_in("l'océan Indien", "fr") == []
+    assert _named_in("Indien und China", "de") == [("Indien", ["IN"]), ("China", ["CN"])]
+    assert _named_in("Desert Island Discs", "en") == []
+    assert _named_in("Desert Island Discs", None) == [("Island", ["IS"])]
+    assert places_named("Island", "en") == frozenset() and places_named("Indien", "de")
+
+
+def test_a_name_joined_to_a_word_by_a_hyphen_is_marked_as_joined() -> None:
+    assert [(m.text, m.joined) for m in place_mentions("35 Millionen US-Dollar in Paris", "de")] == [("US", True), ("Paris", False)]
+
+
+def _named_in(text: str, language: str | None) -> list[tuple[str, list[str]]]:
+    return [(m.text, sorted(p.id for p in m.places)) for m in place_mentions(text, language)]
