@@ -155,9 +155,13 @@ def _latin_at(text: str, start: int, word: str, table: _Table) -> PlaceMention |
 
 @lru_cache(maxsize=4096)
 def place_mentions(text: str, language: str | None = None) -> tuple[PlaceMention, ...]:
-    """The places ``text`` names, in text order, none inside another. ``language``: the text's
-    language, whose names are read (with English's, and both Chinese scripts for Chinese); None:
-    the names of every language of the table."""
+    """The places ``text`` (a sentence: the answers are kept, one a call) names, in text order,
+    none inside another. ``language``: the text's language, whose names are read (with English's,
+    and both Chinese scripts for Chinese); None: the names of every language of the table."""
+    return _scan(text, language)
+
+
+def _scan(text: str, language: str | None) -> tuple[PlaceMention, ...]:
     table = _table(_base(language))
     out: list[PlaceMention] = []
     i, n = 0, len(text)
@@ -190,5 +194,6 @@ def place_mentions(text: str, language: str | None = None) -> tuple[PlaceMention
 
 
 def place_ids(text: str, language: str | None = None) -> frozenset[str]:
-    """The ids of every place ``text`` names (``language`` as for :func:`place_mentions`)."""
-    return frozenset(p.id for m in place_mentions(text, language) for p in m.places)
+    """The ids of every place ``text`` (of any length: nothing is kept) names (``language`` as for
+    :func:`place_mentions`)."""
+    return frozenset(p.id for m in _scan(text, language) for p in m.places)
