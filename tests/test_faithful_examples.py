@@ -48,6 +48,9 @@ CHANGED = [
     ("en-capital-changed", FRANCE, "The capital of France is Lyon.", "Lyon"),
     ("de-capital-negated", FRANCE, "Die Hauptstadt von Frankreich ist nicht Paris.", "nicht"),
     ("zh-Hans-capital-changed", FRANCE, "法国的首都是里昂。", "里昂"),
+    ("zh-Hant-capital-changed", FRANCE, "法國的首都是柏林。", "柏林"),
+    ("de-capital-berlin", FRANCE, "Die Hauptstadt von Frankreich ist Berlin.", "Berlin"),
+    ("fr-capital-changed", FRANCE, "La capitale de la France est Lyon.", "Lyon"),
     ("zh-time-changed", "列车每天上午8点出发。", "列车每天早上九点出发。", "九点"),
     ("en-duration-changed", "The drone flies for up to 90 minutes.", "The drone flies for up to two hours.", "two hours"),
     ("zh-Hant-price-changed", "售價為新台幣25,900元。", "售價為新台幣兩萬六千九百元。", "兩萬六千九百"),
@@ -65,11 +68,9 @@ CHANGED = [
 
 # Examples the product does not yet get right (docs/model.md, "Verifier results"): the verifier
 # reads these rewordings as not entailed (or, for an English answer at risk 0.7 or more, is not
-# asked), or reads the changed Chinese answer over an English source as entailed, where no rule
-# reads a Chinese place name against an English one. Strict: the day one passes, the test says
-# so and the mark must go.
+# asked). Strict: the day one passes, the test says so and the mark must go.
 NOT_YET = {
-    "en-deal", "en-deal-reworded", "zh-Hans-capital-changed",
+    "en-deal", "en-deal-reworded",
 }
 
 

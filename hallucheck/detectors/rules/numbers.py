@@ -53,6 +53,7 @@ from hallucheck.detectors.rules.figure_match import (
     words_around,
     year_or_count,
 )
+from hallucheck.detectors.rules.replaced_places import given_places
 from hallucheck.detectors.rules.source_figures import SourceFacts, group_by_sentence, sentence_of, source_facts
 from hallucheck.detectors.rules.weekday_ranges import answer_weekdays, source_weekdays
 from hallucheck.text import Segment
@@ -503,10 +504,15 @@ class NumbersDetector(BaseDetector):
         if facts.has_han and latin_name_in_han(ent.text, facts.source.text):
             return None  # the sources transliterate it (Nigel Farage: 奈杰尔·法拉奇)
         missing: list[tuple[int, int]] = []
+        places: list[tuple[int, int]] | None = None  # places the sources name in other words, read once a word is missing
         for a, b in ent.words:
             forms = entity_words(answer[a:b], lower=False)
             if not forms:
                 continue
+            if places is None and not all(word_supported(f, facts.words) for f in forms):
+                places = given_places(analysis, ent.start, ent.end)
+            if places and any(x <= a and b <= y for x, y in places):
+                continue  # a place the sources name in another language or script ("Vienne" over "Vienna")
             if all(
                 word_supported(f, facts.words) or word_supported(f, q_words) or (lang.startswith("zh") and f.lower() in facts.lower)
                 for f in forms

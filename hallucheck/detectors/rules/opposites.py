@@ -50,6 +50,7 @@ from hallucheck.detectors.base import BaseDetector
 from hallucheck.detectors.rules.anchored_opposites import anchored_han_opposites, anchored_opposites
 from hallucheck.detectors.rules.polarity_sentences import Opcode, answer_sources, answer_symbols, matched_map
 from hallucheck.detectors.rules.record_fields import YesNoField, mention_polarity, negated_before, yes_no_fields
+from hallucheck.detectors.rules.replaced_places import replaced_places, source_place_ids
 from hallucheck.text.demonyms import same_place
 from hallucheck.text.han_names import name_at
 from hallucheck.text.language import base_language, is_cjk_char
@@ -65,6 +66,7 @@ from hallucheck.text.opposites import (
     are_opposites,
     negation_load,
 )
+from hallucheck.text.places import place_ids
 from hallucheck.text.stopwords import is_stopword
 from hallucheck.text.swaps import Swap, english_roles, find_swaps
 from hallucheck.types import Evidence, Finding, Role, Span
@@ -132,6 +134,25 @@ def _field_conflicts(syms: list[Symbol], fields: list[tuple[int, YesNoField]], a
         first = next((j for j in range(lo, i) if syms[j].form == NEG), lo) if not positive else lo
         ev = SourceSentence(k, 0, 0, f.text, frozenset(), [], [], 0)
         out.append(_Conflict("contradicted_field", syms[first].start, s.end, first, i + 1, ev))
+    return out
+
+
+def _replaced_places(analysis: CaseAnalysis, sources: list[SourceSentence]) -> list[_Conflict]:
+    """Places of the answer told as another place of their source sentence, across languages or
+    Chinese scripts (:mod:`hallucheck.detectors.rules.replaced_places`), where the word-by-word
+    alignment has no shared words to align or reads the sentences in another order; a sentence
+    with a negation is left alone."""
+    source_ids = source_place_ids(analysis)
+    sentences = analysis.sentences
+    out = []
+    for k, (sentence, syms) in enumerate(zip(sentences, answer_symbols(analysis), strict=True)):
+        if any(s.form == NEG for s in syms):
+            continue
+        near = place_ids(analysis.answer[sentences[max(k - 1, 0)].start : sentences[min(k + 1, len(sentences) - 1)].end],
+                         analysis.language)
+        for r in replaced_places(analysis.answer, sentence.start, sentence.end, sources, source_ids,
+                                 language=analysis.language, source_language=analysis.source_language, near=near):
+            out.append(_Conflict("replaced_name", r.start, r.end, 0, 0, r.evidence))
     return out
 
 
@@ -203,6 +224,8 @@ class OppositesDetector(BaseDetector):
         sources, index = answer_sources(analysis)
         conflicts: list[_Conflict] = []
         fields = [(k, f) for k, sa in enumerate(analysis.sources) for f in _fields(sa, language)]
+        if analysis.cross_lingual or analysis.language != analysis.source_language:  # another language or Chinese script
+            conflicts.extend(_replaced_places(analysis, sources))
         for syms in answer_symbols(analysis):
             if fields:
                 conflicts.extend(_field_conflicts(syms, fields, case.answer))

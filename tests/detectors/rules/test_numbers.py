@@ -692,3 +692,20 @@ def test_a_name_the_chinese_sources_transliterate_is_no_unknown_name() -> None:
 def test_german_compounds_and_nouns_side_by_side_are_not_names() -> None:
     f = run("Ein Mann sitzt an einem Tisch mit einem Laptop.", "Eine Gruppe Männer schaut auf einen Laptop-Computer.", language="de")
     assert f.spans == []
+
+
+@pytest.mark.parametrize(
+    ("answer", "source"),
+    [
+        ("La capitale de l'Autriche est Vienne.", "Vienna is the capital of Austria."),
+        ("The capital of Austria is Vienna.", "维也纳是奥地利的首都。"),
+        ("La capitale du Royaume-Uni est Londres.", "London is the capital of the United Kingdom."),
+    ],
+)
+def test_a_place_the_sources_name_in_another_language_is_no_unknown_name(answer: str, source: str) -> None:
+    assert [s.kind for s in run(answer, source).spans] == []
+
+
+def test_a_place_the_sources_do_not_name_in_any_language_is_still_an_unknown_name() -> None:
+    f = run("La capitale de l'Autriche est Prague.", "Vienna is the capital of Austria.")
+    assert [(s.text, s.kind) for s in f.spans] == [("Prague", "unknown_name")]
