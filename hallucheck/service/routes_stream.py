@@ -203,10 +203,20 @@ class _Events:
         self.media_type = "text/event-stream" if sse else "application/x-ndjson"
 
     def __call__(self, name: str, data: Any) -> bytes:
-        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        body = _one_line(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
         if self.sse:
             return f"event: {name}\ndata: {body}\n\n".encode()
-        return (json.dumps({"event": name, "data": data}, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        return (_one_line(json.dumps({"event": name, "data": data}, ensure_ascii=False, separators=(",", ":"))) + "\n").encode()
+
+
+# Characters that JSON leaves as they are inside strings but that many line readers break lines at
+# (Python's str.splitlines, older JavaScript): escaped, so that one event stays one line.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def _one_line(text: str) -> str:
+    """``text`` (JSON) with every character a line reader may break at escaped (JSON reads it back the same)."""
+    return text.translate(_LINE_BREAKS)
 
 
 @router.post("/check/stream", responses={200: _EVENTS_DOC, **_ERRORS},  # type: ignore[dict-item]

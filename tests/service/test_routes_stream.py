@@ -105,6 +105,20 @@ def test_whole_json_case_streams_its_sentences(client: TestClient) -> None:
     assert r.status_code == 422 and "answer" in r.json()["error"]["message"]
 
 
+@pytest.mark.parametrize("sep", ["\u2028", "\u2029", "\x85"])
+def test_each_event_is_one_line_to_any_line_reader(client: TestClient, sep: str) -> None:
+    # JSON keeps U+2028, U+2029 and NEL as they are inside strings, but Python's splitlines (and
+    # older JavaScript) break lines there: the stream escapes them, and the text reads back the same.
+    answer = f"Paris is{sep}the capital of France."
+    for headers in ({}, {"accept": "text/event-stream"}):
+        r = client.post("/v1/check/stream", json={**HEAD, "answer": answer}, headers=headers)
+        assert r.status_code == 200 and sep not in r.text
+        events = _sse(r.text) if headers else _events(r.text)
+        assert events[-1][0] == "report" and events[-1][1]["report"] is not None
+        sentences = [d for n, d in events if n == "sentence"]
+        assert sentences and all(answer[d["start"] : d["end"]] == d["text"] for d in sentences)
+
+
 def test_the_case_line_may_start_the_answer(client: TestClient) -> None:
     body = _ndjson_body(ANSWER[20:], head={**HEAD, "answer": ANSWER[:20]})
     events = _events(client.post("/v1/check/stream", content=body, headers=NDJSON).text)
