@@ -206,7 +206,7 @@ class _Events:
         body = _one_line(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
         if self.sse:
             return f"event: {name}\ndata: {body}\n\n".encode()
-        return (_one_line(json.dumps({"event": name, "data": data}, ensure_ascii=False, separators=(",", ":"))) + "\n").encode()
+        return f'{{"event":{json.dumps(name, ensure_ascii=False)},"data":{body}}}\n'.encode()
 
 
 # Characters that JSON leaves as they are inside strings but that many line readers break lines at

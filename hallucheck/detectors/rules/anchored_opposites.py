@@ -82,7 +82,7 @@ def anchored_opposites(answer: Sequence[Symbol], source: Sequence[Symbol], other
     for i, a in enumerate(answer):
         if a.content and a.form not in s_forms and a.word not in s_words:
             found = set().union(*(by_name.get(c, ()) for c in opposite_candidates(a.word, a.form)))
-            pairs.extend((i, j) for j in sorted(found) if source[j].word != a.word)
+            pairs.extend((i, j) for j in sorted(found))  # never a.word itself: the source does not use it
     if not pairs:
         return []
     if not _same_statement(answer, source, {i for i, _ in pairs}, min_shared):

@@ -82,6 +82,7 @@ def replaced_places(answer: str, start: int, end: int, sources: Sequence[SourceS
         return []
     named = frozenset().union(near, *(_ids(m) for m in mentions))
     out: list[ReplacedPlace] = []
+    read: list[tuple[SourceSentence, tuple[PlaceMention, ...]]] | None = None  # the sources' places, read for a first candidate
     for m in mentions:
         ids = _ids(m)
         if m.joined or ids & source_ids or len(m.kinds) != 1:
@@ -89,7 +90,8 @@ def replaced_places(answer: str, start: int, end: int, sources: Sequence[SourceS
         others = [_ids(o) for o in mentions if o is not m]
         if any(o & ids for o in others):
             continue  # the same place named twice in the sentence
-        read = [(s, place_mentions(s.text, source_language)) for s in sources]
+        if read is None:
+            read = [(s, place_mentions(s.text, source_language)) for s in sources]
         only_one = len({_ids(x) for _, xs in read for x in xs if x.kinds == m.kinds}) == 1
         for s, s_mentions in read:
             s_ids = frozenset().union(*(_ids(x) for x in s_mentions)) if s_mentions else frozenset()
