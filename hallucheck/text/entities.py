@@ -401,11 +401,13 @@ _ABBR = regex.compile(r"\b[A-Z]{2,3}\b")
 
 def name_words(text: str) -> frozenset[str]:
     """Lower-cased word forms a text offers as support for names: its words, the same words without
-    hyphens (``Wi-Fi`` = ``WiFi``), and the names behind abbreviations such as ``CA``."""
+    hyphens (``Wi-Fi`` = ``WiFi``) and their parts of three letters or more ("Kabobs" in
+    "Gemüse-Kabobs", "Sonoma" in "Sonoma-Display"), and the names behind abbreviations such as ``CA``."""
     raw = (_WORD_ASCII if text.isascii() else _WORD).findall(text)
     words = set(map(str.lower, raw))
     words |= {_POSSESSIVE.sub("", _ELISION.sub("", w)).lower() for w in words if "'" in w or "’" in w}
     words |= {w.replace("-", "") for w in words if "-" in w}
+    words |= {p for w in words if "-" in w for p in w.split("-") if len(p) >= 3}
     # CamelCase keys of structured sources: "OutdoorSeating" offers "outdoor" and "seating"
     for word in _camel_words(text):
         words.update(p.lower() for p in _CAMEL.findall(word))
@@ -432,12 +434,15 @@ def _camel_words(text: str) -> list[str]:
     return out
 
 
-def word_supported(word: str, words: Collection[str]) -> bool:
-    """Whether a name word occurs among ``words`` (lower case), allowing a plural, hyphens and
-    another form of the same place (:func:`hallucheck.text.demonyms.place_forms`).
+def word_supported(word: str, words: Collection[str], language: str = "en") -> bool:
+    """Whether a name word occurs among ``words`` (lower case), allowing a plural (either way:
+    "Greyhound" over "Greyhounds"), hyphens and another form of the same place
+    (:func:`hallucheck.text.demonyms.place_forms`).
 
     A hyphenated word is also supported when its capitalised parts are: "Cajun-inspired" by
-    "Cajun", "Texas-Mexico" by "Texas" and "Mexico".
+    "Cajun", "Texas-Mexico" by "Texas" and "Mexico". In German, where every noun is capitalised,
+    the last part of a compound is its head, an ordinary noun ("Sonoma-Laden" says "a Sonoma
+    shop"), so the parts before it must be supported and the head need not.
     """
     low = word.lower()
     if _supported(low, words):
@@ -445,7 +450,10 @@ def word_supported(word: str, words: Collection[str]) -> bool:
     if any(_supported(form, words) for form in place_forms(low)):
         return True  # "European" over "Europe", "Americans" over "the US"
     if "-" in word:
-        parts = [p for p in word.split("-") if p and p[0].isupper()]
+        split = [p for p in word.split("-") if p]
+        if language.split("-")[0] == "de" and len(split) > 1:
+            split = split[:-1]
+        parts = [p for p in split if p[0].isupper()]
         return bool(parts) and all(_supported(p.lower(), words) for p in parts)
     return False
 
@@ -459,4 +467,4 @@ def _supported(low: str, words: Collection[str]) -> bool:
     for suffix in ("s", "es", "'s"):
         if flat.endswith(suffix) and flat[: -len(suffix)] in words:
             return True
-    return False
+    return flat + "s" in words or flat + "es" in words

@@ -182,15 +182,38 @@ def _source_han_keys(text: str) -> frozenset[str]:
     return frozenset(k for k in _han_stretch_keys(text) if len(k) >= 2)
 
 
+@lru_cache(maxsize=256)
+def _source_han_run_keys(text: str) -> frozenset[str]:
+    """The keys of the whole runs of transliteration characters of ``text`` (split at dots and
+    hyphens), each also with a final 尔 left out."""
+    keys: set[str] = set()
+    for m in _HAN_NAME_CHARS.finditer(text):
+        for part in regex.split(r"[·・‧•-]", m.group()):
+            if len(part) >= 2:
+                keys.add(han_key(part))
+                if part.endswith(("尔", "爾")):
+                    keys.add(han_key(part[:-1]))
+    return frozenset(keys)
+
+
 def _found(keys: list[str], there: frozenset[str]) -> bool:
     return bool(keys) and all(k in there or any(keys_match(k, h) for h in there if abs(len(h) - len(k)) <= 2) for k in keys)
 
 
 def latin_name_in_han(name: str, text: str) -> bool:
     """Whether each word of the Latin-script ``name`` (of three sound classes or more) sounds like a
-    stretch of Han characters in ``text``; False when no word can be compared."""
-    keys = [k for k in (latin_key(w) for w in _LATIN_WORD.findall(name)) if len(k) >= _COMPARED]
-    return _found(keys, _source_han_keys(text))
+    stretch of Han characters in ``text``; False when no word can be compared.
+
+    A name whose words all have two sound classes (Joko, Collier, Aguero) is compared more strictly:
+    each must have the very key of a whole run of transliteration characters there (佐科, 科利尔
+    with its final 尔 left out, 阿奎罗), not of a stretch inside one, which almost any Chinese text
+    that names a few people would offer."""
+    all_keys = [latin_key(w) for w in _LATIN_WORD.findall(name)]
+    keys = [k for k in all_keys if len(k) >= _COMPARED]
+    if keys:
+        return _found(keys, _source_han_keys(text))
+    short = [k for k in all_keys if len(k) == _COMPARED - 1]
+    return bool(short) and len(short) == len(all_keys) and all(k in _source_han_run_keys(text) for k in short)
 
 
 def han_name_in_han(name: str, text: str) -> bool:

@@ -29,7 +29,7 @@ from hallucheck.text.number_values import NumberMention, Reading, parse_chinese_
 from hallucheck.text.number_words import CURRENCIES, FULLWIDTH, MONTHS
 from hallucheck.text.phrases import lower_keep_offsets
 from hallucheck.text.scan_positions import Taken, digit_runs
-from hallucheck.text.word_number_scan import scan_chinese, scan_spelled, scan_zh_shares
+from hallucheck.text.word_number_scan import scan_chinese, scan_roman_centuries, scan_spelled, scan_zh_decades, scan_zh_shares
 
 __all__ = [
     "NumberMention",
@@ -83,6 +83,8 @@ def _scan(text: str, language: str) -> tuple[list[NumberMention], set[int], bool
     if not lt.isascii() and any(ch in lt for ch in "点點时時折成") and _HAS_HAN.search(lt):
         scan_zh_times(lt, text, out, taken)
         scan_zh_shares(lt, text, out, taken)
+    if "年代" in lt:
+        scan_zh_decades(lt, text, out, taken)
     if runs.all:
         scan_dates(lt, text, reading, runs, out, taken)
         scan_month_ranges(lt, text, out, taken)
@@ -92,6 +94,8 @@ def _scan(text: str, language: str) -> tuple[list[NumberMention], set[int], bool
         scan_digit_numbers(lt, text, reading, runs.all, out, taken)
     elif not lt.isascii():
         scan_fractions(lt, text, [], out, taken)
+    if reading.lang != "zh":
+        scan_roman_centuries(lt, text, out, taken)
     first_spelled = len(out)
     if reading.lang != "zh":
         scan_spelled(lt, text, out, taken)

@@ -472,9 +472,19 @@ _NOT_PREFIXED = frozenset({
 })
 
 
+# French verbs whose "dé-" is no negation, by stem: "démontre" says what "montre" does, "détient"
+# what "tient" does (every form of the verb).
+_NOT_PREFIXED_STEMS = ("démontr", "détien", "déten", "détin", "délivr", "dépos", "défend", "dénonc", "déclar",
+                       "dépend", "déplac", "désign", "décid")
+
+
+def _not_prefixed(word: str) -> bool:
+    return word in _NOT_PREFIXED or word.startswith(_NOT_PREFIXED_STEMS)
+
+
 def _prefixed(word: str, other: str) -> bool:
     """Whether ``word`` is ``other`` with a negating prefix ("unavailable" / "available")."""
-    if word in _NOT_PREFIXED or len(other) < 4:
+    if _not_prefixed(word) or len(other) < 4:
         return False
     return any(word == p + other for p in PREFIXES)
 
@@ -490,10 +500,10 @@ def _opposite_forms(x: str) -> frozenset[str]:
     """Every ``y`` that :func:`are_opposites` reads as the opposite of ``x`` alone: the lexicon's
     opposites, ``x`` without a negating prefix, and ``x`` with one."""
     out = set(OPPOSITES.get(x, ()))
-    if x not in _NOT_PREFIXED:
+    if not _not_prefixed(x):
         out.update(x[len(p):] for p in PREFIXES if x.startswith(p) and len(x) - len(p) >= 4)
     if len(x) >= 4:
-        out.update(y for p in PREFIXES if (y := p + x) not in _NOT_PREFIXED)
+        out.update(y for p in PREFIXES if not _not_prefixed(y := p + x))
     return frozenset(out)
 
 

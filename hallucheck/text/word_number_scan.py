@@ -1,7 +1,8 @@
 """Figures written in words: spelled-out numbers and ordinals in English, German and French
 ("three", "two thousand", "zweite"), Chinese numerals ("三千五百万", "百分之十二", "第三"), and
-Chinese shares ("85折" discounts, "3成" tenths). Spelled small numbers and lone Chinese
-numerals are ``weak``: good enough to support a figure, too ambiguous to be flagged."""
+Chinese shares ("85折" discounts, "3成" tenths), and centuries in Roman numerals ("XVIIe siècle").
+Spelled small numbers and lone Chinese numerals are ``weak``: good enough to support a figure, too
+ambiguous to be flagged."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from hallucheck.text.number_words import (
 from hallucheck.text.phrases import trie_pattern
 from hallucheck.text.scan_positions import LAT, Taken
 
-__all__ = ["scan_chinese", "scan_spelled", "scan_zh_shares"]
+__all__ = ["scan_chinese", "scan_roman_centuries", "scan_spelled", "scan_zh_decades", "scan_zh_shares"]
 
 _SPELLED = re.compile(
     rf"\b(?<![{LAT}\-])(?:{trie_pattern([*SPELLED, *EN_COMPOUNDS, *ORDINAL_WORDS, *HALF_NUMBERS, *GLUED_SCALES])})(?![{LAT}\-])"
@@ -70,6 +71,52 @@ def scan_zh_shares(lt: str, text: str, out: list[NumberMention], taken: Taken) -
         tenths = float(raw) if raw[0].isdigit() else float(CN_DIGITS.get(raw, 10))
         value = tenths * 10 + (CN_DIGITS[mt["m"]] if mt["m"] else 0)
         out.append(NumberMention(a, b, text[a:b], "percent", value, 0.0, "%", fmt_value(value)))
+        taken.take(a, b)
+
+
+# A century in Roman numerals, as French writes it ("XVIIe siècle", "Ier siècle"); only before the
+# word for century, where a run of these letters can be nothing else.
+_ROMAN_CENTURY = re.compile(r"(?<![^\W\d_])(?P<r>[ivxlc]+)(?:e|ème|eme|er|ᵉ|ʳ)?(?=\s+siècles?\b)")
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+def _roman_value(r: str) -> int:
+    values = [_ROMAN[c] for c in r]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+def scan_roman_centuries(lt: str, text: str, out: list[NumberMention], taken: Taken) -> None:
+    """Centuries in Roman numerals ("XVIIe siècle" is the 17th): an ordinal, as "17e siècle" is."""
+    if "siècle" not in lt:
+        return
+    for mt in _ROMAN_CENTURY.finditer(lt):
+        a, b = mt.span()
+        value = _roman_value(mt["r"])
+        if not 1 <= value <= 30 or not taken.free(a, b):
+            continue
+        out.append(NumberMention(a, b, text[a:b], "ordinal", float(value), 0.0, "", str(value)))
+        taken.take(a, b)
+
+
+# A decade named by its century in Chinese: "20 世纪 20 年代" and "二十世纪二十年代" are the 1920s,
+# "上世纪八十年代" (the last century) the 1980s.
+_ZH_DECADE = re.compile(r"(?:(?P<c>\d{1,2}|[一二三四五六七八九十]{1,3})\s*世[纪紀]|(?P<last>上)\s*(?:个|個)?\s*世[纪紀])\s*"
+                        r"(?P<d>[1-9]0|[一二三四五六七八九]十)\s*年代")
+
+
+def scan_zh_decades(lt: str, text: str, out: list[NumberMention], taken: Taken) -> None:
+    """Decades named by their century ("20 世纪 20 年代"): the year that opens them (1920), as
+    "1920 年代" gives it."""
+    if "年代" not in lt:
+        return
+    for mt in _ZH_DECADE.finditer(lt):
+        a, b = mt.span()
+        century = 20 if mt["last"] else (int(mt["c"]) if mt["c"].isdigit() else parse_chinese_numeral(mt["c"]))
+        decade = int(mt["d"]) if mt["d"].isdigit() else parse_chinese_numeral(mt["d"])
+        if century is None or decade is None or not 1 <= century <= 30 or not taken.free(a, b):
+            continue
+        year = (century - 1) * 100 + decade
+        out.append(NumberMention(a, b, text[a:b], "year", float(year), 0.0, "", str(year), year))
         taken.take(a, b)
 
 

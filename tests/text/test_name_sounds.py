@@ -55,3 +55,15 @@ def test_keys_match_needs_the_same_start_and_few_differences():
 def test_han_name_in_han():
     assert han_name_in_han("亨瑞克·史坦森", "他与亨利克·斯滕森搭档。")
     assert not han_name_in_han("汤姆·克鲁斯", "电影由瑞恩·高斯林主演。")
+
+
+@pytest.mark.parametrize(("name", "source", "found"), [
+    ("Joko", "佐科先生还面临着印尼教派之间挥之不去的紧张关系。", True),
+    ("Collier", "在皮尼拉斯郡、萨拉索塔市以及科利尔县，仍有出现呼吸道刺激的报道。", True),
+    ("Aguero", "阿奎罗正在经受脚伤的困扰。", True),
+    # a stretch inside a longer name is not enough for a two-class word
+    ("Kim", "佐科先生还面临着印尼教派之间挥之不去的紧张关系。", False),
+    ("Sali", "萨拉索塔市仍有报道。", False),
+])
+def test_a_two_class_name_needs_a_whole_run(name: str, source: str, found: bool) -> None:
+    assert latin_name_in_han(name, source) is found

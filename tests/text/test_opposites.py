@@ -83,3 +83,13 @@ def test_opposite_candidates_hold_exactly_the_words_are_opposites_reads_as_oppos
             expected = are_opposites(a, b, lemmas[a], lemmas[b])
             cands = opposite_candidates(a, lemmas[a])
             assert expected == (a != b and bool({b, lemmas[b]} & cands)), (a, b)
+
+
+@pytest.mark.parametrize(("a", "b"), [("démontre", "montre"), ("détient", "tient"), ("démontrent", "montrent")])
+def test_a_french_de_that_negates_nothing(a: str, b: str) -> None:
+    assert not are_opposites(a, b)
+    assert b not in opposite_candidates(a) and a not in opposite_candidates(b)
+
+
+def test_a_french_de_that_negates_stays() -> None:
+    assert are_opposites("défaire", "faire")

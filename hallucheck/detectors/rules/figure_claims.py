@@ -13,7 +13,8 @@ from hallucheck.detectors.rules.source_figures import SourceFacts, meta_word
 from hallucheck.text.entities import REFERENCE_WORDS
 from hallucheck.text.numbers import NumberMention, same_value
 
-__all__ = ["conversion", "not_a_claim", "own_label", "paren_differs", "reference_word", "sources_number", "written_date"]
+__all__ = ["conversion", "named_month", "not_a_claim", "own_label", "paren_differs", "reference_word", "sources_number",
+           "written_date"]
 
 _REFERENCE_BEFORE = re.compile(
     r"([^\W\d_]+)\.?\s*(?:#|no\.?\s*|nr\.?\s*)?(?:\d+\s*(?:,|-|–|and|und|et|&|or|to)\s*)*$", re.IGNORECASE
@@ -43,6 +44,13 @@ def written_date(m: NumberMention, facts: SourceFacts) -> bool:
     if m.kind != "date" or not re.fullmatch(r"\d{1,4}(?:[./-]\d{1,4}){1,2}", m.text):
         return False
     return m.text.lower() in facts.written
+
+
+def named_month(m: NumberMention, facts: SourceFacts) -> bool:
+    """Whether the answer's figure is a bare month ("7月", "七月": no year, no day) that the sources
+    name in words ("in July", "en juillet"): a Chinese answer over English sources writes the
+    month as a figure, which the sources' words never are."""
+    return m.kind == "date" and m.month is not None and m.year is None and m.day is None and m.month in facts.named_months
 
 
 def reference_word(answer: str, m: NumberMention) -> str | None:

@@ -32,6 +32,7 @@ from hallucheck.detectors.rules.answer_figures import (
 from hallucheck.detectors.rules.derived_figures import computed_result, halved_or_doubled, hedged_match
 from hallucheck.detectors.rules.figure_claims import (
     conversion,
+    named_month,
     not_a_claim,
     own_label,
     paren_differs,
@@ -213,7 +214,7 @@ class NumbersDetector(BaseDetector):
                 if (
                     any(same_value(m, q) for q in question_mentions)
                     or (facts.gives_as_duration(m, d) if d is not None else facts.gives(m))
-                    or written_date(m, facts)
+                    or written_date(m, facts) or named_month(m, facts)
                     or any(same_value(m, c) for c in computed) or hedged_match(answer, m, facts, work)
                     or halved_or_doubled(m, facts, work)
                 ):
@@ -509,12 +510,13 @@ class NumbersDetector(BaseDetector):
             forms = entity_words(answer[a:b], lower=False)
             if not forms:
                 continue
-            if places is None and not all(word_supported(f, facts.words) for f in forms):
+            if places is None and not all(word_supported(f, facts.words, lang) for f in forms):
                 places = given_places(analysis, ent.start, ent.end)
             if places and any(x <= a and b <= y for x, y in places):
                 continue  # a place the sources name in another language or script ("Vienne" over "Vienna")
             if all(
-                word_supported(f, facts.words) or word_supported(f, q_words) or (lang.startswith("zh") and f.lower() in facts.lower)
+                word_supported(f, facts.words, lang) or word_supported(f, q_words, lang)
+                or (lang.startswith("zh") and f.lower() in facts.lower)
                 for f in forms
             ):
                 continue

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar, Literal
@@ -394,6 +395,8 @@ class OppositesDetector(BaseDetector):
                 continue
             if new.lower() in old.lower() or old.lower() in new.lower() or are_opposites(a.word, b.word, a.form, b.form):
                 continue
+            if _ORDINAL.fullmatch(new) or _ORDINAL.fullmatch(old):
+                continue  # a rank or century ("17e" for "XVIIe", "40e" for "40è"): the figure rules read those
             if difflib.SequenceMatcher(None, new.lower(), old.lower()).ratio() >= SPELLING_RATIO:
                 continue  # the same name spelt another way ("Günter" / "Guenter", "Sn0wBreeze" / "Sn0Breeze")
             if _one_word_two_forms(new, old) or same_place(new, old):
@@ -421,6 +424,8 @@ def _replaced_han_name(syms: list[Symbol], answer: str, src: SourceSentence, i1:
 
 
 _CODE_CHARS = frozenset("-_./:+")
+# An ordinal in digits or Roman numerals, with the endings English, French and German give it.
+_ORDINAL = re.compile(r"(?:\d+|[IVXLCDM]+)(?:e|è|ème|eme|er|ère|re|nd|nde|st|th|rd|\.)?")
 # Languages whose dictionary tells a lower-case term from a word well enough (measured on the
 # synth train part: in French, reworded adverbs were read as terms).
 _TERM_DICTIONARIES = frozenset({"en", "de"})

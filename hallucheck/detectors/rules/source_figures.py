@@ -18,6 +18,7 @@ from hallucheck.text import Segment
 from hallucheck.text.durations import Duration, find_durations, half_durations, same_length, spelled_durations
 from hallucheck.text.entities import name_words
 from hallucheck.text.language import base_language, detect_language, has_cjk_char
+from hallucheck.text.number_words import MONTHS
 from hallucheck.text.numbers import NumberMention, NumberScan, find_numbers, same_value, scan_numbers
 
 __all__ = [
@@ -121,6 +122,10 @@ def restated_by(m: NumberMention, s: NumberMention) -> bool:
 def plain_figure(m: NumberMention) -> bool:
     """A figure compared by value alone (not a date, phone or 12-hour time)."""
     return m.value is not None and m.kind not in ("date", "phone") and not (m.kind == "time" and m.unit == "12h")
+
+
+_NOT_MONTHS = frozenset({"sept", "march"})
+_CAPITAL_MONTHS = re.compile(r"\b(May|March)\b")
 
 
 class SourceFacts:
@@ -356,6 +361,16 @@ class SourceFacts:
     def words(self) -> Collection[str]:
         """Lower-cased word forms, for name lookup (a ``string_set``: it stays in the source cache)."""
         return string_set(name_words(self.source.text))
+
+    @cached_property
+    def named_months(self) -> frozenset[int]:
+        """The months the source names in words of any language ("July", "juillet", "Juli"): a bare
+        month of a Chinese answer ("7月", "七月") restates one. Words that are more often something
+        else are left out ("sept" is seven in French; "may" and "march" count only capitalised)."""
+        text = self.source.text
+        named = {MONTHS[w] for w in self.words if w in MONTHS and (len(w) >= 4 or w == "mai") and w not in _NOT_MONTHS}
+        named.update(MONTHS[w.lower()] for w in _CAPITAL_MONTHS.findall(text))
+        return frozenset(named)
 
 
 

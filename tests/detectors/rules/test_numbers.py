@@ -709,3 +709,49 @@ def test_a_place_the_sources_name_in_another_language_is_no_unknown_name(answer:
 def test_a_place_the_sources_do_not_name_in_any_language_is_still_an_unknown_name() -> None:
     f = run("La capitale de l'Autriche est Prague.", "Vienna is the capital of Austria.")
     assert [(s.text, s.kind) for s in f.spans] == [("Prague", "unknown_name")]
+
+
+@pytest.mark.parametrize(("answer", "source"), [
+    ("七月份蓬佩奥离开平壤时表示此次访问已经取得了进展。", "He left Pyongyang in July saying that progress had been made."),
+    ("数据显示，7月份酒吧的营业额增长2.7%。", "Pub and bar groups saw sales rise 2.7 per cent in July."),
+    ("他在八月末曾信誓旦旦地说。", "He vowed in late August."),
+    ("他在三月说。", "Il l'a dit en mars."),
+])
+def test_a_bare_chinese_month_the_sources_name_in_words_is_given(answer: str, source: str) -> None:
+    assert labelled(run(answer, source)) == []
+
+
+@pytest.mark.parametrize(("answer", "source", "figure"), [
+    ("数据显示，6月份酒吧的营业额增长2.7%。", "Pub and bar groups saw sales rise 2.7 per cent in July.", "6月"),
+    # "may" in lower case is a verb, not the month
+    ("他说五月会下雨。", "He said it may rain.", "五月"),
+])
+def test_a_bare_chinese_month_the_sources_do_not_name_is_not_given(answer: str, source: str, figure: str) -> None:
+    assert [t for t, _ in labelled(run(answer, source))] == [figure]
+
+
+@pytest.mark.parametrize(("answer", "source", "spans"), [
+    ("1920 年代，多数公民的普遍态度是和平主义。", "在 20 世纪 20 年代，大多市民的主流态度是和平主义的。", []),
+    ("在 1980 年代，他开发了 AI 系统。", "上世纪 八十年代，他开发了 AI 系统。", []),
+    ("1930 年代，多数公民的普遍态度是和平主义。", "在 20 世纪 20 年代，大多市民的主流态度是和平主义的。", ["1930 年"]),
+    ("Le conflit du milieu du 17e siècle a formé notre nation.",
+     "Le conflit qui éclata au milieu du XVIIe siècle a façonné notre nation.", []),
+    ("Le conflit du milieu du 18e siècle a formé notre nation.", "Le conflit qui éclata au milieu du XVIIe siècle a façonné notre nation.",
+     ["18e"]),
+])
+def test_decades_and_centuries_in_other_words(answer: str, source: str, spans: list[str]) -> None:
+    assert [t for t, _ in labelled(run(answer, source))] == spans
+
+
+@pytest.mark.parametrize(("answer", "source", "language"), [
+    ("Dog in green is winning Greyhound race at track", "Greyhounds race on a sandy track with the dog in green taking the lead.", "en"),
+    ("Wir hatten einen Grill mit Rippen und Kabobs.", "Grillen von Rippen, Hähnchen-Kabobs und Gemüse-Kabobs.", "de"),
+    ("Zwei Leute sind in der Nähe eines Sonoma-Ladens.", "Zwei Personen stehen hinter einem Sonoma Display.", "de"),
+])
+def test_a_name_in_another_number_or_compound_is_given(answer: str, source: str, language: str) -> None:
+    assert labelled(run(answer, source, language=language)) == []
+
+
+def test_a_german_compound_needs_its_name_part() -> None:
+    assert [t for t, _ in labelled(run("Zwei Leute sind in der Nähe eines Napa-Ladens.",
+                                       "Zwei Personen stehen hinter einem Sonoma Display.", language="de"))] == ["Napa-Ladens"]

@@ -313,3 +313,12 @@ def test_a_source_sentence_with_an_aside_still_states_the_answers_name() -> None
     wrong = 'An old Polish Unix text file, "pu-file.txt", stored in the eucJP (iso-8859-2) encoding can be edited with vim.'
     finding = OppositesDetector().detect(CaseAnalysis(Case(contexts=sources[:1], answer=wrong, language="en")))
     assert [(s.text, s.kind) for s in finding.spans] == [("eucJP", "replaced_name")]
+
+
+@pytest.mark.parametrize(("answer", "source"), [
+    ("La ville avait célébré son 40e anniversaire lorsque le séisme a frappé.",
+     "La ville fêtait son 40è anniversaire lorsque le séisme a eu lieu."),
+    ("Le conflit du milieu du 17e siècle a formé notre nation.", "Le conflit du milieu du XVIIe siècle a formé notre nation."),
+])
+def test_an_ordinal_written_another_way_is_no_replaced_name(answer: str, source: str) -> None:
+    assert _spans(answer, source, "fr") == []
