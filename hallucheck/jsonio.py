@@ -23,11 +23,28 @@ from typing import IO, Any, Literal, cast
 
 from hallucheck.errors import InputError
 
-__all__ = ["MAX_JSON_BYTES", "BadLine", "display_name", "open_binary", "read_json", "iter_jsonl", "loads_text"]
+__all__ = ["MAX_JSON_BYTES", "BadLine", "display_name", "json_line", "one_line", "open_binary", "read_json", "iter_jsonl",
+           "loads_text"]
 
 # A single case file larger than this is certainly not one case (the checker's own limits on
 # answer and source length are far smaller); refusing early avoids parsing gigabytes.
 MAX_JSON_BYTES = 64 * 1024 * 1024
+
+
+# Characters that JSON leaves as they are inside strings but that many line readers break lines at
+# (Python's str.splitlines, older JavaScript): escaped, so that one record stays one line.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def one_line(text: str) -> str:
+    """``text`` (JSON) with every character a line reader may break at escaped (JSON reads it back the same)."""
+    return text.translate(_LINE_BREAKS)
+
+
+def json_line(value: Any) -> str:
+    """``value`` as one JSON Lines line, newline included: UTF-8 text kept as it is, and the
+    characters :func:`one_line` escapes escaped, so that any line reader reads one record a line."""
+    return one_line(json.dumps(value, ensure_ascii=False)) + "\n"
 
 
 @dataclass(frozen=True)

@@ -36,3 +36,15 @@ def test_iter_jsonl_gzip_blank_lines_and_errors(tmp_path: Path) -> None:
     notgz.write_bytes(b"plain text, not gzip")
     with pytest.raises(InputError, match="cannot read"):
         list(iter_jsonl(notgz))
+
+
+def test_json_line_is_one_line_that_reads_back_the_same() -> None:
+    from hallucheck.jsonio import json_line
+
+    value = {"answer": "a\u2028b\u2029c\x85d\ne", "lang": "中文"}
+    line = json_line(value)
+    assert line.endswith("\n") and len(line.splitlines()) == 1
+    assert "中文" in line
+    import json
+
+    assert json.loads(line) == value

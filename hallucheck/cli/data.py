@@ -33,7 +33,8 @@ def _check_out(out: Path) -> None:
 def _write(records: object, out: Path) -> dict[str, int]:
     """Write the records as JSON lines (gzip when ``out`` ends in .gz); counts by part and label."""
     import gzip  # lazy: start-up: the CLI imports a command's code only when it runs
-    import json  # lazy: already loaded by the package; kept where it is used
+
+    from hallucheck.jsonio import json_line  # lazy: start-up: the CLI imports a command's code only when it runs
 
     counts: dict[str, int] = {}
     tmp = out.with_name(out.name + ".part")
@@ -41,7 +42,7 @@ def _write(records: object, out: Path) -> dict[str, int]:
     try:
         with opener(tmp, "wt", encoding="utf-8") as fh:
             for rec in records:  # type: ignore[attr-defined]
-                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                fh.write(json_line(rec))
                 for key in ("total", f"part:{rec['part']}", "hallucinated" if rec["label"] else "faithful"):
                     counts[key] = counts.get(key, 0) + 1
     except BaseException:

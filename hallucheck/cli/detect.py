@@ -117,15 +117,13 @@ def _batch(
     batch: str, spec: Any, overrides: dict[str, Any], out: Path | None, workers: int, keep_going: bool,
     ray: str | None = None, parts: frozenset[str] = frozenset(),
 ) -> None:
-    import json  # lazy: already loaded by the package; kept where it is used
-
     from rich.console import Console  # lazy: start-up: the CLI imports a command's code only when it runs
     from rich.text import Text  # lazy: start-up: the CLI imports a command's code only when it runs
 
     from hallucheck.batch import iter_checked  # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.cli.errors import EXIT_FAILED, EXIT_INPUT, fail  # lazy: already loaded by the package; kept where it is used
     from hallucheck.cli.progress import count_lines, progress_bar  # lazy: start-up: the CLI imports a command's code only when it runs
-    from hallucheck.jsonio import iter_jsonl  # lazy: start-up: the CLI imports a command's code only when it runs
+    from hallucheck.jsonio import iter_jsonl, json_line  # lazy: start-up: the CLI imports a command's code only when it runs
     from hallucheck.report_view import compact_report_dict  # lazy: start-up: the CLI imports a command's code only when it runs
 
     err = Console(stderr=True)
@@ -152,7 +150,7 @@ def _batch(
                         fail(f"{batch}: {where}: {message}", EXIT_INPUT)
                     failed += 1
                     err.print(Text.assemble((f"skipped {where}: ", "yellow"), message), highlight=False)
-                sink.write(json.dumps(compact_report_dict(result, parts), ensure_ascii=False) + "\n")
+                sink.write(json_line(compact_report_dict(result, parts)))
                 done += 1
                 progress.update(bar, completed=done)
     finally:

@@ -39,6 +39,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.requests import ClientDisconnect
 
 from hallucheck.errors import InputError
+from hallucheck.jsonio import one_line
 from hallucheck.service.context import Principal, ServiceContext
 from hallucheck.service.cost import case_weight, text_weight
 from hallucheck.service.deadline import Abandoned, Ticket, working_on
@@ -203,20 +204,10 @@ class _Events:
         self.media_type = "text/event-stream" if sse else "application/x-ndjson"
 
     def __call__(self, name: str, data: Any) -> bytes:
-        body = _one_line(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+        body = one_line(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
         if self.sse:
             return f"event: {name}\ndata: {body}\n\n".encode()
         return f'{{"event":{json.dumps(name, ensure_ascii=False)},"data":{body}}}\n'.encode()
-
-
-# Characters that JSON leaves as they are inside strings but that many line readers break lines at
-# (Python's str.splitlines, older JavaScript): escaped, so that one event stays one line.
-_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-
-
-def _one_line(text: str) -> str:
-    """``text`` (JSON) with every character a line reader may break at escaped (JSON reads it back the same)."""
-    return text.translate(_LINE_BREAKS)
 
 
 @router.post("/check/stream", responses={200: _EVENTS_DOC, **_ERRORS},  # type: ignore[dict-item]

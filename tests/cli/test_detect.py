@@ -141,3 +141,16 @@ def test_help_does_not_import_the_checker() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_batch_lines_stay_one_line_to_any_line_reader(invoke, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # U+2028, U+2029 and NEL are valid inside a JSON string, but str.splitlines (and older
+    # JavaScript) break a line there: the batch output escapes them
+    path = tmp_path / "cases.jsonl"
+    ids = [f"c{sep}{i}" for i, sep in enumerate(("\u2028", "\u2029", "\x85"))]
+    path.write_text("".join(json.dumps({**CASE, "id": i}) + "\n" for i in ids), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    proc = invoke("detect", "--batch", str(path), "--out", str(out), *FAKE)
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == ids
