@@ -61,6 +61,8 @@ from hallucheck.text import Segment
 from hallucheck.text.durations import Duration, same_length
 from hallucheck.text.entities import EntityMention, entity_words, find_entities, name_words, transliteration_supported, word_supported
 from hallucheck.text.language import detect_language, is_cjk_char
+from hallucheck.text.lexicons import known_word
+from hallucheck.text.name_glosses import glossed_name
 from hallucheck.text.name_sounds import han_name_in_han, latin_name_in_han
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
 from hallucheck.text.weekdays import WeekdaySpan, find_weekdays, same_days
@@ -504,6 +506,11 @@ class NumbersDetector(BaseDetector):
             return self._transliterated(analysis, facts, ent)
         if facts.has_han and latin_name_in_han(ent.text, facts.source.text):
             return None  # the sources transliterate it (Nigel Farage: 奈杰尔·法拉奇)
+        if lang.startswith("zh") and glossed_name(answer, ent.start, ent.end, facts.source.text):
+            return None  # the original of a name the answer has just given in the sources' words
+        # Over sources in another language a dictionary word of the answer's own language is no
+        # name the sources lack but a word they say otherwise (German "Richter", "Präsident")
+        common = analysis.cross_lingual and not lang.startswith("zh")
         missing: list[tuple[int, int]] = []
         places: list[tuple[int, int]] | None = None  # places the sources name in other words, read once a word is missing
         for a, b in ent.words:
@@ -514,6 +521,8 @@ class NumbersDetector(BaseDetector):
                 places = given_places(analysis, ent.start, ent.end)
             if places and any(x <= a and b <= y for x, y in places):
                 continue  # a place the sources name in another language or script ("Vienne" over "Vienna")
+            if common and all(known_word(f, lang.split("-")[0]) for f in forms):
+                continue
             if all(
                 word_supported(f, facts.words, lang) or word_supported(f, q_words, lang)
                 or (lang.startswith("zh") and f.lower() in facts.lower)

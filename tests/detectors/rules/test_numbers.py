@@ -755,3 +755,20 @@ def test_a_name_in_another_number_or_compound_is_given(answer: str, source: str,
 def test_a_german_compound_needs_its_name_part() -> None:
     assert [t for t, _ in labelled(run("Zwei Leute sind in der Nähe eines Napa-Ladens.",
                                        "Zwei Personen stehen hinter einem Sonoma Display.", language="de"))] == ["Napa-Ladens"]
+
+
+def test_a_bracketed_gloss_of_the_sources_words_is_no_unknown_name() -> None:
+    source = "湖人队教练卢克·沃顿已宣布詹姆斯将于周日在圣地亚哥迎战丹佛掘金者队的季前赛揭幕战中出场。"
+    assert labelled(run("湖人教练路克·华顿已宣布詹姆士将出战礼拜天对战丹佛金块队 (Denver Nuggets) 的季前开幕战。", source)) == []
+    # without the brackets it is a name of the answer's own (丹佛 transliterates Denver)
+    assert [t for t, _ in labelled(run("湖人教练路克·华顿已宣布詹姆士将出战礼拜天对战 Denver Nuggets 的季前开幕战。", source))] \
+        == ["Nuggets"]
+
+
+def test_over_sources_in_another_language_a_dictionary_word_is_no_unknown_name() -> None:
+    source = "Fleischer was appearing to compare Waters' reaction to the Democrats' criticism of Judge Kavanaugh."
+    answer = "Fleischer schien Waters‘ Reaktion mit der Kritik der Demokraten an Richter Kavanaugh zu vergleichen."
+    assert labelled(run(answer, source, language="de")) == []
+    # a name the dictionary does not know is still one the sources lack
+    answer = "Fleischer schien Waters‘ Reaktion mit der Kritik der Demokraten an Richter Kavanaugh und Bernsteinova zu vergleichen."
+    assert [t for t, _ in labelled(run(answer, source, language="de"))] == ["Bernsteinova"]
