@@ -25,7 +25,7 @@ import regex
 
 from hallucheck.text.language import base_language, is_cjk_char
 
-__all__ = ["Place", "PlaceKind", "PlaceMention", "place_ids", "place_mentions", "places_named", "same_place"]
+__all__ = ["Place", "PlaceKind", "PlaceMention", "place_ids", "place_mentions", "names_one_place", "places_named"]
 
 PlaceKind = Literal["country", "city"]
 
@@ -118,7 +118,7 @@ def places_named(name: str, language: str | None = None) -> frozenset[Place]:
     return _table(_base(language)).by_name.get(name, frozenset())
 
 
-def same_place(a: str, b: str) -> bool:
+def names_one_place(a: str, b: str) -> bool:
     """Whether names ``a`` and ``b`` stand for one place ("柏林" / "Berlin", "Frankreich" / "France")."""
     return bool(places_named(a) & places_named(b))
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import hallucheck
-from hallucheck.text.places import place_ids, place_mentions, places_named, same_place
+from hallucheck.text.places import names_one_place, place_ids, place_mentions, places_named
 
 
 def _named(text: str) -> list[tuple[str, list[str]]]:
@@ -50,7 +50,7 @@ def test_a_name_may_stand_for_a_city_and_a_country() -> None:
      ("US", "États-Unis", True), ("巴黎", "Berlin", False), ("Lyon", "Paris", False), ("Paris", "paris", False)],
 )
 def test_two_names_are_one_place_when_the_table_says_so(a: str, b: str, same: bool) -> None:
-    assert same_place(a, b) is same
+    assert names_one_place(a, b) is same
 
 
 def test_place_ids_reads_every_place_of_a_text() -> None:
