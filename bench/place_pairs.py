@@ -1,6 +1,6 @@
 """How often the replaced-place rule fires on faithful translations, and how often on a place swapped in them.
 
-    python bench/place_pairs.py [--limit N] [--out bench/results/place_pairs.json]
+    python bench/place_pairs.py [--limit N] [--parts train,calib] [--out bench/results/place_pairs.json]
 
 The translation files of the human-labelled pairs (``../shared/data/pairs``: NTREX/FLORES en+de,
 en+fr, en+zh-Hans, Tatoeba en+zh-Hans and en+zh-Hant) hold a sentence and its human translation.
@@ -12,6 +12,10 @@ all five languages) with the cross-language place rule of the ``opposites`` dete
 - swapped: where the answer names a place its source names too, that name is replaced by another
   place of the same kind, written in the answer's language (the next one in the table); a
   ``replaced_name`` span on it is a catch.
+
+Only the parts named by ``--parts`` are read (default: train and calib, split by group as
+:func:`hallucheck.train.human_pairs.part_of` splits them), so that the dev part of the pairs stays
+unread by what chooses the rule's conditions.
 """
 
 from __future__ import annotations
@@ -78,8 +82,12 @@ def _swap(source: str, answer: str, language: str, table: list[tuple[str, str, d
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--limit", type=int, default=0, help="pairs a file (0: all)")
+    ap.add_argument("--parts", default="train,calib", help="parts of the pairs to read (train, calib, dev)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
+    from hallucheck.train.human_pairs import group_of, part_of
+
+    parts = set(args.parts.split(","))
     table = _table()
     started = time.time()
     rows: dict[str, Any] = {}
@@ -87,7 +95,8 @@ def main() -> int:
     for name in FILES:
         with gzip.open(PAIRS / f"{name}.jsonl.gz", "rt", encoding="utf-8") as fh:
             pairs = [json.loads(line) for line in fh]
-        pairs = [p for p in pairs if p["label"] == "paraphrase"][: args.limit or None]
+        pairs = [p for p in pairs if p["label"] == "paraphrase"
+                 and part_of(group_of(str(p["id"]), str(p["source"]), str(p["premise"]))) in parts][: args.limit or None]
         first, second = pairs[0]["lang"].split("+")
         for src_lang, ans_lang, src_key, ans_key in ((first, second, "premise", "hypothesis"), (second, first, "hypothesis", "premise")):
             faithful = marked = swapped = caught = 0
@@ -112,7 +121,8 @@ def main() -> int:
     for f in false_marks:
         print("  false mark:", json.dumps(f, ensure_ascii=False))
     if args.out:
-        args.out.write_text(json.dumps({"machine": machine(), "rows": rows, "total": total, "false_marks": false_marks},
+        args.out.write_text(json.dumps({"machine": machine(), "parts": sorted(parts), "rows": rows, "total": total,
+                                        "false_marks": false_marks},
                                        indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 
