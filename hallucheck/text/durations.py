@@ -174,11 +174,22 @@ def half_durations(text: str) -> list[tuple[NumberMention, Duration]]:
 
 def same_length(a: Duration, b: Duration) -> bool | None:
     """Whether two durations are equally long (within the coarser one's rounding), or None when
-    one is on the calendar and the other on the clock, which no exact conversion joins."""
+    one is on the calendar and the other on the clock, which no exact conversion joins; except the
+    conventions a writer uses to say one in the other's units, which count as equal: 30 days a
+    month ("60 天" for "两个月"), 365 days or 52 weeks a year."""
     if a.scale != b.scale:
-        return None
+        return True if _conventionally_equal(a, b) else None
     tol = max(a.precision, b.precision) / 2.0
     return abs(a.length - b.length) <= tol + 1e-9 * max(a.length, b.length, 1.0)
+
+
+def _conventionally_equal(a: Duration, b: Duration) -> bool:
+    cal, clock = (a, b) if a.scale == "calendar" else (b, a)
+    days = clock.length / 86400.0
+    if days < 1 or abs(days - round(days)) > 1e-9 or abs(cal.length - round(cal.length)) > 1e-9:
+        return False
+    days, months = round(days), round(cal.length)
+    return days == 30 * months or (months % 12 == 0 and days in (365 * months // 12, 364 * months // 12))
 
 
 def spelled_durations(text: str) -> list[tuple[NumberMention, Duration]]:

@@ -53,7 +53,7 @@ def test_not_durations(text: str, language: str) -> None:
     assert durations(text, language) == []
 
 
-def test_lengths_compare_within_one_scale_only() -> None:
+def test_lengths_compare_within_one_scale_and_across_by_the_writers_conventions() -> None:
     def one(text: str, language: str = "en") -> object:
         m = find_numbers(text, language)[0]
         d = duration_of(text, m, language)
@@ -64,7 +64,14 @@ def test_lengths_compare_within_one_scale_only() -> None:
     assert same_length(one("90 minutes"), one("1.5 hours")) is True  # type: ignore[arg-type]
     assert same_length(one("90 minutes"), one("2 hours")) is False  # type: ignore[arg-type]
     assert same_length(one("30 months"), one("2 years")) is False  # type: ignore[arg-type]
-    assert same_length(one("30 days"), one("1 month")) is None  # type: ignore[arg-type]
+    # across the scales only by the conventions: 30 days a month, 365 days or 52 weeks a year
+    assert same_length(one("30 days"), one("1 month")) is True  # type: ignore[arg-type]
+    assert same_length(one("60 days"), one("2 months")) is True  # type: ignore[arg-type]
+    assert same_length(one("365 days"), one("1 year")) is True  # type: ignore[arg-type]
+    assert same_length(one("52 weeks"), one("1 year")) is True  # type: ignore[arg-type]
+    assert same_length(one("31 days"), one("1 month")) is None  # type: ignore[arg-type]
+    assert same_length(one("60 days"), one("3 months")) is None  # type: ignore[arg-type]
+    assert same_length(one("36 hours"), one("1 month")) is None  # type: ignore[arg-type]
     assert same_length(one("4 weeks"), one("28 days")) is True  # type: ignore[arg-type]
 
 

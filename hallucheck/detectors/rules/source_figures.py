@@ -241,7 +241,10 @@ class SourceFacts:
         every, exact, rounded, _ = self._lengths
         if d.precision == 0 and (d.scale, round(d.length, 6)) in exact:
             return True
-        return any(same_length(d, o) for o in (rounded if d.precision == 0 else every))
+        if any(same_length(d, o) for o in (rounded if d.precision == 0 else every)):
+            return True
+        # a length on the other scale, by the conventions same_length allows ("60 天" for "两个月")
+        return any(o.scale != d.scale and same_length(d, o) for o in every)
 
     def gives_as_duration(self, m: NumberMention, d: Duration) -> bool:
         """``gives(m)`` for a figure that states the duration ``d``: a source figure of the same

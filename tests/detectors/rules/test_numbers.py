@@ -772,3 +772,13 @@ def test_over_sources_in_another_language_a_dictionary_word_is_no_unknown_name()
     # a name the dictionary does not know is still one the sources lack
     answer = "Fleischer schien Waters‘ Reaktion mit der Kritik der Demokraten an Richter Kavanaugh und Bernsteinova zu vergleichen."
     assert [t for t, _ in labelled(run(answer, source, language="de"))] == ["Bernsteinova"]
+
+
+@pytest.mark.parametrize(("answer", "source", "spans"), [
+    ("官方要求他们必须在一个月内出庭，而不是在原本标准的 60 天后。", "官员们要求其中一些人在一个月内出庭受审，而不是之前的两个月。", []),
+    ("The trial period is three months.", "The trial period is 90 days.", []),
+    ("The warranty lasts 365 days.", "The warranty lasts one year.", []),
+    ("The trial period is 4 months.", "The trial period is 90 days.", ["4"]),
+])
+def test_days_and_months_by_the_writers_conventions(answer: str, source: str, spans: list[str]) -> None:
+    assert [t for t, _ in labelled(run(answer, source))] == spans
