@@ -64,6 +64,7 @@ from hallucheck.text.language import detect_language, is_cjk_char
 from hallucheck.text.lexicons import known_word
 from hallucheck.text.name_glosses import glossed_name
 from hallucheck.text.name_sounds import han_name_in_han, latin_name_in_han
+from hallucheck.text.name_translations import translated_name_in
 from hallucheck.text.numbers import NumberMention, find_numbers, same_value
 from hallucheck.text.weekdays import WeekdaySpan, find_weekdays, same_days
 from hallucheck.types import Coverage, Evidence, Finding, Role, Span
@@ -506,6 +507,8 @@ class NumbersDetector(BaseDetector):
             return self._transliterated(analysis, facts, ent)
         if facts.has_han and latin_name_in_han(ent.text, facts.source.text):
             return None  # the sources transliterate it (Nigel Farage: 奈杰尔·法拉奇)
+        if facts.has_han and translated_name_in(ent.text, facts.source.text):
+            return None  # a name Chinese gives by meaning (Tory: 保守党)
         if lang.startswith("zh") and glossed_name(answer, ent.start, ent.end, facts.source.text):
             return None  # the original of a name the answer has just given in the sources' words
         # Over sources in another language a dictionary word of the answer's own language is no

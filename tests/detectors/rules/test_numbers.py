@@ -782,3 +782,9 @@ def test_over_sources_in_another_language_a_dictionary_word_is_no_unknown_name()
 ])
 def test_days_and_months_by_the_writers_conventions(answer: str, source: str, spans: list[str]) -> None:
     assert [t for t, _ in labelled(run(answer, source))] == spans
+
+
+def test_a_name_chinese_gives_by_meaning_is_given() -> None:
+    source = "奈杰尔·法拉奇在保守党大会上抗议时发誓要“动员人民军队”。"
+    assert labelled(run("今天在 Tory 会议抗议期间，Nigel Farage 发誓要「动员人民军」。", source)) == []
+    assert [t for t, _ in labelled(run("今天在 Labour 会议抗议期间，Nigel Farage 发誓要「动员人民军」。", source))] == ["Labour"]
