@@ -8,9 +8,11 @@ not stand in a one-word difference).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
 from functools import lru_cache
 
-__all__ = ["PLACE_FORMS", "place_forms", "same_place"]
+__all__ = ["PLACE_FORMS", "adjective_in", "place_forms", "same_place"]
 
 # Each entry: the forms of one place (name, short forms, adjective and noun of its people).
 PLACE_FORMS: tuple[tuple[str, ...], ...] = (
@@ -56,3 +58,19 @@ def same_place(a: str, b: str) -> bool:
     groups = _groups()
     x, y = groups.get(a.lower()), groups.get(b.lower())
     return x is not None and x == y
+
+
+def adjective_in(name: str, words: Collection[str], text: str) -> bool:
+    """Whether ``text`` holds a lower-case adjective of the place ``name`` in French or German,
+    where such adjectives are written small: a word of ``words`` (``text``'s words, lower case)
+    that shares its first letters with the name, all but its last three and at least six
+    ("macédonien" for "Macédoine", "indonésien" for "Indonésie", "mazedonisch" for "Mazedonien"),
+    and is written in lower case there. Why: "le Président de la Macédoine" over "le Président
+    macédonien" names no other place; English adjectives are capitalised and listed in
+    :data:`PLACE_FORMS`."""
+    low = name.lower()
+    need = max(6, len(low) - 3)
+    if len(low) < need or not name[:1].isupper():
+        return False
+    stem = low[:need]
+    return any(w.startswith(stem) and w != low and re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text) for w in words)

@@ -58,6 +58,7 @@ from hallucheck.detectors.rules.replaced_places import given_places
 from hallucheck.detectors.rules.source_figures import SourceFacts, group_by_sentence, sentence_of, source_facts
 from hallucheck.detectors.rules.weekday_ranges import answer_weekdays, source_weekdays
 from hallucheck.text import Segment
+from hallucheck.text.demonyms import adjective_in
 from hallucheck.text.durations import Duration, same_length
 from hallucheck.text.entities import EntityMention, entity_words, find_entities, name_words, transliteration_supported, word_supported
 from hallucheck.text.language import detect_language, is_cjk_char
@@ -514,6 +515,7 @@ class NumbersDetector(BaseDetector):
         # Over sources in another language a dictionary word of the answer's own language is no
         # name the sources lack but a word they say otherwise (German "Richter", "Präsident")
         common = analysis.cross_lingual and not lang.startswith("zh")
+        adjectives = lang.split("-")[0] in ("fr", "de") and not analysis.cross_lingual
         missing: list[tuple[int, int]] = []
         places: list[tuple[int, int]] | None = None  # places the sources name in other words, read once a word is missing
         for a, b in ent.words:
@@ -526,6 +528,8 @@ class NumbersDetector(BaseDetector):
                 continue  # a place the sources name in another language or script ("Vienne" over "Vienna")
             if common and all(known_word(f, lang.split("-")[0]) for f in forms):
                 continue
+            if adjectives and len(forms) == 1 and adjective_in(forms[0], facts.words, facts.source.text):
+                continue  # "Macédoine" over "macédonien": the place the sources' adjective names
             if all(
                 word_supported(f, facts.words, lang) or word_supported(f, q_words, lang)
                 or (lang.startswith("zh") and f.lower() in facts.lower)

@@ -788,3 +788,10 @@ def test_a_name_chinese_gives_by_meaning_is_given() -> None:
     source = "奈杰尔·法拉奇在保守党大会上抗议时发誓要“动员人民军队”。"
     assert labelled(run("今天在 Tory 会议抗议期间，Nigel Farage 发誓要「动员人民军」。", source)) == []
     assert [t for t, _ in labelled(run("今天在 Labour 会议抗议期间，Nigel Farage 发誓要「动员人民军」。", source))] == ["Labour"]
+
+
+def test_a_place_the_sources_name_by_its_adjective_is_given() -> None:
+    source = "Le Président macédonien, Gjorge Ivanov, opposé au référendum, a indiqué qu’il ne tiendrait pas compte des résultats."
+    answer = "Le Président de la Macédoine, Gjorge Ivanov, a déclaré qu’il va ignorer le vote."
+    assert labelled(run(answer, source, language="fr")) == []
+    assert [t for t, _ in labelled(run(answer.replace("Macédoine", "Bulgarie"), source, language="fr"))] == ["Bulgarie"]
