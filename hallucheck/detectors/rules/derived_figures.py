@@ -1,5 +1,6 @@
 """Figures an answer works out from the sources' figures, and so restates: a hedged or rounded
-figure ("over 3,800" for 3,862), half or twice a figure where the source says to halve or double
+figure ("over 3,800" for 3,862), a weaker bound than the sources' ("more than 30%" where they say
+more than 50%), half or twice a figure where the source says to halve or double
 it ("children pay half price"), and the right result of arithmetic the answer writes out
 ("$50,000 x 2.4% = $1,200")."""
 
@@ -13,7 +14,7 @@ from hallucheck.detectors.rules.figure_match import HEDGE_BEFORE, compatible
 from hallucheck.detectors.rules.source_figures import SourceFacts, plain_figure
 from hallucheck.text.numbers import NumberMention
 
-__all__ = ["computed_result", "halved_or_doubled", "hedged_match"]
+__all__ = ["computed_result", "halved_or_doubled", "hedged_match", "weaker_bound"]
 
 _HEDGE_SHARE = 0.1  # and a hedged figure is never more than 10% off the source's
 # An arithmetic result: "$50,000 x 2.4% = $1,200".
@@ -79,6 +80,65 @@ def hedged_match(answer: str, m: NumberMention, facts: SourceFacts, work: list[i
     work[0] += len(facts.mentions)
     return any(_hedge_fits(m, s, hedge) for s in facts.mentions)
 
+
+
+# Words that make a figure a strict bound of a quantity ("more than 50%", "under 15 kg"); not the
+# words of a capacity or a near miss ("up to 16 users", "nearly 17"), where a higher figure is
+# another claim, not a weaker one.
+_BOUND_BEFORE = re.compile(
+    r"(?:\b(?:(?P<low>more\s+than|over|at\s+least|in\s+excess\s+of|mehr\s+als|über|mindestens|plus\s+de|au\s+moins)|"
+    r"(?P<high>less\s+than|fewer\s+than|under|weniger\s+als|unter|moins\s+de))\s+|(?P<low_zh>超过|超過|逾|多于|多於)|"
+    r"(?P<high_zh>少于|少於|不到))$",
+    re.IGNORECASE,
+)
+
+
+def _bound(text: str, m: NumberMention) -> str | None:
+    """``"low"`` for a figure after a word of :data:`_BOUND_BEFORE` that bounds it from below, ``"high"`` from above, else None."""
+    b = _BOUND_BEFORE.search(text, max(0, m.start - 24), m.start)
+    if b is None:
+        return None
+    return "low" if b.group("low") or b.group("low_zh") else "high"
+
+
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
+
+
+def _counted(text: str, m: NumberMention) -> str:
+    """The word after a bare count, lower case and without a plural s ("12,000 women" -> "women"; "" if none)."""
+    w = _NEXT_WORD.match(text, m.end)
+    return w.group(1).lower().rstrip("s") if w else ""
+
+
+def weaker_bound(answer: str, m: NumberMention, facts: SourceFacts, work: list[int]) -> bool:
+    """A bound the sources' figure implies: "more than 30%" where they say "more than 50%", "under
+    20 kg" where they say "under 15 kg" or "12 kg". A lower bound is implied by a source figure as
+    high or higher, an upper bound by one as low or lower, of the same kind and unit, when that
+    figure is exact or a bound the same way ("less than 65%" implies no lower bound; "about 12 kg"
+    nothing). Only the words of a strict bound count (:data:`_BOUND_BEFORE`): "up to 20 users"
+    over "up to 15 users" claims more, not less; and only a round figure is a weaker bound on
+    purpose ("less than 128" over "less than 127" is a changed figure)."""
+    if m.value is None or not plain_figure(m):
+        return False
+    side = _bound(answer, m)
+    hedge = _hedge(answer, m)
+    if side is None or hedge is None or not hedge.rounded:
+        return False  # an unrounded bound ("less than 128" over "less than 127") is another figure, not a weaker one
+    value = float(m.value)
+    text = facts.source.text
+    counted = _counted(answer, m) if m.kind == "number" and not m.unit else None
+    work[0] += len(facts.mentions)
+    for s in facts.mentions:
+        if not plain_figure(s) or s.weak or s.kind != m.kind or not compatible(m, s):
+            continue
+        if counted is not None and _counted(text, s) != counted:
+            continue  # a bare count bounds only a count of the same things ("over 25 years" is no bound of 12,000 women)
+        sv = float(s.value)  # type: ignore[arg-type]
+        if sv < value if side == "low" else sv > value:
+            continue
+        if HEDGE_BEFORE.search(text, max(0, s.start - 24), s.start) is None or _bound(text, s) == side:
+            return True  # exact ("more than 10 kg" where the sources say 12 kg), or a bound the same way
+    return False
 
 
 def halved_or_doubled(m: NumberMention, facts: SourceFacts, work: list[int]) -> bool:

@@ -29,7 +29,7 @@ from hallucheck.detectors.rules.answer_figures import (
     figures_given_otherwise,
     figures_in_other_forms,
 )
-from hallucheck.detectors.rules.derived_figures import computed_result, halved_or_doubled, hedged_match
+from hallucheck.detectors.rules.derived_figures import computed_result, halved_or_doubled, hedged_match, weaker_bound
 from hallucheck.detectors.rules.figure_claims import (
     conversion,
     named_month,
@@ -220,6 +220,7 @@ class NumbersDetector(BaseDetector):
                     or (facts.gives_as_duration(m, d) if d is not None else facts.gives(m))
                     or written_date(m, facts) or named_month(m, facts)
                     or any(same_value(m, c) for c in computed) or hedged_match(answer, m, facts, work)
+                    or weaker_bound(answer, m, facts, work)
                     or halved_or_doubled(m, facts, work)
                 ):
                     supported_end = m.end

@@ -795,3 +795,18 @@ def test_a_place_the_sources_name_by_its_adjective_is_given() -> None:
     answer = "Le Président de la Macédoine, Gjorge Ivanov, a déclaré qu’il va ignorer le vote."
     assert labelled(run(answer, source, language="fr")) == []
     assert [t for t, _ in labelled(run(answer.replace("Macédoine", "Bulgarie"), source, language="fr"))] == ["Bulgarie"]
+
+
+@pytest.mark.parametrize(("answer", "source", "spans"), [
+    ("More than 30% of the Canadians worry about global warming.", "More than 50% but less than 65% of Canadians worry about it.", []),
+    ("Plus de 30% des Canadiens s’inquiètent.", "Plus de 50 % mais moins de 65 % des Canadiens s’inquiètent.", []),
+    ("Less than 80% of the Canadians worry about global warming.", "More than 50% but less than 65% of Canadians worry about it.", []),
+    ("The bag weighs more than 10 kg.", "The bag weighs 12 kg.", []),
+    # a bound the sources' figure does not imply
+    ("More than 70% of the Canadians worry about global warming.", "More than 50% but less than 65% of Canadians worry about it.", ["70%"]),
+    ("The bag weighs less than 10 kg.", "The bag weighs 12 kg.", ["10"]),
+    # a capacity is no bound: "up to 20 users" claims more than "up to 15 users"
+    ("The plan supports up to 20 users.", "The plan supports up to 15 users.", ["20"]),
+])
+def test_a_weaker_bound_than_the_sources_is_implied(answer: str, source: str, spans: list[str]) -> None:
+    assert [t for t, _ in labelled(run(answer, source))] == spans
