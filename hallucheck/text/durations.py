@@ -21,7 +21,8 @@ from typing import NamedTuple
 from hallucheck.text.language import base_language
 from hallucheck.text.numbers import NumberMention
 
-__all__ = ["Duration", "duration_of", "find_durations", "half_durations", "same_length", "spelled_durations"]
+__all__ = ["Duration", "conventional_lengths", "duration_of", "find_durations", "half_durations", "same_length",
+           "spelled_durations"]
 
 
 class Duration(NamedTuple):
@@ -178,18 +179,28 @@ def same_length(a: Duration, b: Duration) -> bool | None:
     conventions a writer uses to say one in the other's units, which count as equal: 30 days a
     month ("60 天" for "两个月"), 365 days or 52 weeks a year."""
     if a.scale != b.scale:
-        return True if _conventionally_equal(a, b) else None
+        return True if (b.scale, round(b.length, 6)) in conventional_lengths(a) else None
     tol = max(a.precision, b.precision) / 2.0
     return abs(a.length - b.length) <= tol + 1e-9 * max(a.length, b.length, 1.0)
 
 
-def _conventionally_equal(a: Duration, b: Duration) -> bool:
-    cal, clock = (a, b) if a.scale == "calendar" else (b, a)
-    days = clock.length / 86400.0
-    if days < 1 or abs(days - round(days)) > 1e-9 or abs(cal.length - round(cal.length)) > 1e-9:
-        return False
-    days, months = round(days), round(cal.length)
-    return days == 30 * months or (months % 12 == 0 and days in (365 * months // 12, 364 * months // 12))
+def conventional_lengths(d: Duration) -> tuple[tuple[str, float], ...]:
+    """The (scale, length) a writer's conventions give a whole length on the other scale: 30 days a
+    month, 365 days or 52 weeks a year ("60 天" for "两个月"); none for a length that is not a whole
+    number of days or months. Lengths rounded to 6 decimals, as exact lengths are compared."""
+    if d.scale == "calendar":
+        months = d.length
+        if months < 1 or abs(months - round(months)) > 1e-9:
+            return ()
+        m = round(months)
+        days = [30 * m] + ([365 * m // 12, 364 * m // 12] if m % 12 == 0 else [])
+        return tuple(("clock", round(float(x * 86400), 6)) for x in days)
+    days_f = d.length / 86400.0
+    if days_f < 1 or abs(days_f - round(days_f)) > 1e-9:
+        return ()
+    n = round(days_f)
+    whole = ([n // 30] if n % 30 == 0 else []) + [12 * n // y for y in (365, 364) if n % y == 0]
+    return tuple(("calendar", round(float(m), 6)) for m in whole)
 
 
 def spelled_durations(text: str) -> list[tuple[NumberMention, Duration]]:

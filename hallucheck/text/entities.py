@@ -451,7 +451,7 @@ def word_supported(word: str, words: Collection[str], language: str = "en") -> b
         return True  # "European" over "Europe", "Americans" over "the US"
     if "-" in word:
         split = [p for p in word.split("-") if p]
-        if language.split("-")[0] == "de" and len(split) > 1:
+        if base_language(language) == "de" and len(split) > 1:
             split = split[:-1]
         parts = [p for p in split if p[0].isupper()]
         return bool(parts) and all(_supported(p.lower(), words) for p in parts)

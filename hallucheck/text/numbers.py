@@ -83,8 +83,7 @@ def _scan(text: str, language: str) -> tuple[list[NumberMention], set[int], bool
     if not lt.isascii() and any(ch in lt for ch in "点點时時折成") and _HAS_HAN.search(lt):
         scan_zh_times(lt, text, out, taken)
         scan_zh_shares(lt, text, out, taken)
-    if "年代" in lt:
-        scan_zh_decades(lt, text, out, taken)
+    scan_zh_decades(lt, text, out, taken)
     if runs.all:
         scan_dates(lt, text, reading, runs, out, taken)
         scan_month_ranges(lt, text, out, taken)

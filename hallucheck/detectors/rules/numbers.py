@@ -61,7 +61,7 @@ from hallucheck.text import Segment
 from hallucheck.text.demonyms import adjective_in
 from hallucheck.text.durations import Duration, same_length
 from hallucheck.text.entities import EntityMention, entity_words, find_entities, name_words, transliteration_supported, word_supported
-from hallucheck.text.language import detect_language, is_cjk_char
+from hallucheck.text.language import base_language, detect_language, is_cjk_char
 from hallucheck.text.lexicons import known_word
 from hallucheck.text.name_glosses import glossed_name
 from hallucheck.text.name_sounds import han_name_in_han, latin_name_in_han
@@ -515,8 +515,9 @@ class NumbersDetector(BaseDetector):
             return None  # the original of a name the answer has just given in the sources' words
         # Over sources in another language a dictionary word of the answer's own language is no
         # name the sources lack but a word they say otherwise (German "Richter", "Präsident")
-        common = analysis.cross_lingual and not lang.startswith("zh")
-        adjectives = lang.split("-")[0] in ("fr", "de") and not analysis.cross_lingual
+        base = base_language(lang)
+        common = analysis.cross_lingual and base != "zh"
+        adjectives = base in ("fr", "de") and not analysis.cross_lingual
         missing: list[tuple[int, int]] = []
         places: list[tuple[int, int]] | None = None  # places the sources name in other words, read once a word is missing
         for a, b in ent.words:
@@ -527,7 +528,7 @@ class NumbersDetector(BaseDetector):
                 places = given_places(analysis, ent.start, ent.end)
             if places and any(x <= a and b <= y for x, y in places):
                 continue  # a place the sources name in another language or script ("Vienne" over "Vienna")
-            if common and all(known_word(f, lang.split("-")[0]) for f in forms):
+            if common and all(known_word(f, base) for f in forms):
                 continue
             if adjectives and len(forms) == 1 and adjective_in(forms[0], facts.words, facts.source.text):
                 continue  # "Macédoine" over "macédonien": the place the sources' adjective names

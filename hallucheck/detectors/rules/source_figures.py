@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from hallucheck.analysis import SourceAnalysis, string_set
 from hallucheck.text import Segment
-from hallucheck.text.durations import Duration, find_durations, half_durations, same_length, spelled_durations
+from hallucheck.text.durations import Duration, conventional_lengths, find_durations, half_durations, same_length, spelled_durations
 from hallucheck.text.entities import name_words
 from hallucheck.text.language import base_language, detect_language, has_cjk_char
 from hallucheck.text.number_words import MONTHS
@@ -227,11 +227,12 @@ class SourceFacts:
 
     @cached_property
     def _lengths(self) -> tuple[list[Duration], frozenset[tuple[str, float]], list[Duration], frozenset[int]]:
-        """The source's lengths of time, the exact ones as (scale, length), the rounded ones, and
-        the ids of the figures that state a length: looked up once per answer figure, whatever the
-        source's size."""
+        """The source's lengths of time, the exact ones as (scale, length) together with their
+        conventional lengths on the other scale (:func:`conventional_lengths`: "两个月" as 60 days),
+        the rounded ones, and the ids of the figures that state a length: looked up once per answer
+        figure, whatever the source's size."""
         every = [d for d in self.durations if d is not None] + self.halves
-        exact = frozenset((d.scale, round(d.length, 6)) for d in every if d.precision == 0)
+        exact = frozenset(key for d in every if d.precision == 0 for key in ((d.scale, round(d.length, 6)), *conventional_lengths(d)))
         rounded = [d for d in every if d.precision > 0]
         ids = frozenset(id(m) for m, d in zip(self.mentions, self.durations, strict=True) if d is not None)
         return every, exact, rounded, ids
@@ -241,10 +242,7 @@ class SourceFacts:
         every, exact, rounded, _ = self._lengths
         if d.precision == 0 and (d.scale, round(d.length, 6)) in exact:
             return True
-        if any(same_length(d, o) for o in (rounded if d.precision == 0 else every)):
-            return True
-        # a length on the other scale, by the conventions same_length allows ("60 天" for "两个月")
-        return any(o.scale != d.scale and same_length(d, o) for o in every)
+        return any(same_length(d, o) for o in (rounded if d.precision == 0 else every))
 
     def gives_as_duration(self, m: NumberMention, d: Duration) -> bool:
         """``gives(m)`` for a figure that states the duration ``d``: a source figure of the same
