@@ -25,23 +25,16 @@ from hallucheck.intake import Intake, take_in
 from hallucheck.policies import Policy, get_policy
 from hallucheck.policies.base import Verdict
 from hallucheck.policies.default import default_detectors
-from hallucheck.policies.entailment import (
-    ENGLISH_VERIFY_BELOW,
-    KEPT_ON_ENTAILED,
-    OVERRULED_NAMES,
-    entailed_sentences,
-    no_reject_without_span,
-    overrules_names,
-)
+from hallucheck.policies.entailment import no_reject_without_span
 from hallucheck.policies.floors import FloorTable, shipped_floors
 from hallucheck.policies.policy_file import is_policy_file, load_policy_file
-from hallucheck.policies.safeguards import case_thresholds, english_over_long_sources, final_verdict, merge_coverage
+from hallucheck.policies.safeguards import final_verdict, merge_coverage
 from hallucheck.source_window import SourceWindow, narrow_sources
 from hallucheck.spans import merge_spans, tidy_spans
 from hallucheck.streaming import CheckStream, stream_case
-from hallucheck.text.language import base_language
 from hallucheck.types import Case, CitationSummary, Cost, Coverage, Finding, Report, Span
 from hallucheck.verdict_facts import settle_facts
+from hallucheck.verifier_pass import suspect_sentences, verify_until_unsupported, worth_verifying
 
 __all__ = ["Budget", "Checker", "check", "make_case", "MAX_ANSWER_CHARS", "MAX_SOURCE_CHARS"]
 
@@ -199,6 +192,7 @@ class Checker:
         findings: list[Finding] = []
         timings: dict[str, float] = {}
         current_layer = None
+        unneeded: frozenset[str] = frozenset()
         for det in self.detectors:
             if det.layer != current_layer:
                 current_layer = det.layer
@@ -206,9 +200,13 @@ class Checker:
                         "cascade", partial(self.policy.escalate, analysis, findings, det.layer), True, then="the next layer runs"):
                     notes.append(f"cascade stopped before layer {det.layer}: earlier layers were conclusive")
                     break
+                unneeded |= _unneeded(self, stages, analysis, findings)
                 if findings and analysis.out_of_time():
                     notes.append(f"time budget spent before layer {det.layer}")
                     break
+            if det.name in unneeded:
+                notes.append(f"{det.name} not run: the layers before it settle this answer")
+                continue
             finding = _safe_detect(det, analysis)
             findings.append(finding)
             timings[det.name] = finding.latency_ms
@@ -218,10 +216,10 @@ class Checker:
         _settle(stages, analysis, findings)
         verdict = final_verdict(self.policy, analysis, findings, self.floors, skipped=self.skipped, coverage=coverage,
                                 guard=stages.verdict_step)
-        if self.verifier is not None and not analysis.out_of_time() and _worth_verifying(analysis, verdict):
-            rows = _suspect_sentences(analysis, verdict, findings)
+        if self.verifier is not None and not analysis.out_of_time() and worth_verifying(analysis, verdict):
+            rows = suspect_sentences(analysis, verdict, findings)
             if rows:
-                checked = _verify_until_unsupported(self.verifier, analysis, rows, early=verdict.decision != "accept")
+                checked = verify_until_unsupported(self.verifier, analysis, rows, early=verdict.decision != "accept")
                 # its sentence verdicts are what the verdict reads; whole-sentence spans are added
                 # by the verdict's rules only where nothing else shows (policies.entailment)
                 checked = checked.model_copy(update={"spans": []})
@@ -276,90 +274,15 @@ def _verifier(*, required: bool, options: Mapping[str, Any]) -> Any:
         return None
 
 
-def _worth_verifying(analysis: CaseAnalysis, verdict: Verdict) -> bool:
-    """Whether the verifier may change this verdict: an accept only where it is doubted (below); an
-    English answer over long English sources only below :data:`hallucheck.policies.entailment.ENGLISH_VERIFY_BELOW`
-    (over a source the verifier reads whole, at any risk: :func:`hallucheck.policies.entailment.source_read_whole`)."""
-    if verdict.decision == "accept":
-        return _doubt_accepts(analysis)
-    if not _doubt_accepts(analysis):
-        return verdict.risk_score < ENGLISH_VERIFY_BELOW or not english_over_long_sources(analysis)
-    return True
-
-
-def _doubt_accepts(analysis: CaseAnalysis) -> bool:
-    """Whether an accepted answer is read by the verifier too: where the word-level evidence says
-    little (not English, or over sources in another language; :func:`hallucheck.policies.entailment.doubt_accepted`)."""
-    return analysis.cross_lingual or base_language(analysis.language or "en") != "en"
-
-
-def _suspect_sentences(analysis: CaseAnalysis, verdict: Verdict, findings: Sequence[Finding]) -> list[int]:
-    """The sentences a non-accepting verdict rests on: those its word-level spans touch (precise
-    findings need no second opinion, but for the name marks it may overrule in Chinese and
-    cross-lingual answers, :data:`hallucheck.policies.entailment.OVERRULED_NAMES`), or every
-    sentence when it shows no span at all (or accepts)."""
-    if verdict.decision == "accept":
-        return list(range(len(analysis.sentences)))
-    shown = verdict.spans if verdict.spans is not None else [s for f in findings if f.usable for s in f.spans]
-    if not shown:
-        return list(range(len(analysis.sentences)))
-    overrulable = overrules_names(analysis.language, analysis.cross_lingual)
-    soft = [s for s in shown if (s.kind is None or (overrulable and s.kind in OVERRULED_NAMES)) and s.label not in KEPT_ON_ENTAILED]
-    return [i for i, seg in enumerate(analysis.sentences) if any(s.start < seg.end and s.end > seg.start for s in soft)]
-
-
-def _verify_until_unsupported(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int], first: int = 2, step: int = 4,
-                              *, early: bool = True) -> Finding:
-    """The verifier's finding over ``rows``, read a few sentences at a time until one is not entailed.
-
-    Why: one sentence the verifier does not find entailed is enough to keep the verdict (and to
-    give it a span to show), so the rest of a long flagged answer need not be read; a faithful
-    answer is read whole (``early=False``: always whole, as an accepted answer is read for doubt).
-    The finding holds the sentences read, and says how many were left."""
-    done: list[Finding] = []
-    thresholds = case_thresholds(analysis)
-    pos = 0
-    while pos < len(rows):
-        size = first if pos == 0 else step
-        part = _safe_verify(verifier, analysis, rows[pos : pos + size])
-        done.append(part)
-        pos += size
-        if not part.usable or part.sentence_verdicts is None:
-            break
-        if early and len(entailed_sentences(part.sentence_verdicts, *thresholds)) < len(part.sentence_verdicts):
-            break
-    if len(done) == 1 and pos >= len(rows):
-        return done[0]
-    if any(not f.usable or f.sentence_verdicts is None for f in done):
-        return next(f for f in done if not f.usable or f.sentence_verdicts is None)
-    verdicts = [v for f in done for v in f.sentence_verdicts or []]
-    notes = [n for f in done for n in f.notes]
-    if pos < len(rows):
-        notes.append(f"read {len(verdicts)} of the {len(rows)} sentences the verdict rests on: one not entailed was enough")
-    import numpy as np  # lazy: loaded only on this path
-
-    from hallucheck.detectors.model.nli import pair_features  # lazy: detector found by name, imported when used
-
-    probs = np.array([[v.entailment, v.neutral, v.contradiction] for v in verdicts])
-    return Finding(detector=done[0].detector, role=done[0].role, risk=max(f.risk for f in done),
-                   flagged=any(f.flagged for f in done), spans=[sp for f in done for sp in f.spans], notes=notes,
-                   features=pair_features(probs, verifier.threshold), sentence_verdicts=verdicts,
-                   latency_ms=sum(f.latency_ms for f in done))
-
-
-def _safe_verify(verifier: Any, analysis: CaseAnalysis, rows: Sequence[int]) -> Finding:
-    """The verifier's finding over ``rows``, timed; a failure becomes an error finding, as a detector's does."""
-    t0 = time.perf_counter()
-    try:
-        finding: Finding = verifier.verify(analysis, rows)
-    except Exception as exc:  # noqa: BLE001 - one failing part degrades with a note, like a detector
-        return Finding(detector=verifier.name, role="entailment", risk=0.0, ran=False, error=f"{type(exc).__name__}: {exc}",
-                       latency_ms=(time.perf_counter() - t0) * 1000.0)
-    finding.latency_ms = (time.perf_counter() - t0) * 1000.0
-    return finding
-
-
 _T = TypeVar("_T")
+
+
+def _unneeded(checker: Checker, stages: _Stages, analysis: CaseAnalysis, findings: list[Finding]) -> frozenset[str]:
+    """The detectors the policy says, without the cascade, this answer does not need: the layers run
+    so far settle it (``not_needed``, a method a policy may have; the learned one names the tagger
+    below its fit's bound)."""
+    ask = None if checker.cascade or not findings else getattr(checker.policy, "not_needed", None)
+    return frozenset() if ask is None else stages.run("settling", partial(ask, analysis, findings), frozenset(), then="every detector runs")
 
 
 class _Stages:

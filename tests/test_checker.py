@@ -87,6 +87,36 @@ def test_cascade_stops_where_the_policy_says_earlier_layers_settled_it() -> None
     assert log == ["rule", "rule2", "ngram", "tagger"]  # without cascade every layer runs
 
 
+@dataclass
+class SettlingPolicy(MaxPolicy):
+    """Names ``tagger`` as not needed once ``ngram`` ran (``not_needed``), or raises."""
+
+    fail: bool = False
+
+    def not_needed(self, analysis: CaseAnalysis, findings: list[Finding]) -> frozenset[str]:
+        if self.fail:
+            raise RuntimeError("no probability")
+        return frozenset({"tagger"}) if any(f.detector == "ngram" for f in findings) else frozenset()
+
+
+def test_a_settling_policy_skips_only_the_detectors_it_names_without_the_cascade() -> None:
+    log: list[str] = []
+    dets = [Scripted("rule", 1, log), Scripted("ngram", 2, log), Scripted("tagger", 4, log), Scripted("other", 4, log),
+            Scripted("llm", 5, log)]
+    report = _checker(dets, SettlingPolicy()).check(CASE)
+    assert log == ["rule", "ngram", "other", "llm"]  # what the policy does not name still runs
+    assert "tagger not run: the layers before it settle this answer" in report.notes
+    log.clear()
+    # under the cascade, escalate alone decides (MaxPolicy: every layer)
+    _checker(dets, SettlingPolicy(), cascade=True).check(CASE)
+    assert log == ["rule", "ngram", "tagger", "other", "llm"]
+    log.clear()
+    # a settling question that fails lets every detector run, with a note
+    report = _checker(dets, SettlingPolicy(fail=True)).check(CASE)
+    assert log == ["rule", "ngram", "tagger", "other", "llm"]
+    assert any(n.startswith("settling failed: ") for n in report.notes)
+
+
 def test_time_budget_is_checked_between_layers_not_inside_one() -> None:
     log: list[str] = []
     dets = [Scripted("slow", 1, log, sleep=0.05), Scripted("same_layer", 1, log), Scripted("later", 2, log)]

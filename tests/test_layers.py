@@ -20,7 +20,7 @@ FLOORS: dict[int, set[str]] = {
         "deadline", "source_window", "lru", "intake"},
     1: {"models", "llm", "knowledge"},
     2: {"detectors"},
-    3: {"policies", "checker", "streaming", "verdict_facts"},
+    3: {"policies", "checker", "streaming", "verdict_facts", "verifier_pass"},
     4: {"prevent", "eval", "abtest", "calibration", "train", "batch", "distributed", "synth", "integrations", "testing", "pytest_plugin"},
     5: {"cli", "service", "__main__", "__init__"},
 }

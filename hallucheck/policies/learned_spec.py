@@ -198,6 +198,7 @@ class Regime(BaseModel):
     model_spans: bool | None = None
     escalate_low: Probability | None = None
     escalate_high: Probability | None = None
+    cheap_settles_below: Probability | None = None
     token_threshold: Probability | None = None
     cross_lingual: Regime | None = None
 
@@ -214,6 +215,10 @@ class PolicySpec(BaseModel):
     threshold: Probability
     escalate_low: Probability = 0.0
     escalate_high: Probability = 1.0
+    # Answers whose cheap-stage probability is below this are decided by the cheap stage even
+    # without the cascade: the model layer is not run for them (None: it always runs). Chosen on
+    # calib with bench/settling.py, where the tagger changes (almost) no decision below it.
+    cheap_settles_below: Probability | None = None
     span_detectors: list[str] = Field(default_factory=list)
     cheap_span_detectors: list[str] | None = None
     fallback_span_detectors: list[str] = Field(default_factory=list)
@@ -255,8 +260,12 @@ class PolicySpec(BaseModel):
         return out
 
     def with_regime(self, overrides: Regime, **fields: Any) -> PolicySpec:
-        """This spec with what ``overrides`` sets (its stages, threshold, ...) in place of its own."""
-        update: dict[str, Any] = {k: getattr(overrides, k) for k in overrides.model_fields_set}
+        """This spec with what ``overrides`` sets (its stages, threshold, ...) in place of its own.
+
+        ``cheap_settles_below`` is never inherited: it was measured for the spec's own stages, and
+        a regime's cheap stage is another fit."""
+        update: dict[str, Any] = {"cheap_settles_below": None}
+        update.update({k: getattr(overrides, k) for k in overrides.model_fields_set})
         update.update(overrides.model_extra or {})
         update.update(fields)
         return self.model_copy(update=update)

@@ -107,6 +107,32 @@ def test_escalate_only_in_the_uncertain_band(tmp_path: Path) -> None:
     assert pol.escalate(a, [_f("ngram", 0.9)], 4) is True
 
 
+def test_the_tagger_is_not_needed_below_the_fits_bound_and_never_in_a_group_without_one(tmp_path: Path) -> None:
+    from hallucheck.analysis import CaseAnalysis
+    from hallucheck.cases import make_case
+
+    spec = json.loads(_spec(tmp_path).read_text())
+    assert LearnedPolicy(spec=spec).not_needed(analysis(), [_f("ngram", 0.1)]) == frozenset()  # no bound: the model always runs
+    spec["cheap_settles_below"] = 0.2
+    spec["languages"] = {"zh": {"stages": spec["stages"], "threshold": 0.5}}
+    pol = LearnedPolicy(spec=spec)
+    long_source = " ".join(f"The plant in town {k} opened in {1990 + k} and employs {10 * k} people." for k in range(12))
+    a = CaseAnalysis(make_case(question="q", contexts=[long_source], answer="The plant opened in 1991.", language="en"))
+    assert pol.not_needed(analysis(), [_f("ngram", 0.1)]) == frozenset()  # a short source: the tagger always runs
+    assert pol.not_needed(a, []) == frozenset()  # cheap stage incomplete
+    assert pol.not_needed(a, [_f("ngram", 0.1)]) == {"model"}  # p = sigmoid(-2) = 0.12 < 0.2
+    assert pol.not_needed(a, [_f("ngram", 0.9)]) == frozenset()  # p = 0.88
+    zh = CaseAnalysis(make_case(question="q", contexts=["來源"], answer="答案。", language="zh-Hant"))
+    assert pol.languages["zh"].cheap_settles_below is None  # measured for the base stages only
+    assert pol.not_needed(zh, [_f("ngram", 0.1)]) == frozenset()
+
+
+def test_the_shipped_english_fit_settles_only_below_its_cascade_band() -> None:
+    pol = LearnedPolicy()
+    assert pol.cheap_settles_below is not None and 0.0 < pol.cheap_settles_below <= pol.escalate_low
+    assert all(group.cheap_settles_below is None for group in pol.languages.values())
+
+
 def test_levels() -> None:
     assert level_from_probability(0.5, 0.4) == "high"
     assert level_from_probability(0.25, 0.4) == "moderate"

@@ -249,8 +249,11 @@ def test_an_answer_with_no_word_to_tag_still_gives_every_feature_the_policy_need
     # "[1] [2]": citation markers only, masked for the tagger, so it reads no word; the learned
     # policy needs the typed tagger's features all the same (a missing one is an error there)
     from hallucheck import Checker
+    from hallucheck.policies.learned import LearnedPolicy
 
-    report = Checker().check(question="q", contexts=["Some source text here."], answer="[1] [2]")
+    policy = LearnedPolicy()
+    policy.cheap_settles_below = None  # the tagger runs whatever the cheap stage says
+    report = Checker(policy=policy).check(question="q", contexts=["Some source text here."], answer="[1] [2]")
     assert not any("failed" in n for n in report.notes), report.notes
     model = next(f for f in report.findings if f.detector == "model")
     assert {"model_conflict_max", "model_n_contradiction_spans"} <= set(model.features)
