@@ -39,6 +39,7 @@ class CheckerSpec:
     policy: str = "default"
     citations_expected: bool | None = None
     detector_options: str = "{}"  # JSON object {detector: {option: value}}
+    settle: bool = True  # Checker(settle=...): off runs every detector on every case
 
     @classmethod
     def of(
@@ -64,6 +65,7 @@ class CheckerSpec:
             policy=self.policy,
             citations_expected=self.citations_expected,
             detector_options=json.loads(self.detector_options),
+            settle=self.settle,
         )
 
 

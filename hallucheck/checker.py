@@ -72,6 +72,10 @@ class Checker:
     again with what it found: a sentence its evidence entails is not flagged on word-level
     evidence alone, and a sentence it finds unsupported gets a span with its evidence
     (:mod:`hallucheck.policies.entailment`). Precise findings keep their floors either way.
+
+    ``settle`` (default on): detectors the policy names as not needed once the earlier layers
+    ran (``not_needed``: the learned policy's span tagger where its cheap stage settles an English
+    answer) do not run; off, every detector runs, as a per-detector evaluation needs.
     """
 
     def __init__(
@@ -86,12 +90,14 @@ class Checker:
         citations_expected: bool | None = None,
         floors: FloorTable | None = None,
         verify: bool | None = None,
+        settle: bool = True,
     ) -> None:
         self.policy: Policy = get_policy(policy) if isinstance(policy, str) else policy
         own = getattr(self.policy, "floors", None)
         self.floors: FloorTable = floors or (own if isinstance(own, FloorTable) else shipped_floors())
         self.llm = llm
         self.cascade = cascade
+        self.settle = settle
         self.budget = budget or Budget()
         self.citations_expected = citations_expected
         opts = {k: dict(v) for k, v in (detector_options or {}).items()}
@@ -281,7 +287,7 @@ def _unneeded(checker: Checker, stages: _Stages, analysis: CaseAnalysis, finding
     """The detectors the policy says, without the cascade, this answer does not need: the layers run
     so far settle it (``not_needed``, a method a policy may have; the learned one names the tagger
     below its fit's bound)."""
-    ask = None if checker.cascade or not findings else getattr(checker.policy, "not_needed", None)
+    ask = None if checker.cascade or not checker.settle or not findings else getattr(checker.policy, "not_needed", None)
     return frozenset() if ask is None else stages.run("settling", partial(ask, analysis, findings), frozenset(), then="every detector runs")
 
 

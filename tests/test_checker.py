@@ -111,6 +111,10 @@ def test_a_settling_policy_skips_only_the_detectors_it_names_without_the_cascade
     _checker(dets, SettlingPolicy(), cascade=True).check(CASE)
     assert log == ["rule", "ngram", "tagger", "other", "llm"]
     log.clear()
+    # settle=False runs every detector, as a per-detector evaluation needs
+    _checker(dets, SettlingPolicy(), settle=False).check(CASE)
+    assert log == ["rule", "ngram", "tagger", "other", "llm"]
+    log.clear()
     # a settling question that fails lets every detector run, with a note
     report = _checker(dets, SettlingPolicy(fail=True)).check(CASE)
     assert log == ["rule", "ngram", "tagger", "other", "llm"]

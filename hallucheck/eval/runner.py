@@ -19,7 +19,7 @@ import heapq
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -107,7 +107,8 @@ class ViewsPredictor:
         from hallucheck.spans import merge_spans, tidy_spans  # lazy: heavy: pulls in pydantic, regex; loaded only when this path runs
         from hallucheck.verdict_facts import settle_facts  # lazy: heavy: pulls in pydantic, regex; loaded only when this path runs
 
-        checker = checker_for(CheckerSpec.of(self.detectors, self.policies[0], self.citations_expected))
+        # every detector on every case: a detector's view is scored over all answers
+        checker = checker_for(replace(CheckerSpec.of(self.detectors, self.policies[0], self.citations_expected), settle=False))
         t0 = time.perf_counter()
         report = checker.check(case)
         elapsed = time.perf_counter() - t0
