@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,24 +56,8 @@ def test_every_language_has_a_grounded_example_that_is_accepted(demo_reports: di
         assert (report["decision"], report["spans"]) == ("accept", []), (name, report["risk_score"], report["spans"])
 
 
-# Examples whose marks rest on model probabilities close to a threshold, which the int8 kernels of
-# processors without VNNI instructions move (docs/limits.md, "The shipped int8 models give other
-# numbers on some processors"): checked where the machine has VNNI.
-_NEAR_A_THRESHOLD = {"01_en_citations", "03_de_delivery"}
-
-
-def _has_vnni() -> bool:
-    try:
-        flags = Path("/proc/cpuinfo").read_text(encoding="utf-8")
-    except OSError:
-        return True  # not Linux: no way to tell, so check
-    return "avx512_vnni" in flags or "avx_vnni" in flags
-
-
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_example_flags_exactly_what_it_describes(name: str, demo_reports: dict[str, dict[str, Any]]) -> None:
-    if name in _NEAR_A_THRESHOLD and not _has_vnni():
-        pytest.skip("this processor has no VNNI instructions: see docs/limits.md")
     case = EXAMPLES[name]
     expect = case["metadata"]["expect"]
     report = demo_reports[name]
