@@ -34,6 +34,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from hallucheck.models.unsigned_weights import unsigned_model, use_unsigned
+
 __all__ = ["TELEMETRY_VARIABLE", "disable_telemetry", "inference_session", "onnxruntime", "shared_arena"]
 
 log = logging.getLogger("hallucheck.models")
@@ -111,7 +113,9 @@ def inference_session(
     threads burn the CPU that other processes need); None keeps ONNX Runtime's default. The
     session draws its memory from the process's shared arena and plans no memory patterns (see
     the module's docstring). ``initializers`` (name -> numpy array) fill the graph's tensors that
-    are stored outside its directory (:mod:`hallucheck.models.shared_tensors`).
+    are stored outside its directory (:mod:`hallucheck.models.shared_tensors`). On a processor
+    whose int8 products of signed weights are rounded, the graph loads with its int8 weights
+    unsigned (:mod:`hallucheck.models.unsigned_weights`): the same numbers on every processor.
     """
     ort = onnxruntime()
     opts = ort.SessionOptions()
@@ -126,8 +130,15 @@ def inference_session(
         opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
     for key, value in (config or {}).items():
         opts.add_session_config_entry(key, value)
+    source: str | bytes = str(model)
+    if use_unsigned():
+        unsigned = unsigned_model(model, initializers)
+        if unsigned.flipped:
+            source = unsigned.data
+            initializers = {**(initializers or {}), **unsigned.initializers}
+            opts.add_session_config_entry("session.model_external_initializers_file_folder_path", str(Path(model).parent))
     if initializers:
         # ONNX Runtime copies them into the graph, so the arrays need not outlive the session.
         names = list(initializers)
         opts.add_external_initializers(names, [ort.OrtValue.ortvalue_from_numpy(initializers[n]) for n in names])
-    return ort.InferenceSession(str(model), sess_options=opts, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(source, sess_options=opts, providers=["CPUExecutionProvider"])
