@@ -19,7 +19,6 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -28,22 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import machine
 
 GRAPHS = ("tagger/model.onnx", "tagger_multilingual/model.onnx", "verifier/model.onnx", "minilm/model_int8.onnx")
-
-
-def _feeds(session: Any, batch: int, length: int) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(0)
-    feeds = {}
-    for spec in session.get_inputs():
-        shape = [batch if i == 0 else length if isinstance(d, str) else d for i, d in enumerate(spec.shape)]
-        if "type" in spec.name:
-            feeds[spec.name] = np.zeros(shape, dtype=np.int64)
-        elif "ids" in spec.name:
-            feeds[spec.name] = rng.integers(1, 1000, shape).astype(np.int64)
-        elif "int64" in spec.type:
-            feeds[spec.name] = np.ones(shape, dtype=np.int64)
-        else:
-            feeds[spec.name] = rng.random(shape).astype(np.float32)
-    return feeds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from hallucheck.models.runtime import inference_session  # lazy: --help stays fast
+    from hallucheck.models.sample_inputs import random_feeds
     from hallucheck.models.shared_tensors import MODELS_DIR, load_shared
     from hallucheck.models.unsigned_weights import VARIABLE, signed_products_exact
 
@@ -70,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         for choice in ("signed", "unsigned"):
             os.environ[VARIABLE] = choice
             session = inference_session(path, threads=args.threads, initializers=shared)
-            feeds = _feeds(session, args.batch, args.length)
+            feeds = random_feeds(session, args.batch, args.length)
             outputs[choice] = session.run(None, feeds)
             t0 = time.perf_counter()
             for _ in range(args.runs):

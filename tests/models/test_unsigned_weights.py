@@ -21,6 +21,7 @@ import pytest
 from onnx import helper, numpy_helper
 
 from hallucheck.models.runtime import inference_session
+from hallucheck.models.sample_inputs import random_feeds
 from hallucheck.models.shared_tensors import MODELS_DIR, load_shared
 from hallucheck.models.unsigned_weights import (
     VARIABLE,
@@ -98,18 +99,7 @@ def test_each_shipped_model_computes_the_same_numbers_with_unsigned_weights(name
     for choice in ("unsigned", "signed"):
         monkeypatch.setenv(VARIABLE, choice)
         sessions[choice] = inference_session(path, threads=1, initializers=shared)
-    rng = np.random.default_rng(0)
-    feeds = {}
-    for spec in sessions["signed"].get_inputs():
-        shape = [2 if i == 0 else 24 if isinstance(d, str) else d for i, d in enumerate(spec.shape)]
-        if "type" in spec.name:
-            feeds[spec.name] = np.zeros(shape, dtype=np.int64)
-        elif "ids" in spec.name:
-            feeds[spec.name] = rng.integers(1, 1000, shape).astype(np.int64)
-        elif "int64" in spec.type:
-            feeds[spec.name] = np.ones(shape, dtype=np.int64)
-        else:
-            feeds[spec.name] = rng.random(shape).astype(np.float32)
+    feeds = random_feeds(sessions["signed"])
     unsigned, signed = (sessions[c].run(None, feeds) for c in ("unsigned", "signed"))
     assert all(np.isfinite(out).all() for out in unsigned)
     if signed_products_exact():  # where signed products are exact as well, the two agree to the bit
