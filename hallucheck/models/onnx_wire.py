@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+from hallucheck.errors import HallucheckError
+
 __all__ = ["Graph", "Node", "Tensor", "WireError", "encode_tensor", "int32_values", "read_graph", "replace_tensors"]
 
 # ModelProto.graph; GraphProto.node, .initializer; NodeProto.input, .op_type;
@@ -30,7 +32,7 @@ _ENTRY_KEY, _ENTRY_VALUE = 1, 2
 _VARINT, _I64, _LEN, _I32 = 0, 1, 2, 5
 
 
-class WireError(ValueError):
+class WireError(HallucheckError, ValueError):
     """The bytes are not an ONNX model this reader understands."""
 
 
