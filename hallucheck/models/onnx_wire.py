@@ -3,8 +3,9 @@
 Why: hallucheck changes a few bytes of a shipped graph before ONNX Runtime loads it
 (:mod:`hallucheck.models.unsigned_weights`), and the ``onnx`` package that would parse it is an
 optional extra (``train``). An ONNX file is one protocol-buffers message (``ModelProto``); this
-module walks its wire format and returns, for each tensor of the main graph, where its type and
-its bytes sit, so a caller can change them in place without re-encoding anything. Subgraphs
+module walks its wire format and returns, for each tensor of the main graph, where it and its
+values sit, and writes a model back with some tensors encoded anew (every other byte as it was,
+the lengths around them rewritten). Subgraphs
 (``If``/``Loop`` bodies) are not read: the shipped graphs have none.
 
 Field numbers are those of ``onnx.proto`` (stable since ONNX 1.0).

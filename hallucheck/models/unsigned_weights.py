@@ -8,16 +8,16 @@ instruction that adds each pair of products into 16 bits and saturates there, so
 off. The shipped models then gave other numbers on those machines: on one bundled German example
 the verifier's probability of "not supported" went from 0.16 to 0.24 and a span was lost. With
 *unsigned* weights ONNX Runtime widens both operands to 16 bits before it multiplies, on every
-processor, and never saturates; on a VNNI processor that kernel is slower (about 1.5x per model
-run), so the weights stay signed where signed products are exact.
+processor, and never saturates; on a VNNI processor that kernel is slower (1.2-1.6x per model
+run, ``bench/int8_weights.py``), so the weights stay signed where signed products are exact.
 
 How: a signed weight ``w`` with zero point ``z`` and the unsigned weight ``w + 128`` with zero
 point ``z + 128`` give the same integer ``w - z`` in every product, so the change alters no number
 the model computes, only which kernel computes it. :func:`unsigned_model` makes it in the
-graph's bytes as they are loaded (:mod:`hallucheck.models.onnx_wire`): each weight's and zero
-point's type byte goes from INT8 to UINT8 and each of their bytes gets its top bit flipped
-(``b ^ 0x80`` is ``b + 128`` read unsigned). Weights stored in a file beside the graph are read,
-flipped and handed to ONNX Runtime in place of the file's copy.
+graph's bytes as they are loaded (:mod:`hallucheck.models.onnx_wire`): each weight and zero point
+is written anew as a UINT8 tensor whose bytes have their top bit flipped (``b ^ 0x80`` is
+``b + 128`` read unsigned). Weights stored in a file beside the graph, or handed in by the caller,
+are flipped and handed to ONNX Runtime in place of the stored copy.
 
 When: :func:`signed_products_exact` reads the processor's flags (``/proc/cpuinfo`` on Linux).
 Where it cannot tell (another system), weights are made unsigned: slower, never rounded.
@@ -38,6 +38,7 @@ import numpy as np
 
 from hallucheck.errors import HallucheckError
 from hallucheck.models.onnx_wire import Node, Tensor, encode_tensor, int32_values, read_graph, replace_tensors
+from hallucheck.models.shared_tensors import SharedTensor
 
 __all__ = [
     "INT8", "UINT8", "VARIABLE", "UnsignedModel", "UnsignedWeightsError", "signed_products_exact",
@@ -132,17 +133,13 @@ def weights_to_flip(nodes: list[Node], tensors: list[Tensor]) -> list[Tensor]:
     return [stored[n] for n in sorted(flip)]
 
 
-def _external_bytes(tensor: Tensor, base: Path) -> np.ndarray:
+def _external_values(tensor: Tensor, base: Path) -> np.ndarray:
+    """An int8 tensor the graph keeps in a file beside it, read as shared tensors are read."""
     location = tensor.external.get("location", "")
-    path = (base / location).resolve()
-    if not location or base.resolve() not in path.parents:
+    if not location or base.resolve() not in (base / location).resolve().parents:
         raise UnsignedWeightsError(f"{tensor.name}: external data outside the graph's directory: {location!r}")
-    count = int(np.prod(tensor.dims)) if tensor.dims else 1
     offset = int(tensor.external.get("offset", "0") or 0)
-    data = np.fromfile(path, dtype=np.uint8, count=count, offset=offset)
-    if data.size != count:
-        raise UnsignedWeightsError(f"{tensor.name}: {path.name} holds fewer bytes than the tensor needs")
-    return data
+    return SharedTensor(location, "int8", tensor.dims, offset).read(base)
 
 
 def _int8_values(data: bytes, tensor: Tensor, base: Path, supplied: Mapping[str, Any]) -> np.ndarray:
@@ -160,9 +157,9 @@ def _int8_values(data: bytes, tensor: Tensor, base: Path, supplied: Mapping[str,
             raise UnsignedWeightsError(f"{tensor.name}: values outside int8")
         values = values.astype(np.int8)
     elif tensor.external:
-        values = _external_bytes(tensor, base).view(np.int8)
+        values = _external_values(tensor, base)
     else:
-        values = np.zeros(0, np.int8)
+        raise UnsignedWeightsError(f"{tensor.name}: stored in no form this reader knows")
     if values.size != count:
         raise UnsignedWeightsError(f"{tensor.name}: {values.size} values for shape {tensor.dims}")
     return values.reshape(tensor.dims)
